@@ -1,0 +1,70 @@
+# rankaudit: the two commands are `make book` and `make test`; both set everything up.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+PYTHON_BOOTSTRAP ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIPELINE := $(PY) -m rankaudit.report.pipeline
+STAMP := $(VENV)/.rankaudit-installed
+
+.PHONY: help setup data chromium chapters book chapter site test lint bench lock clean
+
+help:
+	@echo "make book     set up, fetch data, run every chapter, build the site (book/_build/html)"
+	@echo "make test     set up, fetch data, run the test suite (chapters at smoke parameters, site in Chromium)"
+	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\"   rerun one chapter with parameters, rebuild the site"
+	@echo "make bench    speed benchmarks against peers (prints ratio tables)"
+	@echo "make lint     ruff"
+
+# --- setup -------------------------------------------------------------------------------
+$(STAMP): requirements/lock.txt pyproject.toml
+	@test -x $(PY) || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
+	$(PY) -m pip install --disable-pip-version-check -q -r requirements/lock.txt
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
+	$(PY) -m pip check
+	@touch $@
+
+setup: $(STAMP)
+
+data: setup
+	$(PY) -m rankaudit.data.fetch
+
+# Headless Chromium for the site test (Debian package).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
+	    { echo "ERROR: could not install chromium (apt-get install chromium)"; exit 1; }; }
+
+# --- the book ----------------------------------------------------------------------------
+chapters: data
+	$(PIPELINE) run-all
+
+site: setup
+	$(PIPELINE) build
+
+book: chapters
+	$(PIPELINE) build
+
+chapter: data
+	@test -n "$(NB)" || { echo "usage: make chapter NB=<chapter stem> ARGS=\"-p key value\""; exit 2; }
+	$(PIPELINE) run $(NB) $(ARGS)
+	$(PIPELINE) build
+
+# --- checks ------------------------------------------------------------------------------
+test: data chromium
+	$(PY) -m pytest
+
+lint: setup
+	$(VENV)/bin/ruff check src tests benchmarks .ci
+
+bench: setup
+	$(PY) benchmarks/run_all.py
+
+# Re-pin requirements/lock.txt from the current venv and mirror it into environment.yml.
+lock: setup
+	{ sed -n '1,2p' requirements/lock.txt; $(PY) -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/'; } > requirements/lock.new
+	mv requirements/lock.new requirements/lock.txt
+	$(PY) .ci/write_environment.py
+
+clean:
+	rm -rf book/_build

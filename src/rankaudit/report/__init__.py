@@ -1,0 +1,31 @@
+"""Reporting: parameter validation, provenance, results JSON, the book pipeline."""
+
+from rankaudit.report.params import (
+    Bool,
+    Choice,
+    Float,
+    Int,
+    IntList,
+    OptionalDir,
+    Str,
+    check_params,
+)
+from rankaudit.report.provenance import hardware_description, provenance_markdown, show_run
+from rankaudit.report.results import read_results, results_dir, write_results
+
+__all__ = [
+    "Bool",
+    "Choice",
+    "Float",
+    "Int",
+    "IntList",
+    "OptionalDir",
+    "Str",
+    "check_params",
+    "hardware_description",
+    "provenance_markdown",
+    "read_results",
+    "results_dir",
+    "show_run",
+    "write_results",
+]

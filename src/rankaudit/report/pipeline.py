@@ -1,0 +1,262 @@
+"""The book pipeline: execute chapters with papermill, then build the site strictly.
+
+Chapters are jupytext MyST notebooks ``notebooks/NN_name.md``. Each run converts the
+source to ``.ipynb``, executes it with papermill (cwd ``notebooks/``, parameters injected
+after the cell tagged ``parameters``) into ``book/_build/executed/NN_name.ipynb``, and the
+chapter writes ``book/_build/results/NN_name.json``. The site is then built from the
+executed notebooks by Jupyter Book 1 with ``execute_notebooks: "off"`` and
+``-W -n --keep-going``, so a warning or a broken reference fails the build, and MathJax 3
+is copied next to the HTML so that math typesets offline.
+
+Command line (what the Makefile calls)::
+
+    python -m rankaudit.report.pipeline run NN_name [--smoke] [-p key value ...]
+    python -m rankaudit.report.pipeline run-all [--smoke] [--force]
+    python -m rankaudit.report.pipeline build
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rankaudit.report.results import find_project_root
+
+__all__ = [
+    "ChapterFailed",
+    "Paths",
+    "build_book",
+    "chapter_names",
+    "install_mathjax",
+    "parse_cli_value",
+    "run_chapter",
+    "smoke_parameters",
+]
+
+
+class ChapterFailed(RuntimeError):
+    """A chapter raised while executing; the message names the chapter and the cell."""
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where sources, executed notebooks, results and the site live."""
+
+    root: Path
+    notebooks: Path
+    book: Path
+    executed: Path
+    results: Path
+
+    @classmethod
+    def default(cls, root: Path | None = None) -> Paths:
+        root = root or find_project_root()
+        build = root / "book" / "_build"
+        return cls(root, root / "notebooks", root / "book", build / "executed", build / "results")
+
+
+def chapter_names(notebooks: Path) -> list[str]:
+    """Chapter stems, in book order (``NN_`` prefix)."""
+    return sorted(p.stem for p in notebooks.glob("[0-9][0-9]_*.md"))
+
+
+def _read_source(notebooks: Path, name: str):
+    import jupytext
+
+    path = notebooks / f"{name}.md"
+    if not path.is_file():
+        known = ", ".join(chapter_names(notebooks))
+        raise FileNotFoundError(f"No chapter {name!r} ({path}); chapters: {known}.")
+    return jupytext.read(path)
+
+
+def smoke_parameters(notebooks: Path, name: str) -> dict[str, Any]:
+    """The small parameters a chapter declares for tests (front matter ``rankaudit.smoke_parameters``)."""
+    nb = _read_source(notebooks, name)
+    return dict(nb.metadata.get("rankaudit", {}).get("smoke_parameters", {}) or {})
+
+
+def parse_cli_value(text: str) -> Any:
+    """Type a ``-p key value`` string the way papermill's CLI does (int, float, bool, None, str)."""
+    if text in ("True", "true"):
+        return True
+    if text in ("False", "false"):
+        return False
+    if text in ("None", "none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _src_mtime(root: Path) -> float:
+    return max(p.stat().st_mtime for p in (root / "src" / "rankaudit").rglob("*.py"))
+
+
+def _is_fresh(paths: Paths, name: str) -> bool:
+    """An executed notebook is fresh when it ran at defaults after its source and src/ last changed."""
+    out = paths.executed / f"{name}.ipynb"
+    result = paths.results / f"{name}.json"
+    if not out.is_file() or not result.is_file():
+        return False
+    meta = json.loads(out.read_text(encoding="utf-8")).get("metadata", {})
+    if meta.get("rankaudit_run", {}).get("parameters", None) != {}:
+        return False
+    newest = max((paths.notebooks / f"{name}.md").stat().st_mtime, _src_mtime(paths.root))
+    return out.stat().st_mtime > newest
+
+
+def run_chapter(
+    name: str,
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    paths: Paths | None = None,
+    smoke: bool = False,
+    log=print,
+) -> Path:
+    """Execute one chapter with papermill and return the executed notebook's path.
+
+    Raises :class:`ChapterFailed` naming the chapter and the failing cell.
+    """
+    import nbformat
+    import papermill as pm
+
+    paths = paths or Paths.default()
+    nb = _read_source(paths.notebooks, name)
+    params = dict(smoke_parameters(paths.notebooks, name) if smoke else {})
+    params.update(parameters or {})
+    paths.executed.mkdir(parents=True, exist_ok=True)
+    paths.results.mkdir(parents=True, exist_ok=True)
+    out = paths.executed / f"{name}.ipynb"
+    env_before = os.environ.get("RANKAUDIT_RESULTS_DIR")
+    os.environ["RANKAUDIT_RESULTS_DIR"] = str(paths.results)
+    start = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / f"{name}.ipynb"
+            nbformat.write(nb, src)
+            pm.execute_notebook(
+                str(src),
+                str(out),
+                parameters=params,
+                cwd=str(paths.notebooks),
+                kernel_name="python3",
+                progress_bar=False,
+                request_save_on_cell_execute=False,
+            )
+    except pm.PapermillExecutionError as err:
+        raise ChapterFailed(
+            f"Chapter {name} failed in cell {err.cell_index} (execution count {err.exec_count}): "
+            f"{err.ename}: {err.evalue}\n  executed notebook with the traceback: {out}"
+        ) from None
+    finally:
+        if env_before is None:
+            os.environ.pop("RANKAUDIT_RESULTS_DIR", None)
+        else:
+            os.environ["RANKAUDIT_RESULTS_DIR"] = env_before
+    seconds = time.perf_counter() - start
+    executed = nbformat.read(out, as_version=4)
+    executed.metadata["rankaudit_run"] = {"parameters": dict(parameters or {}), "smoke": smoke}
+    nbformat.write(executed, out)
+    log(f"  {name}: executed in {seconds:.1f} s -> {out.relative_to(paths.root) if out.is_relative_to(paths.root) else out}")
+    return out
+
+
+def install_mathjax(html_dir: Path) -> Path:
+    """Copy MathJax 3 (from the ``django-static-mathjax`` wheel) into ``_static/mathjax``."""
+    import mathjax  # the django-static-mathjax package
+
+    base = Path(mathjax.__file__).parent
+    candidates = [p.parent for p in base.rglob("tex-chtml.js")]
+    if not candidates:
+        raise FileNotFoundError(f"tex-chtml.js not found under {base}.")
+    target = html_dir / "_static" / "mathjax"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(min(candidates, key=lambda p: len(p.parts)), target)
+    return target
+
+
+def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
+    """Build the site in ``book_dir/_build/html`` from the executed notebooks, strictly.
+
+    ``book_dir/chapters`` must resolve to ``executed`` (in the repository it is a
+    symlink to ``_build/executed``).
+    """
+    chapters = book_dir / "chapters"
+    if not chapters.exists():
+        raise FileNotFoundError(f"{chapters} is missing; it should point at {executed}.")
+    jb = Path(sys.executable).parent / "jupyter-book"
+    if not jb.is_file():
+        raise FileNotFoundError(f"{jb} not found: is jupyter-book installed in this environment?")
+    cmd = [str(jb), "build", str(book_dir), "-W", "-n", "--keep-going"]
+    log("  " + " ".join(cmd))
+    proc = subprocess.run(cmd)
+    if proc.returncode != 0:
+        raise RuntimeError(f"jupyter-book build failed (exit {proc.returncode}); see the warnings above.")
+    html = book_dir / "_build" / "html"
+    if not (html / "index.html").is_file():
+        raise RuntimeError(f"jupyter-book exited 0 but wrote no {html / 'index.html'}.")
+    install_mathjax(html)
+    log(f"  site: {html / 'index.html'}")
+    return html
+
+
+def _parse_params(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
+    return {key: parse_cli_value(value) for key, value in pairs}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rankaudit.report.pipeline")
+    sub = parser.add_subparsers(dest="command", required=True)
+    one = sub.add_parser("run", help="execute one chapter")
+    one.add_argument("name")
+    one.add_argument("--smoke", action="store_true", help="use the chapter's smoke parameters")
+    one.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
+                     metavar=("KEY", "VALUE"))
+    every = sub.add_parser("run-all", help="execute every chapter at its default parameters")
+    every.add_argument("--force", action="store_true", help="rerun fresh chapters too")
+    sub.add_parser("build", help="build the site from the executed chapters")
+    args = parser.parse_args(argv)
+    paths = Paths.default()
+    try:
+        if args.command == "run":
+            run_chapter(args.name, _parse_params(args.parameter), paths=paths, smoke=args.smoke)
+        elif args.command == "run-all":
+            failures = []
+            for name in chapter_names(paths.notebooks):
+                if not args.force and _is_fresh(paths, name):
+                    print(f"  {name}: up to date")
+                    continue
+                try:
+                    run_chapter(name, paths=paths)
+                except ChapterFailed as err:
+                    print(f"ERROR: {err}", file=sys.stderr)
+                    failures.append(name)
+            if failures:
+                print(f"ERROR: {len(failures)} chapter(s) failed: {', '.join(failures)}",
+                      file=sys.stderr)
+                return 1
+        else:
+            build_book(paths.book, paths.executed)
+    except (ChapterFailed, FileNotFoundError, RuntimeError, ValueError) as err:
+        print(f"ERROR: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

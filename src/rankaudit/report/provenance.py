@@ -1,0 +1,59 @@
+"""Show on the page which data and parameters a chapter was built with."""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["provenance_markdown", "show_run", "hardware_description"]
+
+
+def hardware_description() -> str:
+    """CPU/GPU and library versions, for pages whose numbers depend on hardware."""
+    text = f"{platform.machine()} CPU, Python {platform.python_version()}"
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            text = f"GPU {torch.cuda.get_device_name(0)} + " + text
+        text += f", torch {torch.__version__}"
+    except ImportError:  # pragma: no cover - torch is a core dependency
+        pass
+    return text
+
+
+def _source_lines(source: Any) -> list[str]:
+    lines = [f"**Data:** {source.label()}"]
+    if source.kind == "simulated":
+        lines.append(
+            "This page's numbers come from **simulated** data, not from a real dataset."
+        )
+    if source.path:
+        lines.append(f"Path: `{source.path}`")
+    return lines
+
+
+def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
+    """A MyST admonition listing the data source(s) and the parameters of this run."""
+    from rankaudit import __version__
+
+    lines = ["```{admonition} How this page was built", ":class: note", ""]
+    sources = data_source.values() if isinstance(data_source, Mapping) else [data_source]
+    for src in sources:
+        lines += [*_source_lines(src), ""]
+    lines.append(f"**rankaudit** {__version__}. **Parameters:**")
+    lines.append("")
+    lines.append("| parameter | value |")
+    lines.append("| --- | --- |")
+    for name, value in params.items():
+        lines.append(f"| `{name}` | `{value!r}` |")
+    lines.append("```")
+    return "\n".join(lines)
+
+
+def show_run(params: Mapping[str, Any], data_source: Any) -> None:
+    """Display :func:`provenance_markdown` in the notebook (rendered by MyST-NB)."""
+    from IPython.display import Markdown, display
+
+    display(Markdown(provenance_markdown(params, data_source)))
