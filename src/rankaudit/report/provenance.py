@@ -24,13 +24,11 @@ def hardware_description() -> str:
 
 
 def _source_lines(source: Any) -> list[str]:
-    lines = [f"**Data:** {source.label()}"]
+    lines = [f"**Data:** {source.label()}", ""]
     if source.kind == "simulated":
-        lines.append(
-            "This page's numbers come from **simulated** data, not from a real dataset."
-        )
+        lines += ["This page's numbers come from **simulated** data, not from a real dataset.", ""]
     if source.path:
-        lines.append(f"Path: `{source.path}`")
+        lines += [f"Path: `{source.portable_path()}`", ""]
     return lines
 
 
@@ -41,7 +39,7 @@ def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
     lines = ["```{admonition} How this page was built", ":class: note", ""]
     sources = data_source.values() if isinstance(data_source, Mapping) else [data_source]
     for src in sources:
-        lines += [*_source_lines(src), ""]
+        lines += _source_lines(src)
     lines.append(f"**rankaudit** {__version__}. **Parameters:**")
     lines.append("")
     lines.append("| parameter | value |")

@@ -1,0 +1,37 @@
+"""Shared fixtures: the project paths and the chapters executed once at smoke parameters."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from rankaudit.report.pipeline import ChapterFailed, Paths, chapter_names, run_chapter
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class SmokeBook:
+    paths: Paths
+    failures: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture(scope="session")
+def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
+    """Every chapter executed once, at its smoke parameters, into a temporary build tree."""
+    tmp = tmp_path_factory.mktemp("smoke_book")
+    book = tmp / "book"
+    shutil.copytree(
+        ROOT / "book", book, ignore=shutil.ignore_patterns("_build", "chapters"), symlinks=False
+    )
+    paths = Paths(ROOT, ROOT / "notebooks", book, book / "chapters", tmp / "results")
+    result = SmokeBook(paths)
+    for name in chapter_names(paths.notebooks):
+        try:
+            run_chapter(name, paths=paths, smoke=True, log=lambda *_: None)
+        except ChapterFailed as err:
+            result.failures[name] = str(err)
+    return result

@@ -1,0 +1,67 @@
+"""The pipeline fails loudly: a broken chapter or a bad parameter names the chapter and cell."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from rankaudit.report.pipeline import ChapterFailed, Paths, parse_cli_value, run_chapter
+from tests.conftest import ROOT
+
+BROKEN = """---
+jupytext:
+  text_representation: {extension: .md, format_name: myst}
+kernelspec: {display_name: Python 3, language: python, name: python3}
+---
+# Broken
+
+```{code-cell} ipython3
+:tags: [parameters]
+x = 1
+```
+
+```{code-cell} ipython3
+y = x + 1
+```
+
+```{code-cell} ipython3
+raise RuntimeError("deliberately broken")
+```
+"""
+
+
+def _paths(tmp_path, notebooks):
+    return Paths(ROOT, notebooks, tmp_path / "book", tmp_path / "executed", tmp_path / "results")
+
+
+def test_a_broken_chapter_names_the_chapter_and_the_cell(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    (notebooks / "99_broken.md").write_text(BROKEN)
+    with pytest.raises(ChapterFailed) as err:
+        run_chapter("99_broken", paths=_paths(tmp_path, notebooks), log=lambda *_: None)
+    message = str(err.value)
+    assert "Chapter 99_broken failed in cell" in message
+    assert "RuntimeError: deliberately broken" in message
+
+
+@pytest.mark.real_data
+def test_a_bad_parameter_fails_in_the_validation_cell(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    shutil.copytree(ROOT / "notebooks", notebooks)
+    with pytest.raises(ChapterFailed) as err:
+        run_chapter("00_quickstart", {"k": -1}, paths=_paths(tmp_path, notebooks), log=lambda *_: None)
+    message = str(err.value)
+    assert "Chapter 00_quickstart failed" in message
+    assert "Parameter 'k' must be an integer >= 1; got -1" in message
+    # Execution counts: 1 = parameters, 2 = papermill's injected parameters, 3 = validation.
+    assert "execution count 3" in message
+
+
+def test_cli_values_are_typed_like_papermill():
+    assert parse_cli_value("5") == 5
+    assert parse_cli_value("0.5") == 0.5
+    assert parse_cli_value("True") is True
+    assert parse_cli_value("None") is None
+    assert parse_cli_value("/data/ml-25m") == "/data/ml-25m"

@@ -1,0 +1,43 @@
+"""Every chapter executes through papermill at its smoke parameters and writes its results."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rankaudit.report.pipeline import chapter_names, smoke_parameters
+from tests.conftest import ROOT
+
+CHAPTERS = chapter_names(ROOT / "notebooks")
+pytestmark = [pytest.mark.slow, pytest.mark.real_data]
+
+
+def test_there_are_chapters():
+    assert "00_quickstart" in CHAPTERS
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_declares_smoke_parameters_and_a_parameters_cell(name):
+    import jupytext
+
+    nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1, f"{name} needs exactly one cell tagged 'parameters'"
+    assert isinstance(smoke_parameters(ROOT / "notebooks", name), dict)
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_runs_at_smoke_parameters(smoke_book, name):
+    assert name not in smoke_book.failures, smoke_book.failures.get(name)
+    record = json.loads((smoke_book.paths.results / f"{name}.json").read_text())
+    assert {"params", "data_source", "rankaudit_version"} <= set(record)
+    sources = record["data_source"]
+    sources = sources.values() if "kind" not in sources else [sources]
+    for source in sources:
+        assert source["kind"] in {"real", "simulated", "fixture"}
+        assert source["name"]
+    page = (smoke_book.paths.executed / f"{name}.ipynb").read_text()
+    assert "How this page was built" in page, f"{name} does not show its data source on the page"
+    for key, value in smoke_parameters(ROOT / "notebooks", name).items():
+        assert record["params"][key] == value
