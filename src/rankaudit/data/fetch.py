@@ -66,9 +66,11 @@ def fetch_ml100k(root: Path | None = None, *, quiet: bool = False) -> Path:
         proc = subprocess.run(cmd, capture_output=True, text=True)
         wheels = sorted(Path(tmp).glob("recbole-*.whl"))
         if proc.returncode != 0 or not wheels:
+            errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("ERROR")]
+            detail = "\n".join(errors) or proc.stderr.strip()[-800:]
             raise RuntimeError(
                 f"Could not download {RECBOLE_SPEC} to obtain MovieLens-100K "
-                f"(`{' '.join(cmd)}` exited {proc.returncode}): {proc.stderr.strip()[-800:]}\n"
+                f"(`{' '.join(cmd)}` exited {proc.returncode}):\n{detail}\n"
                 "Check access to the Python package index, or place the RecBole ml-100k files "
                 f"({', '.join(ML100K_FILES)}) in {target} yourself."
             )
