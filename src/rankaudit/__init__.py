@@ -1,3 +1,49 @@
-"""rankaudit: tie-aware ranking evaluation and contextual search ranking."""
+"""rankaudit: tie-aware ranking evaluation and contextual search ranking.
+
+The public face of the library:
+
+- :func:`evaluate`: HR@k, NDCG@k and RR per row under an explicit tie rule
+  (``input_order``, ``hash``, ``random``, ``expected``, ``pessimistic``, ``optimistic``);
+- :func:`tie_prevalence`: how often exact ties can change a metric;
+- :func:`audit_row_order`: a permutation audit of any evaluator callable.
+
+References
+----------
+.. code-block:: bibtex
+
+    @inproceedings{mcsherry2008ties,
+      author    = {McSherry, Frank and Najork, Marc},
+      title     = {Computing Information Retrieval Performance Measures
+                   Efficiently in the Presence of Tied Scores},
+      booktitle = {Advances in Information Retrieval (ECIR 2008)},
+      series    = {LNCS}, volume = {4956}, pages = {414--421}, year = {2008}
+    }
+    @article{jarvelin2002cumulated,
+      author  = {J{\\"a}rvelin, Kalervo and Kek{\\"a}l{\\"a}inen, Jaana},
+      title   = {Cumulated Gain-Based Evaluation of {IR} Techniques},
+      journal = {ACM Transactions on Information Systems},
+      volume  = {20}, number = {4}, pages = {422--446}, year = {2002}
+    }
+    @inproceedings{voorhees1999trec8qa,
+      author    = {Voorhees, Ellen M.},
+      title     = {The {TREC}-8 Question Answering Track Report},
+      booktitle = {Proceedings of the Eighth Text REtrieval Conference (TREC-8)},
+      pages     = {77--82}, year = {1999}
+    }
+    @misc{guo2026tiehandling,
+      author        = {Guo, Chengkun and Chen, Han and Zhu, Yilin and Li, Yingrui},
+      title         = {Tie Handling Is Part of the Evaluation Protocol: An
+                       Order-Invariance Audit for Tie-Heavy Recommender Scores},
+      eprint        = {2609.26977},
+      archivePrefix = {arXiv}
+    }
+"""
+
+from rankaudit.report.checklist import checklist
+from rankaudit.ties.evaluate import evaluate
+from rankaudit.ties.invariance import audit_row_order
+from rankaudit.ties.prevalence import tie_prevalence
 
 __version__ = "0.1.0"
+
+__all__ = ["__version__", "audit_row_order", "checklist", "evaluate", "tie_prevalence"]

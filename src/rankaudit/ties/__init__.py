@@ -1,0 +1,23 @@
+"""Part I: tie rules and tie-aware evaluation of HR@k, NDCG@k and RR.
+
+Modules (one job each):
+
+- :mod:`~rankaudit.ties.metrics`: what HR@k, NDCG@k and RR are (reference definitions);
+- :mod:`~rankaudit.ties.rules`: the tie rules and a sort-based reference ranking;
+- :mod:`~rankaudit.ties.hashing`: the documented 64-bit tie hash;
+- :mod:`~rankaudit.ties.expected`: closed-form expectation and variance over random tie orders;
+- :mod:`~rankaudit.ties.ordered` / :mod:`~rankaudit.ties.sampled`: kernels of the
+  deterministic and random rules;
+- :mod:`~rankaudit.ties.bruteforce`: enumeration of all tie orders (for tests);
+- :mod:`~rankaudit.ties.validation` / :mod:`~rankaudit.ties.longformat`: input checks and layout;
+- :mod:`~rankaudit.ties.evaluate`: the public :func:`evaluate`;
+- :mod:`~rankaudit.ties.prevalence`: tie diagnostics;
+- :mod:`~rankaudit.ties.invariance`: permutation audit of any evaluator;
+- :mod:`~rankaudit.ties.peers`: adapters to other libraries' evaluators.
+"""
+
+from rankaudit.ties.evaluate import evaluate, metric_names
+from rankaudit.ties.hashing import tie_hash
+from rankaudit.ties.rules import TIE_RULES, rank_candidates
+
+__all__ = ["TIE_RULES", "evaluate", "metric_names", "rank_candidates", "tie_hash"]

@@ -1,0 +1,273 @@
+"""``rankaudit.evaluate``: HR@k, NDCG@k and RR of every row under a declared tie rule.
+
+This module is the API layer: it checks arguments, lays the input out as a CSR
+batch (:mod:`~rankaudit.ties.validation`, :mod:`~rankaudit.ties.longformat`),
+calls the kernel of the chosen rule (:mod:`~rankaudit.ties.expected`,
+:mod:`~rankaudit.ties.ordered`, :mod:`~rankaudit.ties.sampled`) and returns a
+DataFrame.  The metric definitions live in :mod:`rankaudit.ties.metrics`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+from rankaudit.ties.expected import expected_kernel
+from rankaudit.ties.hashing import normalize_ids
+from rankaudit.ties.kernel_support import discount_tables, harmonic_tables
+from rankaudit.ties.longformat import batch_from_long
+from rankaudit.ties.ordered import HASH, INPUT_ORDER, OPTIMISTIC, PESSIMISTIC, ordered_kernel
+from rankaudit.ties.rules import TIE_RULES, check_rule
+from rankaudit.ties.sampled import RANDOM_DOMAIN, random_kernel
+from rankaudit.ties.validation import (
+    Batch,
+    batch_from_arrays,
+    check_empty_policy,
+    check_k,
+    check_seed,
+    raise_for_status,
+    row_keys,
+)
+
+__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "metric_names"]
+
+_MODES = {
+    "input_order": INPUT_ORDER,
+    "optimistic": OPTIMISTIC,
+    "pessimistic": PESSIMISTIC,
+    "hash": HASH,
+}
+
+
+def metric_names(k: int) -> tuple[str, str, str]:
+    """The metric column names for cutoff ``k``: ``('hr@k', 'ndcg@k', 'rr')``."""
+    return f"hr@{k}", f"ndcg@{k}", "rr"
+
+
+def evaluate(
+    scores: object,
+    labels: object = None,
+    *,
+    k: int = 10,
+    ties: str = "expected",
+    seed: int = 0,
+    user_ids: object = None,
+    item_ids: object = None,
+    n_repeats: int = 1,
+    empty: str = "error",
+    return_variance: bool = False,
+    row_col: str = "row_id",
+    item_col: str | None = "item_id",
+    score_col: str = "score",
+    label_col: str = "label",
+    user_col: str | None = None,
+) -> pd.DataFrame:
+    """Evaluate HR@k, NDCG@k and RR of every row under an explicit tie rule.
+
+    Metrics (relevant = label > 0; definitions in :mod:`rankaudit.ties.metrics`)
+        - ``hr@k = 1[min rank of a relevant item <= k]``;
+        - ``ndcg@k = DCG@k / IDCG@k`` with ``DCG@k = sum_{r<=k} label(r)/log2(r+1)``
+          (linear gain; IDCG from the row's own labels sorted decreasingly;
+          Järvelin & Kekäläinen, ACM TOIS 2002), as scikit-learn and trec_eval;
+        - ``rr = 1 / rank of the first relevant item``, no cutoff (its mean is
+          MRR; Voorhees, TREC-8 QA 1999).
+
+    Tie rules (``ties=``; see :mod:`rankaudit.ties.rules`)
+        ``"input_order"`` stable sort by score (reproduces the relevant-first
+        bias; not row-order invariant), ``"hash"`` order by
+        ``tie_hash(seed, user id, item id)`` (:mod:`rankaudit.ties.hashing`),
+        ``"random"`` seeded uniform random order averaged over ``n_repeats``
+        draws (:mod:`rankaudit.ties.sampled`), ``"expected"`` the exact
+        expectation over uniform random tie orders (McSherry & Najork, ECIR
+        2008; :mod:`rankaudit.ties.expected`), ``"pessimistic"`` /
+        ``"optimistic"`` relevant items last / first within ties (lower label
+        first / higher label first for graded labels).
+
+    Parameters
+    ----------
+    scores
+        ``(rows, candidates)`` array of scores (higher = better), a list of
+        1-D rows of different lengths, or a long-format DataFrame (then
+        ``labels`` must be None and the ``*_col`` keywords name its columns).
+    labels
+        Same shape as ``scores``; graded relevance >= 0, 0 = not relevant.
+    k
+        Cutoff of HR and NDCG, an integer >= 1.
+    ties
+        The tie rule (above).
+    seed
+        Seed of the ``"hash"`` and ``"random"`` rules (an integer, used modulo 2**64).
+    user_ids
+        One id (int or str) per row, for ``"hash"`` and ``"random"``; without
+        them the row position is used, so results then depend on where a row
+        sits in the batch.
+    item_ids
+        Same shape as ``scores``; ids (int or str) of the candidates, required
+        by ``"hash"`` and distinct within a row.
+    n_repeats
+        Number of random tie orders averaged by ``"random"`` (> 1 adds the
+        per-row sample standard deviation as ``*_std`` columns).
+    empty
+        Rows without a relevant item: ``"error"`` (default) raises,
+        ``"zero"`` scores them 0, ``"drop"`` leaves them out (the row-id
+        column shows which rows remain).
+    return_variance
+        With ``"expected"``: add ``*_var`` columns, the exact per-row variance
+        of each metric over uniform random tie orders.
+    row_col, item_col, score_col, label_col, user_col
+        Column names of a long-format DataFrame (``user_col`` defaults to the
+        row id).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One line per input row (in input order; first appearance for long
+        format): a row-id column (``row`` = input position, or ``row_col``),
+        ``user_id`` / ``user_col`` when user ids were given, then ``hr@k``,
+        ``ndcg@k``, ``rr`` and any ``*_var`` / ``*_std`` columns.
+
+    Raises
+    ------
+    ValueError
+        Naming the problem and the first offending row: NaN / infinite
+        scores, shapes that differ, negative / NaN / non-numeric labels, bad
+        ``k``, unknown ``ties``, ``"hash"`` without item ids or with a repeated
+        item id in a row, zero rows, and rows with no relevant item when
+        ``empty="error"``.
+
+    Examples
+    --------
+    >>> import numpy as np, rankaudit
+    >>> scores = np.zeros((1, 31)); labels = np.zeros((1, 31)); labels[0, 0] = 1
+    >>> rankaudit.evaluate(scores, labels, ties="input_order")["ndcg@10"].item()
+    1.0
+    >>> round(rankaudit.evaluate(scores, labels)["ndcg@10"].item(), 4)
+    0.1466
+    """
+    ties = check_rule(ties)
+    k = check_k(k)
+    seed = check_seed(seed)
+    empty = check_empty_policy(empty)
+    if isinstance(n_repeats, (bool, np.bool_)) or not isinstance(n_repeats, numbers.Integral):
+        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
+    if n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats}")
+    if n_repeats != 1 and ties != "random":
+        raise ValueError(f"n_repeats={n_repeats} applies only to ties='random' (got ties={ties!r})")
+    if return_variance and ties != "expected":
+        raise ValueError(
+            "return_variance=True applies only to ties='expected' "
+            "(ties='random' with n_repeats > 1 reports *_std columns)"
+        )
+
+    if isinstance(scores, pd.DataFrame):
+        if labels is not None or user_ids is not None or item_ids is not None:
+            raise ValueError(
+                "with a long-format DataFrame, pass labels / user ids / item ids as columns "
+                "(label_col=, user_col=, item_col=), not as arguments"
+            )
+        batch = batch_from_long(
+            scores,
+            row_col=row_col,
+            item_col=item_col,
+            score_col=score_col,
+            label_col=label_col,
+            user_col=user_col,
+            need_items=ties == "hash",
+        )
+    else:
+        if labels is None:
+            raise ValueError("labels are required (same shape as scores)")
+        batch = batch_from_arrays(scores, labels, user_ids=user_ids, item_ids=item_ids)
+    if ties == "hash" and batch.item_ids is None:
+        raise ValueError(
+            "ties='hash' needs item_ids (one id per candidate, distinct within a row): the hash "
+            "key is (seed, user id, item id)"
+        )
+
+    values, n_rel = evaluate_batch(
+        batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
+    )
+    return _to_frame(batch, values, n_rel, empty)
+
+
+def evaluate_batch(
+    batch: Batch,
+    *,
+    k: int,
+    ties: str,
+    seed: int = 0,
+    n_repeats: int = 1,
+    return_variance: bool = False,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Run the kernel of ``ties`` on a checked batch.
+
+    Returns the metric arrays by column name and the per-row number of
+    relevant items.  Raises ValueError on invalid values (see :func:`evaluate`).
+    """
+    n = batch.n_rows
+    max_len = batch.max_len
+    disc, cum1, cum2 = discount_tables(k, max_len)
+    hr, ndcg, rr = (np.empty(n) for _ in range(3))
+    n_rel = np.empty(n, dtype=np.int64)
+    hr_name, ndcg_name, rr_name = metric_names(k)
+    values = {hr_name: hr, ndcg_name: ndcg, rr_name: rr}
+    if ties == "expected":
+        h1, h2 = harmonic_tables(max_len)
+        shape = n if return_variance else 0
+        var = [np.empty(shape) for _ in range(3)]
+        status = expected_kernel(
+            batch.offsets, batch.scores, batch.labels, k, return_variance,
+            disc, cum1, cum2, h1, h2, max_len, hr, ndcg, rr, *var, n_rel,
+        )
+        if return_variance:
+            values.update({f"{name}_var": v for name, v in zip(values, var, strict=False)})
+    elif ties == "random":
+        keys = row_keys(batch, seed, domain=RANDOM_DOMAIN)
+        shape = n if n_repeats > 1 else 0
+        std = [np.empty(shape) for _ in range(3)]
+        status = random_kernel(
+            batch.offsets, batch.scores, batch.labels, k, n_repeats, keys, disc, max_len,
+            hr, ndcg, rr, *std, n_rel,
+        )
+        if n_repeats > 1:
+            values.update({f"{name}_std": v for name, v in zip(values, std, strict=False)})
+    else:
+        mode = _MODES[ties]
+        if ties == "hash":
+            assert batch.item_ids is not None
+            item_keys, item_codes = normalize_ids(batch.item_ids, batch.item_id_name)
+            keys = row_keys(batch, seed)
+        else:
+            item_keys = item_codes = np.zeros(1, dtype=np.int64)
+            keys = np.zeros(1, dtype=np.uint64)
+        status = ordered_kernel(
+            batch.offsets, batch.scores, batch.labels, k, mode, keys, item_keys, item_codes,
+            disc, max_len, hr, ndcg, rr, n_rel,
+        )
+    raise_for_status(*status, batch)
+    return values, n_rel
+
+
+def _to_frame(
+    batch: Batch, values: dict[str, np.ndarray], n_rel: np.ndarray, empty: str
+) -> pd.DataFrame:
+    columns: dict[str, np.ndarray] = {batch.row_id_name: batch.row_ids}
+    if batch.user_id_name is not None and batch.user_ids is not None:
+        columns[batch.user_id_name] = batch.user_ids
+    columns.update(values)
+    missing = n_rel == 0
+    if missing.any():
+        if empty == "error":
+            row = int(np.argmax(missing))
+            raise ValueError(
+                f"labels: {batch.describe_row(row)} has no relevant item (label > 0); "
+                f"{int(missing.sum())} of {batch.n_rows} rows have none. Pass empty='zero' to "
+                "score such rows 0, or empty='drop' to leave them out"
+            )
+        if empty == "drop":
+            keep = ~missing
+            columns = {name: col[keep] for name, col in columns.items()}
+    return pd.DataFrame(columns, copy=False)

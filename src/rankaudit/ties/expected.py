@@ -1,0 +1,269 @@
+r"""Exact expectation and variance of HR@k, NDCG@k and RR over uniform random tie orders.
+
+Model: every ordering of a row that sorts its scores decreasingly is equally
+likely (a uniform random order inside each tie block, blocks independent).
+For a candidate with score ``s`` let ``g`` be the number of candidates with a
+strictly greater score and ``t`` the size of its tie block (candidates with
+score exactly ``s``, itself included); its rank is uniform on ``g+1 .. g+t``.
+Write ``D(r) = 1/log2(r+1)`` for ``r <= k`` and 0 beyond, and for a block
+``S1 = sum_{r=g+1}^{g+t} D(r)``, ``S2 = sum_{r=g+1}^{g+t} D(r)^2``.  Let ``m`` be
+the number of relevant items in the block, ``G1`` the sum and ``G2`` the sum
+of squares of their labels.
+
+NDCG@k (linearity of expectation; McSherry & Najork 2008)
+    ``E[DCG@k] = sum_blocks G1 * S1 / t`` and ``E[NDCG@k] = E[DCG@k] / IDCG@k``
+    (IDCG depends on the labels only).  Within a block the relevant items take
+    ``m`` distinct slots drawn without replacement, so with ``mu = S1/t``,
+    ``E[D(P_i)^2] = S2/t`` and, for ``i != j``,
+    ``E[D(P_i) D(P_j)] = (S1^2 - S2) / (t (t-1))``:
+
+    ``Var[DCG_block] = G2 (S2/t - mu^2) + (G1^2 - G2) ((S1^2 - S2)/(t(t-1)) - mu^2)``
+
+    and ``Var[NDCG@k] = sum_blocks Var[DCG_block] / IDCG@k^2``.
+HR@k (not linear with several relevant items)
+    The top k takes ``c = clip(k - g, 0, t)`` slots of a block; the chance that
+    none of them holds one of its ``m`` relevant items is hypergeometric,
+    ``C(t-m, c) / C(t, c) = prod_{q<c} (t-m-q)/(t-q)``.  Blocks are independent:
+    ``E[HR@k] = p = 1 - prod_blocks C(t-m, c)/C(t, c)`` and ``Var = p (1 - p)``.
+RR
+    Only the first block (highest score) holding a relevant item matters.  The
+    first relevant item sits at rank ``g + J`` with
+    ``P(J = j) = C(t-j, m-1) / C(t, m)``, ``j = 1 .. t-m+1`` (the minimum of
+    ``m`` positions drawn from ``t``): ``E[RR] = sum_j P(J=j)/(g+j)``, and
+    ``Var[RR] = sum_j P(J=j)/(g+j)^2 - E[RR]^2``.  With ``m = 1`` this is
+    ``(H_{g+t} - H_g) / t`` with harmonic numbers ``H``.
+
+With one relevant item and ``g = 0``, ``t = 31``, ``k = 10`` (the worked case of
+the tie-audit paper): ``E[HR@10] = 10/31`` and ``E[NDCG@10] = S1/31 = 0.1466``.
+
+:func:`expected_metrics_reference` states these formulas plainly for one row;
+``expected_kernel`` is the fused numba version (one pass over a row when it
+holds one relevant item); tests hold both equal to brute-force enumeration
+(:mod:`rankaudit.ties.bruteforce`) to 1e-12.
+
+References
+----------
+.. code-block:: bibtex
+
+    @inproceedings{mcsherry2008ties,
+      author    = {McSherry, Frank and Najork, Marc},
+      title     = {Computing Information Retrieval Performance Measures
+                   Efficiently in the Presence of Tied Scores},
+      booktitle = {Advances in Information Retrieval, 30th European Conference
+                   on IR Research (ECIR 2008)},
+      series    = {LNCS}, volume = {4956}, pages = {414--421}, year = {2008}
+    }
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from rankaudit.ties.kernel_support import (
+    BAD_LABEL,
+    NONFINITE_SCORE,
+    OK,
+    collect_relevant,
+    count_above_equal,
+    first_nonfinite,
+    ideal_dcg,
+    scan_row,
+    sort_relevant_canonical,
+)
+
+__all__ = ["expected_kernel", "expected_metrics_reference"]
+
+
+# --------------------------------------------------------------------------- reference
+def expected_metrics_reference(
+    scores: np.ndarray, labels: np.ndarray, k: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Closed-form expectation and variance for one row, written plainly (no speed tricks)."""
+    s = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(labels, dtype=np.float64)
+
+    def d(r: int) -> float:
+        return 1.0 / math.log2(r + 1) if r <= k else 0.0
+
+    ideal = np.sort(y[y > 0])[::-1]
+    idcg = sum(gain * d(r) for r, gain in enumerate(ideal, start=1))
+
+    e_dcg = var_dcg = 0.0
+    p_miss = 1.0
+    e_rr = e_rr2 = None
+    for value in np.unique(s[y > 0])[::-1]:  # blocks holding a relevant item, best first
+        g = int((s > value).sum())
+        t = int((s == value).sum())
+        gains = y[(s == value) & (y > 0)]
+        m, g1, g2 = len(gains), float(gains.sum()), float((gains**2).sum())
+        s1 = sum(d(r) for r in range(g + 1, g + t + 1))
+        s2 = sum(d(r) ** 2 for r in range(g + 1, g + t + 1))
+        mu = s1 / t
+        e_dcg += g1 * mu
+        var_dcg += g2 * (s2 / t - mu**2)
+        if m >= 2:
+            var_dcg += (g1**2 - g2) * ((s1**2 - s2) / (t * (t - 1)) - mu**2)
+        c = min(max(k - g, 0), t)
+        p_miss *= math.comb(t - m, c) / math.comb(t, c)
+        if e_rr is None:
+            probs = [math.comb(t - j, m - 1) / math.comb(t, m) for j in range(1, t - m + 2)]
+            e_rr = sum(p / (g + j) for j, p in enumerate(probs, start=1))
+            e_rr2 = sum(p / (g + j) ** 2 for j, p in enumerate(probs, start=1))
+    if e_rr is None:
+        raise ValueError("labels: the row has no relevant item (label > 0)")
+    p_hit = 1.0 - p_miss
+    means = {f"hr@{k}": p_hit, f"ndcg@{k}": e_dcg / idcg, "rr": e_rr}
+    variances = {
+        f"hr@{k}": p_hit * (1.0 - p_hit),
+        f"ndcg@{k}": var_dcg / idcg**2,
+        "rr": e_rr2 - e_rr**2,
+    }
+    return means, variances
+
+
+# --------------------------------------------------------------------------- kernel
+@numba.njit(cache=True)
+def _expected_row_general(
+    scores, labels, a, n, m, rel, gains, k, want_var, disc, cum1, cum2, h1, h2, row,
+    hr, ndcg, rr, hr_var, ndcg_var, rr_var,
+):  # pragma: no cover - compiled
+    """One row with several relevant items; returns the position of a non-finite score or -1."""
+    # several relevant items: walk their tie blocks from the best score down
+    sort_relevant_canonical(rel, m, scores, labels, a)
+    idcg = ideal_dcg(rel, m, labels, a, disc, gains)
+    e_dcg = 0.0
+    v_dcg = 0.0
+    p_miss = 1.0
+    e_rr = 0.0
+    e_rr2 = 0.0
+    i = 0
+    first = True
+    while i < m:
+        s = scores[a + rel[i]]
+        g1 = 0.0
+        g2 = 0.0
+        e = i
+        while e < m and scores[a + rel[e]] == s:
+            lab = float(labels[a + rel[e]])
+            g1 += lab
+            g2 += lab * lab
+            e += 1
+        mb = e - i
+        g, t, nbad = count_above_equal(scores, a, n, s)
+        if first and nbad > 0:
+            return first_nonfinite(scores, a, n)
+        s1 = cum1[g + t] - cum1[g]
+        mu = s1 / t
+        e_dcg += g1 * mu
+        if want_var:
+            s2 = cum2[g + t] - cum2[g]
+            v = g2 * (s2 / t - mu * mu)
+            if mb >= 2:
+                v += (g1 * g1 - g2) * ((s1 * s1 - s2) / (t * (t - 1.0)) - mu * mu)
+            v_dcg += v
+        c = min(max(k - g, 0), t)
+        if c > t - mb:
+            p_miss = 0.0
+        else:
+            for q in range(c):
+                p_miss *= (t - mb - q) / (t - q)
+        if first:
+            if mb == 1:
+                e_rr = (h1[g + t] - h1[g]) / t
+                e_rr2 = (h2[g + t] - h2[g]) / t
+            else:
+                prob = mb / t  # P(J = 1)
+                for j in range(1, t - mb + 2):
+                    inv = 1.0 / (g + j)
+                    e_rr += prob * inv
+                    e_rr2 += prob * inv * inv
+                    prob *= (t - j - mb + 1.0) / (t - j)
+            first = False
+        i = e
+    p_hit = 1.0 - p_miss
+    hr[row] = p_hit
+    ndcg[row] = e_dcg / idcg
+    rr[row] = e_rr
+    if want_var:
+        hr_var[row] = p_hit * (1.0 - p_hit)
+        ndcg_var[row] = max(v_dcg, 0.0) / (idcg * idcg)
+        rr_var[row] = max(e_rr2 - e_rr * e_rr, 0.0)
+    return -1
+
+
+@numba.njit(cache=True)
+def expected_kernel(
+    offsets, scores, labels, k, want_var, disc, cum1, cum2, h1, h2, max_len,
+    hr, ndcg, rr, hr_var, ndcg_var, rr_var, n_rel,
+):  # pragma: no cover - compiled
+    """Fill the per-row expectation (and variance if ``want_var``) arrays in place.
+
+    Returns ``(status, row, position)``; status 0 means every row was valid.
+    Rows without a relevant item get 0 everywhere and ``n_rel = 0``.  The loop
+    body is the one-relevant-item case: a single fused SIMD pass over labels and
+    scores when the relevant item sits where it sat in the previous such row
+    (always, for relevant-first rows), else one more pass over the (L1-resident)
+    scores; other rows branch out to ``_expected_row_general``.
+    """
+    size = max(max_len, 1)
+    rel = np.empty(size, np.int64)
+    gains = np.empty(size, np.float64)
+    inv_d1 = 1.0 / disc[1]
+    guess = 0  # where the relevant item sat in the last one-relevant row
+    for row in range(offsets.size - 1):
+        a = offsets[row]
+        n = offsets[row + 1] - a
+        if n == 0:
+            m = w = pos = g = t = 0
+            n_rel[row] = 0
+        else:
+            # speculate that the relevant item sits where it sat in the previous row
+            # (e.g. relevant-first rows): then labels and scores need one fused pass
+            pos = min(guess, n - 1)
+            m, w, n_bad_labels, g, t, nbad = scan_row(labels, scores, a, n, scores[a + pos])
+            if n_bad_labels > 0:
+                return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
+            if nbad > 0:
+                return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
+            n_rel[row] = m
+        if m == 1:  # the common case
+            if w != pos:  # wrong guess: a second pass against the right score
+                g, t, _ = count_above_equal(scores, a, n, scores[a + w])
+                guess = w
+            inv_t = 1.0 / t
+            c = min(max(k - g, 0), t)
+            p = c * inv_t
+            mu = (cum1[g + t] - cum1[g]) * inv_t  # gain cancels against IDCG = gain * D(1)
+            e_rr = (h1[g + t] - h1[g]) * inv_t
+            hr[row] = p
+            ndcg[row] = mu * inv_d1
+            rr[row] = e_rr
+            if want_var:
+                hr_var[row] = p * (1.0 - p)
+                ndcg_var[row] = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (
+                    inv_d1 * inv_d1
+                )
+                rr_var[row] = max((h2[g + t] - h2[g]) * inv_t - e_rr * e_rr, 0.0)
+        elif m == 0:
+            bad = first_nonfinite(scores, a, n)
+            if bad >= 0:
+                return NONFINITE_SCORE, row, bad
+            hr[row] = 0.0
+            ndcg[row] = 0.0
+            rr[row] = 0.0
+            if want_var:
+                hr_var[row] = 0.0
+                ndcg_var[row] = 0.0
+                rr_var[row] = 0.0
+        else:
+            collect_relevant(labels, a, n, rel)
+            bad = _expected_row_general(
+                scores, labels, a, n, m, rel, gains, k, want_var, disc, cum1, cum2, h1, h2,
+                row, hr, ndcg, rr, hr_var, ndcg_var, rr_var,
+            )
+            if bad >= 0:
+                return NONFINITE_SCORE, row, bad
+    return OK, -1, -1

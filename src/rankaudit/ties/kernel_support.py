@@ -1,0 +1,193 @@
+"""Shared pieces of the numba kernels: lookup tables, status codes, small sorts.
+
+Every kernel works on a CSR-style batch: row ``i`` holds the candidates
+``offsets[i]:offsets[i + 1]`` of the flat ``scores`` / ``labels`` arrays, so
+ragged rows (search result lists of different lengths) and rectangular rows
+(equal offsets) go through the same code.
+
+Kernels validate while they read (non-finite scores, negative / NaN labels,
+duplicate item ids) and return ``(status, row, position)`` instead of raising,
+so the input is read once; :mod:`rankaudit.ties.validation` turns a non-zero
+status into a ``ValueError`` naming the row.
+
+Caution for developers: numba's on-disk cache (``cache=True``) is keyed on the
+source file of each *kernel*, not on the helpers it inlines from here.  After
+editing this module, delete ``src/rankaudit/ties/__pycache__/*.nbi`` and
+``*.nbc`` or the kernels keep running the old helpers.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+OK = 0
+NONFINITE_SCORE = 1
+BAD_LABEL = 2
+DUPLICATE_ITEM = 3
+
+
+def discount_tables(k: int, max_len: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Discount ``D(r) = 1/log2(r + 1)`` for ``r <= k`` and 0 beyond, with cumulative sums.
+
+    Returns ``disc, cum1, cum2`` of length ``max_len + 1`` (index = rank, index 0
+    unused): ``cum1[r] = sum_{q<=r} D(q)`` and ``cum2[r] = sum_{q<=r} D(q)**2``,
+    so the discount mass of ranks ``g+1..g+t`` is ``cum1[g+t] - cum1[g]``.
+    """
+    ranks = np.arange(1, max(max_len, 1) + 1, dtype=np.float64)
+    d = np.where(ranks <= k, 1.0 / np.log2(ranks + 1.0), 0.0)
+    disc = np.concatenate(([0.0], d))
+    cum1 = np.concatenate(([0.0], np.cumsum(d)))
+    cum2 = np.concatenate(([0.0], np.cumsum(d * d)))
+    return disc, cum1, cum2
+
+
+def harmonic_tables(max_len: int) -> tuple[np.ndarray, np.ndarray]:
+    """``h1[r] = sum_{q<=r} 1/q`` and ``h2[r] = sum_{q<=r} 1/q**2`` for ``r = 0..max_len``."""
+    r = np.arange(1, max_len + 1, dtype=np.float64)
+    h1 = np.concatenate(([0.0], np.cumsum(1.0 / r)))
+    h2 = np.concatenate(([0.0], np.cumsum(1.0 / (r * r))))
+    return h1, h2
+
+
+@numba.njit(cache=True)
+def collect_relevant(labels, a, n, rel):  # pragma: no cover - compiled
+    """Positions of relevant candidates (label > 0) of one row into ``rel``.
+
+    Returns ``(m, bad)``: the number of relevant items and the position of the
+    first negative or NaN label (-1 if none).
+    """
+    m = 0
+    for j in range(n):
+        lab = labels[a + j]
+        if not (lab >= 0):
+            return m, j
+        if lab > 0:
+            rel[m] = j
+            m += 1
+    return m, -1
+
+
+@numba.njit(cache=True, inline="always")
+def scan_labels(labels, a, n):  # pragma: no cover - compiled
+    """One branch-free (SIMD) pass over a row's labels: ``(m, w, bad)``.
+
+    ``m`` = number of relevant labels (> 0), ``w`` = sum of their positions
+    (so ``w`` *is* the position when ``m == 1``), ``bad`` = number of negative
+    or NaN labels.  Counters are int32 and indices unsigned so that LLVM
+    vectorises the loop even for rows of ~30 candidates.
+    """
+    base = numba.uint64(a)
+    m = np.int32(0)
+    w = np.int32(0)
+    bad = np.int32(0)
+    for j in range(numba.uint64(n)):
+        lab = labels[base + j]
+        isr = np.int32(lab > 0)
+        m = np.int32(m + isr)
+        w = np.int32(w + isr * np.int32(j))
+        bad = np.int32(bad + np.int32(not (lab >= 0)))
+    return m, w, bad
+
+
+@numba.njit(cache=True, inline="always")
+def scan_row(labels, scores, a, n, s):  # pragma: no cover - compiled
+    """:func:`scan_labels` and :func:`count_above_equal` (against a guessed score ``s``)
+    fused into one SIMD pass: ``(m, w, bad_labels, #scores > s, #scores == s, #non-finite)``."""
+    base = numba.uint64(a)
+    m = np.int32(0)
+    w = np.int32(0)
+    bad = np.int32(0)
+    gt = np.int32(0)
+    eq = np.int32(0)
+    nonfinite = np.int32(0)
+    for j in range(numba.uint64(n)):
+        lab = labels[base + j]
+        isr = np.int32(lab > 0)
+        m = np.int32(m + isr)
+        w = np.int32(w + isr * np.int32(j))
+        bad = np.int32(bad + np.int32(not (lab >= 0)))
+        x = scores[base + j]
+        gt = np.int32(gt + np.int32(x > s))
+        eq = np.int32(eq + np.int32(x == s))
+        nonfinite = np.int32(nonfinite + np.int32((x - x) != 0))
+    return m, w, bad, np.int64(gt), np.int64(eq), nonfinite
+
+
+@numba.njit(cache=True)
+def first_nonfinite(scores, a, n):  # pragma: no cover - compiled
+    """Position of the first NaN / infinite score of one row, or -1."""
+    for j in range(n):
+        x = scores[a + j]
+        if (x - x) != 0.0:
+            return j
+    return -1
+
+
+@numba.njit(cache=True, inline="always")
+def count_above_equal(scores, a, n, s):  # pragma: no cover - compiled
+    """One branch-free (SIMD) pass: ``(#scores > s, #scores == s, #non-finite scores)``."""
+    base = numba.uint64(a)
+    gt = np.int32(0)
+    eq = np.int32(0)
+    bad = np.int32(0)
+    for j in range(numba.uint64(n)):
+        x = scores[base + j]
+        gt = np.int32(gt + np.int32(x > s))
+        eq = np.int32(eq + np.int32(x == s))
+        bad = np.int32(bad + np.int32((x - x) != 0))
+    return np.int64(gt), np.int64(eq), bad
+
+
+@numba.njit(cache=True)
+def sort_relevant_canonical(rel, m, scores, labels, a):  # pragma: no cover - compiled
+    """Insertion-sort ``rel[:m]`` by (score desc, label desc): an order that does
+    not depend on the input order of the candidates (ties of both are
+    interchangeable for every metric)."""
+    for i in range(1, m):
+        v = rel[i]
+        sv = scores[a + v]
+        lv = labels[a + v]
+        j = i - 1
+        while j >= 0:
+            u = rel[j]
+            su = scores[a + u]
+            if su > sv or (su == sv and labels[a + u] >= lv):
+                break
+            rel[j + 1] = u
+            j -= 1
+        rel[j + 1] = v
+
+
+@numba.njit(cache=True)
+def ideal_dcg(rel, m, labels, a, disc, gains):  # pragma: no cover - compiled
+    """IDCG@k of a row: its relevant labels sorted descending, discounted (linear gain)."""
+    for i in range(m):
+        gains[i] = labels[a + rel[i]]
+    for i in range(1, m):
+        v = gains[i]
+        j = i - 1
+        while j >= 0 and gains[j] < v:
+            gains[j + 1] = gains[j]
+            j -= 1
+        gains[j + 1] = v
+    total = 0.0
+    for i in range(m):
+        total += gains[i] * disc[i + 1]
+    return total
+
+
+@numba.njit(cache=True)
+def sort_by_rank(ranks, gains, m):  # pragma: no cover - compiled
+    """Insertion-sort the pairs (ranks[:m], gains[:m]) by ascending rank, so that sums
+    over relevant items run in rank order (bitwise row-order invariant)."""
+    for i in range(1, m):
+        r = ranks[i]
+        gv = gains[i]
+        j = i - 1
+        while j >= 0 and ranks[j] > r:
+            ranks[j + 1] = ranks[j]
+            gains[j + 1] = gains[j]
+            j -= 1
+        ranks[j + 1] = r
+        gains[j + 1] = gv

@@ -1,0 +1,174 @@
+"""The ``"random"`` rule: seeded uniform random tie orders, averaged over ``n_repeats``.
+
+What is drawn
+    The metrics depend on a tie order only through the ranks of the relevant
+    items, and under a uniform random order inside a block of size ``t``
+    (``g`` candidates strictly above it) the ``m`` relevant items of that
+    block take ``m`` slots of ``g+1 .. g+t`` drawn uniformly *without
+    replacement*.  The kernel draws exactly that (and nothing for the
+    ``t - m`` non-relevant items), so no order is materialised: a repeat costs
+    ``O(#relevant)`` draws after one pass over the row.  Repeats are looped
+    inside the kernel, which accumulates per-row running means and squared
+    deviations (Welford) and reports their mean and sample standard deviation
+    (``ddof = 1``; the ``*_std`` columns, present when ``n_repeats > 1``).
+
+Random stream (documented, deterministic, platform-independent)
+    ``row_key = splitmix64(splitmix64(splitmix64(seed) ^ id64(user)) ^ RANDOM_DOMAIN)``
+    with ``id64(user)`` as in :mod:`rankaudit.ties.hashing` (the row's user id,
+    or its row position when no user ids are given).  Repeat ``r`` uses the
+    SplitMix64 sequence started at ``splitmix64(row_key ^ r)``: draw ``q`` is
+    ``u_q = mix64(state + (q + 1) * GAMMA)``, turned into an integer in
+    ``[0, n)`` by ``floor((u_q >> 11) * 2**-53 * n)`` (bias below ``n / 2**53``).
+    Draws are consumed in a canonical order: blocks by decreasing score and,
+    inside a block, relevant items by decreasing label.
+
+What it depends on
+    The result of a row depends only on ``(seed, user id or row position,
+    repeat count)`` and on the row's multiset of (score, label) pairs, never on
+    the order of its candidates, so the rule is row-order invariant exactly
+    (not only in distribution), and it does not need item ids.  Without user
+    ids, moving a row to another position of the batch changes its draws (the
+    distribution is unchanged); pass ``user_ids`` to pin them.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from rankaudit.ties.hashing import GAMMA, mix64_nb, splitmix64_nb
+from rankaudit.ties.kernel_support import (
+    BAD_LABEL,
+    NONFINITE_SCORE,
+    OK,
+    collect_relevant,
+    count_above_equal,
+    first_nonfinite,
+    ideal_dcg,
+    scan_labels,
+    sort_relevant_canonical,
+)
+
+__all__ = ["RANDOM_DOMAIN", "random_kernel"]
+
+RANDOM_DOMAIN = 0x72616E646F6D7469  # ASCII "randomti": separates this stream from the hash rule
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@numba.njit(cache=True)
+def random_kernel(
+    offsets, scores, labels, k, n_repeats, row_keys, disc, max_len,
+    hr, ndcg, rr, hr_std, ndcg_std, rr_std, n_rel,
+):  # pragma: no cover - compiled
+    """Fill per-row means (and sample std when ``n_repeats > 1``) over random tie orders.
+
+    ``row_keys[row]`` is the row's ``row_key`` (see module docstring).
+    Returns ``(status, row, position)``; status 0 means every row was valid.
+    """
+    size = max(max_len, 1)
+    rel = np.empty(size, np.int64)
+    ideal = np.empty(size, np.float64)
+    blk_start = np.empty(size, np.int64)  # first index into rel of each block
+    blk_g = np.empty(size, np.int64)
+    blk_t = np.empty(size, np.int64)
+    ranks = np.empty(size, np.int64)
+    taken = np.empty(size, np.int64)
+    gamma = numba.uint64(GAMMA)
+    for row in range(offsets.size - 1):
+        a = offsets[row]
+        n = offsets[row + 1] - a
+        m, w, n_bad_labels = scan_labels(labels, a, n)
+        if n_bad_labels > 0:
+            return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
+        n_rel[row] = m
+        if m == 1:
+            rel[0] = w
+        elif m > 1:
+            collect_relevant(labels, a, n, rel)
+        if m == 0:
+            bad = first_nonfinite(scores, a, n)
+            if bad >= 0:
+                return NONFINITE_SCORE, row, bad
+            hr[row] = 0.0
+            ndcg[row] = 0.0
+            rr[row] = 0.0
+            if n_repeats > 1:
+                hr_std[row] = 0.0
+                ndcg_std[row] = 0.0
+                rr_std[row] = 0.0
+            continue
+        if m > 1:
+            sort_relevant_canonical(rel, m, scores, labels, a)
+        idcg = ideal_dcg(rel, m, labels, a, disc, ideal)
+        n_blocks = 0
+        i = 0
+        while i < m:
+            s = scores[a + rel[i]]
+            g, t, nbad = count_above_equal(scores, a, n, s)
+            if i == 0 and nbad > 0:
+                return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
+            blk_start[n_blocks] = i
+            blk_g[n_blocks] = g
+            blk_t[n_blocks] = t
+            n_blocks += 1
+            e = i + 1
+            while e < m and scores[a + rel[e]] == s:
+                e += 1
+            i = e
+        blk_start[n_blocks] = m
+
+        row_key = row_keys[row]
+        mean_hr = 0.0
+        mean_ndcg = 0.0
+        mean_rr = 0.0
+        m2_hr = 0.0
+        m2_ndcg = 0.0
+        m2_rr = 0.0
+        for rep in range(n_repeats):
+            state = splitmix64_nb(row_key ^ numba.uint64(rep))
+            best = n + 1
+            dcg = 0.0
+            for b in range(n_blocks):
+                t = blk_t[b]
+                g = blk_g[b]
+                mb = blk_start[b + 1] - blk_start[b]
+                for q in range(mb):
+                    state += gamma
+                    u = mix64_nb(state)
+                    pos = numba.int64((u >> numba.uint64(11)) * _TO_UNIT * (t - q))
+                    # the pos-th free slot of the block, keeping ``taken`` sorted
+                    w = 0
+                    while w < q and taken[w] <= pos:
+                        pos += 1
+                        w += 1
+                    for z in range(q, w, -1):
+                        taken[z] = taken[z - 1]
+                    taken[w] = pos
+                    r = g + 1 + pos
+                    ranks[blk_start[b] + q] = r
+                    if r < best:
+                        best = r
+            for q in range(m):
+                dcg += labels[a + rel[q]] * disc[ranks[q]]
+            x_hr = 1.0 if best <= k else 0.0
+            x_ndcg = dcg / idcg
+            x_rr = 1.0 / best
+            # Welford running mean and sum of squared deviations
+            cnt = rep + 1.0
+            d = x_hr - mean_hr
+            mean_hr += d / cnt
+            m2_hr += d * (x_hr - mean_hr)
+            d = x_ndcg - mean_ndcg
+            mean_ndcg += d / cnt
+            m2_ndcg += d * (x_ndcg - mean_ndcg)
+            d = x_rr - mean_rr
+            mean_rr += d / cnt
+            m2_rr += d * (x_rr - mean_rr)
+        hr[row] = mean_hr
+        ndcg[row] = mean_ndcg
+        rr[row] = mean_rr
+        if n_repeats > 1:
+            hr_std[row] = np.sqrt(max(m2_hr, 0.0) / (n_repeats - 1))
+            ndcg_std[row] = np.sqrt(max(m2_ndcg, 0.0) / (n_repeats - 1))
+            rr_std[row] = np.sqrt(max(m2_rr, 0.0) / (n_repeats - 1))
+    return OK, -1, -1

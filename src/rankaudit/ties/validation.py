@@ -1,0 +1,291 @@
+"""Input checking and the internal batch format shared by all kernels.
+
+Every public entry point turns its input into a :class:`Batch` (CSR-style:
+flat ``scores`` / ``labels`` plus ``offsets``) here or in
+:mod:`rankaudit.ties.longformat`.  Cheap structural checks (shapes, dtypes,
+row counts, ids) happen here; value checks that need a pass over the data
+(non-finite scores, negative / NaN labels, duplicate item ids) happen inside
+the kernels while they read, and :func:`raise_for_status` turns the kernel's
+status into a ``ValueError`` that names the problem and the first offending row.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rankaudit.ties.hashing import normalize_ids, splitmix64, splitmix64_array
+from rankaudit.ties.kernel_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
+
+__all__ = [
+    "EMPTY_POLICIES",
+    "Batch",
+    "batch_from_arrays",
+    "check_empty_policy",
+    "check_k",
+    "check_seed",
+    "raise_for_status",
+    "row_keys",
+]
+
+EMPTY_POLICIES = ("error", "zero", "drop")
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Rows of candidates in CSR layout.
+
+    Row ``i`` is ``scores[offsets[i]:offsets[i+1]]`` (and the same slice of
+    ``labels`` / ``item_ids``).  ``row_ids`` label the rows in the output
+    (input positions for arrays, the row-id column for long format);
+    ``user_ids`` (per row) feed the hash and random rules.
+    """
+
+    offsets: np.ndarray
+    scores: np.ndarray
+    labels: np.ndarray
+    row_ids: np.ndarray
+    row_id_name: str
+    user_ids: np.ndarray | None = None
+    item_ids: np.ndarray | None = None
+    item_id_name: str = "item_ids"
+    user_id_name: str | None = None  # output column for user ids (None: not shown)
+    row_len: int | None = None  # common row length of rectangular input
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.offsets.size - 1)
+
+    @property
+    def max_len(self) -> int:
+        """Length of the longest row (scratch size of the kernels)."""
+        if self.row_len is not None:
+            return self.row_len
+        return int(np.diff(self.offsets).max()) if self.n_rows else 0
+
+    def describe_row(self, row: int) -> str:
+        """'row 3' or 'row 3 (row_id='u7')': how error messages name a row."""
+        if self.row_id_name == "row":
+            text = f"row {row}"
+            if self.user_ids is not None:
+                text += f" (user_id={_py(self.user_ids[row])!r})"
+            return text
+        return f"row {row} ({self.row_id_name}={_py(self.row_ids[row])!r})"
+
+
+# --------------------------------------------------------------------------- scalars
+def check_k(k: object) -> int:
+    """``k`` must be an integer >= 1 (bools and floats are rejected)."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise ValueError(f"k must be an integer >= 1; got {k!r} ({type(k).__name__})")
+    if k < 1:
+        raise ValueError(f"k must be an integer >= 1; got {k}")
+    return int(k)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` must be an integer (used modulo 2**64)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise ValueError(f"seed must be an integer; got {seed!r} ({type(seed).__name__})")
+    return int(seed)
+
+
+def check_empty_policy(empty: object) -> str:
+    if empty not in EMPTY_POLICIES:
+        raise ValueError(f"empty={empty!r} is not valid; choose one of {', '.join(EMPTY_POLICIES)}")
+    return str(empty)
+
+
+# --------------------------------------------------------------------------- arrays
+def _first_non_numeric_row(values: Sequence[Sequence[object]]) -> tuple[int, object]:
+    for i, row in enumerate(values):
+        for x in np.asarray(row, dtype=object).reshape(-1):
+            if not isinstance(x, numbers.Real):
+                return i, x
+    return -1, None
+
+
+def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
+    """Convert to a kernel-friendly numeric dtype without copying when possible."""
+    kind = values.dtype.kind
+    if kind == "f":
+        return values.astype(np.float32) if values.dtype.itemsize < 4 else values
+    if kind in "iu":
+        return values if name == "labels" else values.astype(np.float64)
+    if kind == "b":
+        return values.view(np.uint8) if name == "labels" else values.astype(np.float64)
+    row, value = _first_non_numeric_row(raw if raw is not None else values)  # type: ignore[arg-type]
+    if row < 0 and kind == "O":
+        return np.asarray(values, dtype=np.float64)
+    raise ValueError(
+        f"{name}: row {max(row, 0)} holds a non-numeric value {_py(value)!r}; {name} must be "
+        f"numbers (got dtype {values.dtype})"
+    )
+
+
+def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndarray] | None]:
+    """A 2-D array, or a list of 1-D rows when the input is ragged."""
+    if values is None:
+        raise ValueError(f"{name} is required")
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # inhomogeneous lists of lists: ragged rows
+        return None, [np.asarray(r).reshape(-1) for r in values]  # type: ignore[union-attr]
+    if arr.dtype == object and arr.ndim == 1 and arr.size and all(
+        isinstance(r, (list, tuple, np.ndarray)) for r in arr
+    ):
+        return None, [np.asarray(r).reshape(-1) for r in arr]
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (rows, candidates); got shape {arr.shape}"
+            + (" (wrap a single row as [row])" if arr.ndim == 1 else "")
+        )
+    return arr, None
+
+
+def batch_from_arrays(
+    scores: object,
+    labels: object,
+    *,
+    user_ids: object = None,
+    item_ids: object = None,
+) -> Batch:
+    """Check rectangular (or list-of-rows ragged) inputs and lay them out as a :class:`Batch`."""
+    s2d, s_rows = _as_rows(scores, "scores")
+    y2d, y_rows = _as_rows(labels, "labels")
+    i2d, i_rows = (None, None) if item_ids is None else _as_rows(item_ids, "item_ids")
+
+    if s2d is not None and y2d is not None and (i_rows is None):
+        n_rows = s2d.shape[0]
+        if y2d.shape[0] != n_rows:
+            raise ValueError(
+                f"shapes differ: scores has {n_rows} rows but labels has {y2d.shape[0]}; "
+                f"row {min(n_rows, y2d.shape[0])} is the first without a partner"
+            )
+        if y2d.shape[1] != s2d.shape[1]:
+            raise ValueError(
+                f"shapes differ: row 0 has {s2d.shape[1]} scores but {y2d.shape[1]} labels "
+                f"(scores {s2d.shape}, labels {y2d.shape})"
+            )
+        if i2d is not None and i2d.shape != s2d.shape:
+            raise ValueError(
+                f"shapes differ: item_ids has shape {i2d.shape} but scores has {s2d.shape}"
+            )
+        if n_rows == 0:
+            raise ValueError("scores has zero rows; nothing to evaluate")
+        flat_s = _numeric(np.ascontiguousarray(s2d), "scores", scores).reshape(-1)
+        flat_y = _numeric(np.ascontiguousarray(y2d), "labels", labels).reshape(-1)
+        n_cand = s2d.shape[1]
+        offsets = np.arange(n_rows + 1, dtype=np.int64) * n_cand
+        row_len: int | None = n_cand
+        flat_i = None if i2d is None else np.ascontiguousarray(i2d).reshape(-1)
+    else:
+        rows_s = s_rows if s_rows is not None else list(s2d)  # type: ignore[arg-type]
+        rows_y = y_rows if y_rows is not None else list(y2d)  # type: ignore[arg-type]
+        rows_i = None
+        if item_ids is not None:
+            rows_i = i_rows if i_rows is not None else list(i2d)  # type: ignore[arg-type]
+        if len(rows_s) != len(rows_y):
+            raise ValueError(
+                f"shapes differ: scores has {len(rows_s)} rows but labels has {len(rows_y)}; "
+                f"row {min(len(rows_s), len(rows_y))} is the first without a partner"
+            )
+        if len(rows_s) == 0:
+            raise ValueError("scores has zero rows; nothing to evaluate")
+        for i, (rs, ry) in enumerate(zip(rows_s, rows_y, strict=True)):
+            if rs.shape != ry.shape:
+                raise ValueError(
+                    f"shapes differ: row {i} has {rs.size} scores but {ry.size} labels"
+                )
+            if rows_i is not None and (i >= len(rows_i) or rows_i[i].shape != rs.shape):
+                got = rows_i[i].size if i < len(rows_i) else 0
+                raise ValueError(f"shapes differ: row {i} has {rs.size} scores but {got} item_ids")
+        lengths = np.fromiter((r.size for r in rows_s), dtype=np.int64, count=len(rows_s))
+        offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+        n_rows = len(rows_s)
+        row_len = None
+        flat_s = _numeric(_concat(rows_s), "scores", rows_s)
+        flat_y = _numeric(_concat(rows_y), "labels", rows_y)
+        flat_i = None if rows_i is None else _concat(rows_i)
+
+    users = None
+    if user_ids is not None:
+        users = np.asarray(user_ids)
+        if users.ndim != 1 or users.shape[0] != n_rows:
+            raise ValueError(
+                f"user_ids must be 1-D with one id per row ({n_rows}); got shape {users.shape}"
+            )
+    return Batch(
+        offsets=offsets,
+        scores=flat_s,
+        labels=flat_y,
+        row_ids=np.arange(n_rows),
+        row_id_name="row",
+        user_ids=users,
+        item_ids=flat_i,
+        user_id_name=None if users is None else "user_id",
+        row_len=row_len,
+    )
+
+
+def _concat(rows: list[np.ndarray]) -> np.ndarray:
+    non_empty = [r for r in rows if r.size]
+    if not non_empty:
+        return np.zeros(0, dtype=np.float64)
+    return np.concatenate(non_empty)
+
+
+# --------------------------------------------------------------------------- keys
+def row_keys(batch: Batch, seed: int, domain: int | None = None) -> np.ndarray:
+    """Per-row ``splitmix64(splitmix64(seed) ^ id64(user))`` (then ``^ domain``, mixed again).
+
+    The user id is the row's user id, or its row position without user ids.
+    """
+    with np.errstate(over="ignore"):
+        if batch.user_ids is None:
+            users = np.arange(batch.n_rows, dtype=np.uint64)
+        else:
+            keys, _ = normalize_ids(batch.user_ids, "user_ids")
+            users = keys.astype(np.int64).view(np.uint64) if keys.dtype.kind == "i" else (
+                keys.astype(np.uint64)
+            )
+        seed_key = np.uint64(splitmix64(seed & ((1 << 64) - 1)))
+        keys = splitmix64_array(users ^ seed_key)
+        if domain is not None:
+            keys = splitmix64_array(keys ^ np.uint64(domain))
+    return keys
+
+
+# --------------------------------------------------------------------------- kernel status
+def _py(value: object) -> object:
+    """A NumPy scalar as the plain Python value, for readable messages."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+
+def raise_for_status(status: int, row: int, position: int, batch: Batch) -> None:
+    """Raise the ValueError that a kernel's ``(status, row, position)`` stands for."""
+    if status == OK:
+        return
+    where = batch.describe_row(row)
+    idx = int(batch.offsets[row] + position)
+    if status == NONFINITE_SCORE:
+        raise ValueError(
+            f"scores: {where} has a non-finite score {_py(batch.scores[idx])!r} at candidate "
+            f"{position}; scores must be finite (no NaN or inf)"
+        )
+    if status == BAD_LABEL:
+        raise ValueError(
+            f"labels: {where} has an invalid label {_py(batch.labels[idx])!r} at candidate "
+            f"{position}; labels must be numbers >= 0 (0 = not relevant)"
+        )
+    if status == DUPLICATE_ITEM:
+        assert batch.item_ids is not None
+        raise ValueError(
+            f"{batch.item_id_name}: {where} repeats item id {_py(batch.item_ids[idx])!r} at candidate "
+            f"{position}; ties='hash' needs distinct item ids within a row"
+        )
+    raise RuntimeError(f"unknown kernel status {status}")  # pragma: no cover

@@ -1,0 +1,100 @@
+"""Closed-form expectation and variance == brute force == kernel; paper case; scikit-learn."""
+
+import math
+
+import numpy as np
+import pytest
+
+from rankaudit import evaluate
+from rankaudit.ties.bruteforce import all_tie_orders, brute_force_moments
+from rankaudit.ties.expected import expected_metrics_reference
+
+TOL = 1e-12
+
+
+def test_all_tie_orders_counts_orderings():
+    orders = all_tie_orders(np.array([1.0, 2.0, 1.0, 1.0, 2.0]))
+    assert orders.shape == (2 * 6, 5)
+    assert set(map(tuple, orders[:, :2])) == {(1, 4), (4, 1)}
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 10])
+def test_expected_and_variance_equal_brute_force(rows_factory, k):
+    rng = np.random.default_rng(k)
+    scores, labels, _ = rows_factory(rng, 60, max_len=8)
+    scores.append(np.zeros(8))  # one fully tied row of 8 (40,320 orders)
+    labels.append(np.array([0, 2, 0, 1, 0, 3, 0, 0.0]))
+    got = evaluate(scores, labels, k=k, return_variance=True)
+    for i, (s, y) in enumerate(zip(scores, labels, strict=True)):
+        mean, var = brute_force_moments(s, y, k)
+        ref_mean, ref_var = expected_metrics_reference(s, y, k)
+        for name in mean:
+            assert abs(ref_mean[name] - mean[name]) < TOL, (i, name)
+            assert abs(ref_var[name] - var[name]) < TOL, (i, name)
+            assert abs(got[name].iloc[i] - mean[name]) < TOL, (i, name)
+            assert abs(got[f"{name}_var"].iloc[i] - var[name]) < TOL, (i, name)
+
+
+def test_paper_worked_case():
+    """1 relevant + 30 tied negatives, relevant first, k = 10 (Guo et al., §3.2)."""
+    scores = np.zeros((1, 31), dtype=np.float32)
+    labels = np.zeros((1, 31), dtype=np.int8)
+    labels[0, 0] = 1
+    first = evaluate(scores, labels, k=10, ties="input_order")
+    assert first["hr@10"].item() == 1.0 and first["ndcg@10"].item() == 1.0
+    exp = evaluate(scores, labels, k=10, ties="expected")
+    assert exp["hr@10"].item() == pytest.approx(10 / 31, abs=1e-15)
+    assert round(exp["hr@10"].item(), 4) == 0.3226
+    assert round(exp["ndcg@10"].item(), 4) == 0.1466
+    assert exp["ndcg@10"].item() == pytest.approx(
+        sum(1 / math.log2(r + 1) for r in range(1, 11)) / 31, abs=1e-15
+    )
+
+
+def test_one_relevant_fast_path_matches_general_formula(rows_factory):
+    rng = np.random.default_rng(7)
+    s = rng.integers(0, 4, (200, 31)).astype(np.float32)
+    y = np.zeros((200, 31))
+    y[np.arange(200), rng.integers(0, 31, 200)] = rng.integers(1, 4, 200)
+    got = evaluate(s, y, k=10, return_variance=True)
+    for i in range(0, 200, 17):
+        ref_mean, ref_var = expected_metrics_reference(s[i], y[i], 10)
+        for name in ref_mean:
+            assert abs(got[name].iloc[i] - ref_mean[name]) < TOL
+            assert abs(got[f"{name}_var"].iloc[i] - ref_var[name]) < TOL
+
+
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_ndcg_equals_sklearn_tie_averaged_row_by_row(k):
+    from sklearn.metrics import ndcg_score
+
+    rng = np.random.default_rng(100 + k)
+    s = rng.integers(0, 3, (150, 12)).astype(np.float64)
+    s[:50] += rng.random((50, 12))  # some rows without ties
+    y = rng.integers(0, 4, (150, 12)) * (rng.random((150, 12)) < 0.3)
+    y[:, 0] = np.maximum(y[:, 0], 1)
+    got = evaluate(s, y, k=k)[f"ndcg@{k}"].to_numpy()
+    want = [ndcg_score(y[i : i + 1], s[i : i + 1], k=k, ignore_ties=False) for i in range(150)]
+    np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
+
+
+def test_untied_rows_have_zero_variance_and_match_input_order():
+    rng = np.random.default_rng(3)
+    s = rng.random((40, 9))
+    y = (rng.random((40, 9)) < 0.3) * rng.integers(1, 3, (40, 9))
+    y[:, 4] = 2
+    exp = evaluate(s, y, k=3, return_variance=True)
+    inp = evaluate(s, y, k=3, ties="input_order")
+    for name in ("hr@3", "ndcg@3", "rr"):
+        np.testing.assert_allclose(exp[name], inp[name], atol=TOL)
+        np.testing.assert_allclose(exp[f"{name}_var"], 0.0, atol=TOL)
+
+
+def test_expected_lies_between_pessimistic_and_optimistic(rows_factory):
+    rng = np.random.default_rng(11)
+    scores, labels, _ = rows_factory(rng, 200, max_len=10)
+    exp = evaluate(scores, labels, k=4)
+    lo = evaluate(scores, labels, k=4, ties="pessimistic")
+    hi = evaluate(scores, labels, k=4, ties="optimistic")
+    for name in ("hr@4", "ndcg@4", "rr"):
+        assert np.all(lo[name] <= exp[name] + TOL) and np.all(exp[name] <= hi[name] + TOL)
