@@ -3,6 +3,11 @@
 ``load_ml100k`` reads real MovieLens-100K in RecBole's atomic-file layout
 (``ml-100k.inter``/``.item``, tab-separated with ``name:type`` headers), the embedded
 default data fetched by :mod:`rankaudit.data.fetch`.
+
+``load_ml100k_grouplens`` reads the original GroupLens ML-100K files (``u.data``, ``u.item``),
+``load_tag_genome`` the MovieLens 25M/20M CSVs with the Tag Genome (Vig, Sen & Riedl, ACM TiiS
+2012), and ``load_movielens`` detects which of the three layouts a directory holds and returns
+``(ratings, item_attributes, source)`` uniformly.
 """
 
 from __future__ import annotations
@@ -14,7 +19,16 @@ import pandas as pd
 
 from rankaudit.data.source import DataSource
 
-__all__ = ["ML100K_GENRES", "load_ml100k"]
+__all__ = [
+    "GENOME_CONCEPTS",
+    "GENOME_THRESHOLD",
+    "ML100K_GENRES",
+    "detect_movielens_format",
+    "load_ml100k",
+    "load_ml100k_grouplens",
+    "load_movielens",
+    "load_tag_genome",
+]
 
 #: The 19 ML-100K genres, in GroupLens's order.
 ML100K_GENRES = (
@@ -38,11 +52,11 @@ def _read_atomic(path: Path, expected: list[str]) -> pd.DataFrame:
     return frame
 
 
-def _numeric(frame: pd.DataFrame, column: str, path: Path, kind: type) -> np.ndarray:
+def _numeric(frame: pd.DataFrame, column: str, path: Path, kind: type, header_lines: int = 1) -> np.ndarray:
     values = pd.to_numeric(frame[column], errors="coerce")
     bad = np.flatnonzero(values.isna().to_numpy())
     if bad.size:
-        line = int(bad[0]) + 2  # header is line 1
+        line = int(bad[0]) + 1 + header_lines
         raise ValueError(
             f"{path}, line {line}: column {column!r} is not numeric ({frame[column].iloc[bad[0]]!r})."
         )
@@ -102,3 +116,271 @@ def load_ml100k(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.Da
         },
     )
     return ratings, items, source
+
+
+# ---------------------------------------------------------------------------------------------
+# Original GroupLens ML-100K layout: u.data (tab-separated, no header) and u.item ('|', latin-1)
+# ---------------------------------------------------------------------------------------------
+
+
+def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
+    """Load ML-100K from the original GroupLens files ``u.data`` and ``u.item``.
+
+    ``u.data``: ``user id \\t item id \\t rating \\t timestamp`` (no header); ``u.item``:
+    ``movie id | title | release date | video release date | IMDb URL | 19 genre flags``
+    (latin-1). Returns the same ``(ratings, items, source)`` as :func:`load_ml100k`.
+    """
+    directory = Path(data_dir)
+    data_path, item_path = directory / "u.data", directory / "u.item"
+    for path in (data_path, item_path):
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} not found (GroupLens ML-100K layout needs u.data and u.item)")
+    raw = pd.read_csv(data_path, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=3)
+    if raw.shape[1] != 4:
+        raise ValueError(f"{data_path}: expected 4 tab-separated columns, found {raw.shape[1]}")
+    raw.columns = ["user_id", "item_id", "rating", "timestamp"]
+    ratings = pd.DataFrame(
+        {
+            "user_id": _numeric(raw, "user_id", data_path, np.int64, header_lines=0),
+            "item_id": _numeric(raw, "item_id", data_path, np.int64, header_lines=0),
+            "rating": _numeric(raw, "rating", data_path, np.float64, header_lines=0),
+            "timestamp": _numeric(raw, "timestamp", data_path, np.int64, header_lines=0),
+        }
+    )
+    item_raw = pd.read_csv(
+        item_path, sep="|", header=None, dtype=str, keep_default_na=False, encoding="latin-1", quoting=3
+    )
+    if item_raw.shape[1] != 5 + len(ML100K_GENRES):
+        raise ValueError(
+            f"{item_path}: expected {5 + len(ML100K_GENRES)} '|'-separated columns, found {item_raw.shape[1]}"
+        )
+    item_raw.columns = ["item_id", "title", "release_date", "video_release_date", "imdb_url", *ML100K_GENRES]
+    dates = pd.to_datetime(item_raw["release_date"], format="%d-%b-%Y", errors="coerce")
+    items = pd.DataFrame(
+        {
+            "item_id": _numeric(item_raw, "item_id", item_path, np.int64, header_lines=0),
+            "title": item_raw["title"].to_numpy(),
+            "release_year": dates.dt.year.astype("Int64"),
+        }
+    )
+    for genre in ML100K_GENRES:
+        flags = item_raw[genre]
+        bad = np.flatnonzero(~flags.isin(["0", "1"]).to_numpy())
+        if bad.size:
+            raise ValueError(f"{item_path}, line {bad[0] + 1}: genre flag {genre!r} is {flags.iloc[bad[0]]!r}, not 0/1")
+        items[genre] = flags.astype(np.int8).to_numpy()
+    source = DataSource(
+        name="MovieLens 100K",
+        kind="real",
+        version="ml-100k (GroupLens 1998, original u.data/u.item)",
+        path=str(directory),
+        details={
+            "n_ratings": int(len(ratings)),
+            "n_users": int(ratings["user_id"].nunique()),
+            "n_items": int(len(items)),
+            "licence": "GroupLens research licence: no redistribution",
+        },
+    )
+    return ratings, items, source
+
+
+# ---------------------------------------------------------------------------------------------
+# MovieLens 25M / 20M with the Tag Genome
+# ---------------------------------------------------------------------------------------------
+
+#: The six Tag Genome concepts used as binary item attributes. They are chosen to span distinct,
+#: widely applicable axes of a film (tone: ``dark``/``funny``; affect: ``romantic``/``violent``;
+#: style: ``atmospheric``; substance: ``thought-provoking``), each one of the 1,128 genome tags
+#: present in both ML-20M and ML-25M. The audit paper thresholds six concepts at 0.7 but does not
+#: name them (Guo et al., 2026, arXiv:2609.26977, §4.1), so these six are our choice.
+GENOME_CONCEPTS = ("atmospheric", "dark", "funny", "romantic", "thought-provoking", "violent")
+#: A concept applies to a movie when its genome relevance is at least this value (as in the paper).
+GENOME_THRESHOLD = 0.7
+
+_GENOME_FILES = ("ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv")
+
+
+def _read_csv_checked(path: Path, columns: dict[str, str], **kwargs) -> pd.DataFrame:
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found")
+    header = pd.read_csv(path, nrows=0).columns.tolist()
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise ValueError(f"{path}: missing column(s) {missing}; header is {header}")
+    try:
+        return pd.read_csv(path, usecols=list(columns), dtype=columns, **kwargs)
+    except ValueError as err:
+        raise ValueError(f"{path}: {err}") from None
+
+
+def _genome_version(directory: Path, n_ratings: int) -> str:
+    name = directory.name.lower()
+    for tag in ("ml-25m", "ml-20m"):
+        if tag in name:
+            return f"{tag} (Tag Genome)"
+    return f"MovieLens with Tag Genome ({n_ratings} ratings)"
+
+
+def load_tag_genome(
+    data_dir: str | Path,
+    *,
+    concepts: tuple[str, ...] = GENOME_CONCEPTS,
+    threshold: float = GENOME_THRESHOLD,
+    restrict_to_genome: bool = True,
+) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
+    """Load MovieLens 25M (or 20M) ratings with thresholded Tag Genome concepts.
+
+    Files (GroupLens CSVs with headers): ``ratings.csv`` (``userId,movieId,rating,timestamp``),
+    ``movies.csv`` (``movieId,title,genres``), ``genome-scores.csv``
+    (``movieId,tagId,relevance``) and ``genome-tags.csv`` (``tagId,tag``).
+
+    Attributes: ``A[i, c] = 1[relevance(i, c) >= threshold]`` for each concept ``c`` in
+    ``concepts`` (default :data:`GENOME_CONCEPTS` at 0.7). ``genome-scores.csv`` is streamed in
+    chunks keeping only those tags. With ``restrict_to_genome`` (default) only movies that have
+    genome scores are kept, in the ratings and the catalog, since the attribute score cannot
+    describe the others; the number of ratings removed is recorded in ``source.details``.
+
+    Returns ``(ratings[user_id, item_id, rating, timestamp], attributes, source)``; the attribute
+    table is indexed by ``item_id`` with one 0/1 column per concept.
+    """
+    directory = Path(data_dir)
+    if not 0.0 <= threshold <= 1.0:
+        raise ValueError(f"threshold must lie in [0, 1], got {threshold}")
+    tags = _read_csv_checked(directory / "genome-tags.csv", {"tagId": "int64", "tag": "str"})
+    by_name = dict(zip(tags["tag"].str.strip(), tags["tagId"], strict=True))
+    missing = [c for c in concepts if c not in by_name]
+    if missing:
+        raise ValueError(f"{directory / 'genome-tags.csv'}: concept(s) {missing} not among the genome tags")
+    wanted = {int(by_name[c]): c for c in concepts}
+
+    parts = []
+    score_path = directory / "genome-scores.csv"
+    header = {"movieId": "int64", "tagId": "int64", "relevance": "float64"}
+    _read_csv_checked(score_path, header, nrows=0)
+    for chunk in pd.read_csv(score_path, dtype=header, chunksize=2_000_000):
+        bad = chunk["relevance"].isna() | ~chunk["relevance"].between(0.0, 1.0)
+        if bad.any():
+            line = int(chunk.index[np.flatnonzero(bad.to_numpy())[0]]) + 2
+            raise ValueError(f"{score_path}, line {line}: relevance must lie in [0, 1]")
+        parts.append(chunk.loc[chunk["tagId"].isin(list(wanted))])
+    scores = pd.concat(parts, ignore_index=True)
+    genome_movies = np.sort(pd.unique(scores["movieId"]))
+    table = scores.pivot_table(index="movieId", columns="tagId", values="relevance", aggfunc="first")
+    table = table.reindex(index=genome_movies, columns=list(wanted))
+    if table.isna().any().any():
+        movie = table.index[np.flatnonzero(table.isna().any(axis=1).to_numpy())[0]]
+        raise ValueError(f"{score_path}: movie {movie} lacks a relevance for one of {list(concepts)}")
+    attributes = pd.DataFrame(
+        (table.to_numpy() >= threshold).astype(np.uint8),
+        index=pd.Index(table.index.to_numpy(), name="item_id"),
+        columns=[wanted[t] for t in table.columns],
+    )
+
+    movies = _read_csv_checked(directory / "movies.csv", {"movieId": "int64", "title": "str", "genres": "str"})
+    raw = _read_csv_checked(
+        directory / "ratings.csv",
+        {"userId": "int64", "movieId": "int64", "rating": "float64", "timestamp": "int64"},
+    )
+    if raw["rating"].isna().any() or not raw["rating"].between(0.5, 5.0).all():
+        line = int(np.flatnonzero((raw["rating"].isna() | ~raw["rating"].between(0.5, 5.0)).to_numpy())[0]) + 2
+        raise ValueError(f"{directory / 'ratings.csv'}, line {line}: rating must lie in [0.5, 5]")
+    unknown = ~raw["movieId"].isin(movies["movieId"])
+    if unknown.any():
+        line = int(np.flatnonzero(unknown.to_numpy())[0]) + 2
+        raise ValueError(f"{directory / 'ratings.csv'}, line {line}: movieId not in movies.csv")
+    n_all = len(raw)
+    if restrict_to_genome:
+        raw = raw.loc[raw["movieId"].isin(genome_movies)]
+    else:
+        attributes = attributes.reindex(pd.Index(np.sort(movies["movieId"].to_numpy()), name="item_id"), fill_value=0)
+    ratings = pd.DataFrame(
+        {
+            "user_id": raw["userId"].to_numpy(),
+            "item_id": raw["movieId"].to_numpy(),
+            "rating": raw["rating"].to_numpy(),
+            "timestamp": raw["timestamp"].to_numpy(),
+        }
+    )
+    source = DataSource(
+        name="MovieLens Tag Genome",
+        kind="real",
+        version=_genome_version(directory, n_all),
+        path=str(directory),
+        details={
+            "n_ratings_file": int(n_all),
+            "n_ratings": int(len(ratings)),
+            "n_ratings_outside_genome_removed": int(n_all - len(ratings)),
+            "n_users": int(ratings["user_id"].nunique()),
+            "n_items": int(len(attributes)),
+            "concepts": list(concepts),
+            "threshold": float(threshold),
+            "restrict_to_genome": bool(restrict_to_genome),
+            "licence": "GroupLens research licence: no redistribution",
+        },
+    )
+    return ratings, attributes, source
+
+
+# ---------------------------------------------------------------------------------------------
+# One entry point for every layout
+# ---------------------------------------------------------------------------------------------
+
+
+def detect_movielens_format(data_dir: str | Path) -> str:
+    """``"recbole-ml100k"``, ``"grouplens-ml100k"`` or ``"tag-genome"``; ValueError otherwise."""
+    directory = Path(data_dir)
+    if not directory.is_dir():
+        raise ValueError(f"data_dir {str(directory)!r} is not a directory")
+    present = {p.name for p in directory.iterdir()}
+    if {"ml-100k.inter", "ml-100k.item"} <= present:
+        return "recbole-ml100k"
+    if {"u.data", "u.item"} <= present:
+        return "grouplens-ml100k"
+    if set(_GENOME_FILES) <= present:
+        return "tag-genome"
+    raise ValueError(
+        f"data_dir {str(directory)!r} holds no MovieLens layout I know: expected RecBole "
+        "ml-100k.inter + ml-100k.item, GroupLens u.data + u.item, or the ML-25M/20M CSVs "
+        f"{', '.join(_GENOME_FILES)}; found {sorted(present)[:12]}"
+    )
+
+
+def genre_attributes(items: pd.DataFrame) -> pd.DataFrame:
+    """The 19 ML-100K genre flags as a uint8 attribute table indexed by ``item_id``."""
+    table = items.set_index("item_id")[list(ML100K_GENRES)].astype(np.uint8)
+    table.index.name = "item_id"
+    return table
+
+
+def load_movielens(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
+    """MovieLens in any supported layout: ``(ratings, item_attributes, source)``.
+
+    - ``data_dir=None``: the embedded real ML-100K (RecBole files in ``data/external/ml-100k``).
+    - A directory with ``ml-100k.inter``/``.item`` (RecBole) or ``u.data``/``u.item``
+      (GroupLens): ML-100K, attributes = the 19 genre flags (ML-100K has no tag genome).
+    - A directory with ``ratings.csv``, ``movies.csv``, ``genome-scores.csv``,
+      ``genome-tags.csv`` (ML-25M/ML-20M): attributes = :data:`GENOME_CONCEPTS` thresholded at
+      :data:`GENOME_THRESHOLD`.
+
+    ``ratings`` always has ``user_id, item_id, rating, timestamp``; ``item_attributes`` is a
+    0/1 table indexed by ``item_id``. ``source.details["attributes"]`` says which attributes.
+    """
+    if data_dir is None:
+        ratings, items, source = load_ml100k()
+        kind = "recbole-ml100k"
+    else:
+        kind = detect_movielens_format(data_dir)
+        if kind == "tag-genome":
+            ratings, attributes, source = load_tag_genome(data_dir)
+            details = {**source.details, "layout": kind, "attributes": "tag genome concepts >= 0.7"}
+            return ratings, attributes, _with_details(source, details)
+        loader = load_ml100k if kind == "recbole-ml100k" else load_ml100k_grouplens
+        ratings, items, source = loader(data_dir)
+    details = {**source.details, "layout": kind, "attributes": "19 ML-100K genres (no tag genome)"}
+    return ratings, genre_attributes(items), _with_details(source, details)
+
+
+def _with_details(source: DataSource, details: dict) -> DataSource:
+    from dataclasses import replace
+
+    return replace(source, details=details)
