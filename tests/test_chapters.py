@@ -28,6 +28,23 @@ def test_chapter_declares_smoke_parameters_and_a_parameters_cell(name):
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
+def test_papermill_can_read_every_parameter(name):
+    """papermill's parser skips lines with a second '=' (e.g. '>=' in a comment) silently."""
+    import jupytext
+    from papermill.translators import PythonTranslator
+
+    nb = jupytext.read(ROOT / "notebooks" / f"{name}.md")
+    cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+    assigned = {
+        line.split("=", 1)[0].strip()
+        for line in cell.source.splitlines()
+        if "=" in line and not line.lstrip().startswith("#")
+    }
+    parsed = {p.name for p in PythonTranslator.inspect(cell)}
+    assert assigned == parsed, f"papermill cannot parse {sorted(assigned - parsed)} in {name}"
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
 def test_chapter_runs_at_smoke_parameters(smoke_book, name):
     assert name not in smoke_book.failures, smoke_book.failures.get(name)
     record = json.loads((smoke_book.paths.results / f"{name}.json").read_text())
