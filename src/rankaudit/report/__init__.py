@@ -10,6 +10,7 @@ from rankaudit.report.params import (
     Str,
     check_params,
 )
+from rankaudit.report.glue import glue
 from rankaudit.report.provenance import hardware_description, provenance_markdown, show_run
 from rankaudit.report.results import read_results, results_dir, write_results
 
@@ -22,6 +23,7 @@ __all__ = [
     "OptionalDir",
     "Str",
     "check_params",
+    "glue",
     "hardware_description",
     "provenance_markdown",
     "read_results",

@@ -1,0 +1,70 @@
+"""Tie-aware evaluation past one machine, on Dask (``dask[dataframe]`` + ``distributed``).
+
+- :func:`evaluate`: :func:`rankaudit.evaluate` on a long-format Dask DataFrame;
+  per-row metrics as a Dask DataFrame plus their means, identical to the
+  single-machine result for every tie rule, whatever the partitioning.
+- :func:`tie_prevalence`: :func:`rankaudit.tie_prevalence` on Dask, with the
+  same summary fractions.
+- :func:`exact_mean`: the partition-independent mean the two report.
+- :class:`SyntheticTable`: a synthetic long-format table, generated on the workers.
+
+Rows split across partitions are made whole first: only the lines that
+straddle a partition boundary move when rows are contiguous in frame order, and
+all lines are shuffled by row id when they are scattered
+(:mod:`rankaudit.distributed.partitioning`).  Nothing here starts a cluster:
+the calls run on whatever Dask scheduler is active, e.g. ::
+
+    from distributed import Client, LocalCluster
+    import dask.dataframe as dd
+    import rankaudit.distributed as rd
+
+    client = Client(LocalCluster(n_workers=2, threads_per_worker=1))  # one machine
+    # client = Client("tcp://scheduler-host:8786")                     # a real cluster
+    frame = dd.read_parquet("eval_log/*.parquet")  # columns row_id, item_id, score, label
+    result = rd.evaluate(frame, k=10, ties="expected")
+    print(result.means)                       # computed
+    result.rows.to_parquet("per_row_metrics/")  # per-row metrics, written by the workers
+
+On a real cluster the workers need rankaudit installed (same version) and must
+be able to read the input paths (shared filesystem or object store).
+
+Command line (a runnable example)
+---------------------------------
+::
+
+    python -m rankaudit.distributed                       # LocalCluster, synthetic table
+    python -m rankaudit.distributed --scheduler tcp://host:8786 --input data.parquet \\
+        --k 10 --ties expected --output per_row/ --prevalence
+
+``--input`` takes a Parquet file, directory or glob, or CSV files (``*.csv``),
+in long format; without it a synthetic table of ``--synthetic-rows`` rows is
+generated on the workers.  Without ``--scheduler`` a ``LocalCluster`` with
+``--n-workers`` single-threaded worker processes is started and closed.
+``--row-col``, ``--item-col``, ``--score-col``, ``--label-col``,
+``--user-col`` name the columns; ``--row-partitioning`` is ``auto`` (default),
+``shuffle`` or ``check`` (rows known to be whole within partitions).  It prints the means (and
+the tie-prevalence summary with ``--prevalence``) and the wall time.
+``python -m rankaudit.distributed --help`` lists every option.
+"""
+
+from rankaudit.distributed.evaluate import DistributedEvaluation, evaluate
+from rankaudit.distributed.exact import exact_mean
+from rankaudit.distributed.partitioning import check_rows_whole
+from rankaudit.distributed.prevalence import DistributedTiePrevalence, tie_prevalence
+from rankaudit.distributed.synthetic import (
+    SyntheticTable,
+    synthetic_long_dask,
+    synthetic_long_table,
+)
+
+__all__ = [
+    "DistributedEvaluation",
+    "DistributedTiePrevalence",
+    "SyntheticTable",
+    "check_rows_whole",
+    "evaluate",
+    "exact_mean",
+    "synthetic_long_dask",
+    "synthetic_long_table",
+    "tie_prevalence",
+]

@@ -1,0 +1,6 @@
+"""``python -m rankaudit.distributed``: see :mod:`rankaudit.distributed.cli`."""
+
+from rankaudit.distributed.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,31 @@
+"""``glue`` for chapters: MyST-NB's glue with numpy scalars turned into Python numbers.
+
+MyST-NB stores a glued value's ``text/plain`` repr and formats it later with the format spec
+in ``{glue:text}`name:.4f```. Under numpy 2 the repr of ``np.float64(0.25)`` is the string
+``"np.float64(0.25)"``, which cannot be formatted as a number and fails a strict build. This
+wrapper converts numpy scalars (and 0-d arrays) to ``int``/``float``/``bool`` first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["glue", "plain"]
+
+
+def plain(value: Any) -> Any:
+    """Convert numpy scalars and 0-d arrays to the equivalent Python scalar; leave the rest."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def glue(name: str, value: Any, display: bool = False) -> None:
+    """Glue ``value`` under ``name`` for ``{glue:text}`` / ``{glue:}`` roles (hidden by default)."""
+    from myst_nb import glue as myst_glue
+
+    myst_glue(name, plain(value), display=display)
