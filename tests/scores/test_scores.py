@@ -127,3 +127,14 @@ def test_scores_do_not_depend_on_candidate_order(toy) -> None:
     for name, s in compute_scores(users, items, train, attrs).items():
         s2 = compute_scores(users, items[:, perm], train, attrs, families=[name])[name]
         np.testing.assert_array_equal(s[:, perm], s2, err_msg=name)
+
+
+def test_attribute_errors_name_plain_ids() -> None:
+    from rankaudit.scores._common import attribute_matrix
+
+    dup = pd.DataFrame({"a": [1.0, 0.0]}, index=pd.Index(np.array([5, 5]), name="item_id"))
+    with pytest.raises(ValueError, match=r"duplicate item id 5$"):
+        attribute_matrix(dup)
+    bad = pd.DataFrame({"a": [1.0, np.nan]}, index=pd.Index(np.array([5, 6]), name="item_id"))
+    with pytest.raises(ValueError, match=r"attributes\[6, 'a'\] is not finite"):
+        attribute_matrix(bad)

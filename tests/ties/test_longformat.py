@@ -97,3 +97,18 @@ def test_ragged_rows_keep_lengths():
     assert out["row"].tolist() == [0, 1, 2, 4]
     np.testing.assert_allclose(out["hr@1"], [0.0, 0.25, 1.0, 0.5])
     np.testing.assert_allclose(out["rr"], [0.5, (1 + 1 / 2 + 1 / 3 + 1 / 4) / 4, 1.0, 0.75])
+
+
+def test_messages_show_plain_ids():
+    """Ids read from numpy arrays print as ``272``, not ``np.int64(272)``."""
+    df = pd.DataFrame(
+        {"row_id": np.array([272, 272, 273, 273]), "item_id": np.array([5, 6, 7, 7]),
+         "score": [1.0, np.nan, 1.0, 1.0], "label": [1, 0, 1, 0]}
+    )
+    with pytest.raises(ValueError, match=r"row 0 \(row_id=272\) has a non-finite score nan") as err:
+        evaluate(df)
+    assert "np." not in str(err.value)
+    df.loc[1, "score"] = 1.0
+    with pytest.raises(ValueError, match=r"row 1 \(row_id=273\) repeats item id 7 ") as err:
+        evaluate(df, ties="hash")
+    assert "np." not in str(err.value)

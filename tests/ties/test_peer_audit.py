@@ -35,7 +35,7 @@ def test_observed_rule_of_known_idioms(sample):
     def run(f):
         return {n: f(v.scores, v.labels, k=10, item_ids=v.str_ids) for n, v in views.items()}
 
-    assert pa.observed_tie_rule(run(pa.numpy_argsort_stable_ndcg), views, "ndcg@k", 10) == "input order"
+    assert pa.observed_tie_rule(run(PEERS["numpy_argsort_stable"]), views, "ndcg@k", 10) == "input order"
     assert pa.observed_tie_rule(run(PEERS["sklearn_ndcg"]), views, "ndcg@k", 10).startswith("tie-averaged")
     assert pa.observed_tie_rule(run(PEERS["pytrec_eval"]), views, "ndcg@k", 10) == "item id descending"
     rng = np.random.default_rng(0)
@@ -73,3 +73,14 @@ def test_missing_library_is_reported_not_dropped(sample):
     assert len(results) == 1 and "nolib" in results[0].error
     table, records = pa.peer_audit_records(results)
     assert table.empty and records == []
+
+
+def test_peer_glue_values_audited_and_missing(sample):
+    peers = {n: PEERS[n] for n in ("python_sorted",)}
+    results = pa.audit_peers(sample.scores, sample.labels, sample.item_ids, 1682,
+                             n_permutations=2, peers=peers)
+    values = pa.peer_glue_values(results, ["python_sorted", "ranx"])
+    assert values["python_sorted_rule"] == "input order"
+    assert values["python_sorted_invariant"] == "no"
+    assert values["python_sorted_relevant_first"] == results[0].values["relevant_first"]
+    assert values["ranx_invariant"] == "not audited" and np.isnan(values["ranx_ids_renamed"])

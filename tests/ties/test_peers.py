@@ -20,7 +20,8 @@ def rows():
 def test_registry_lists_versions():
     table = peer_table()
     assert set(table["name"]) == set(PEERS)
-    assert {"name", "library", "version", "metric", "ties"} <= set(table.columns)
+    assert {"name", "library", "version", "api", "metric", "ties"} <= set(table.columns)
+    assert table["api"].notna().all()
 
 
 @pytest.mark.parametrize("name", sorted(PEERS))
@@ -46,3 +47,13 @@ def test_stable_sort_peer_is_not_row_order_invariant(rows):
     s, y = rows
     audit = audit_row_order(PEERS["python_sorted"], s, y, n_permutations=5)
     assert not audit.is_invariant
+
+
+def test_sort_idioms_follow_their_documented_tie_order(rows):
+    s, y = rows  # row 0: all 31 tied, relevant first; row 2: 5 tied at the top, relevant first
+    stable = PEERS["numpy_argsort_stable"](s, y, k=10)
+    np.testing.assert_allclose(stable, PEERS["python_sorted"](s, y, k=10))
+    np.testing.assert_allclose(stable, [1.0, 1.0, 1.0])  # input order: relevant-first wins
+    pytest.importorskip("sklearn")
+    hr = PEERS["sklearn_top_k_accuracy"](s, y, k=3)
+    np.testing.assert_allclose(hr, [0.0, 1.0, 0.0])  # later position first: relevant-first loses

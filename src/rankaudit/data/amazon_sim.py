@@ -38,6 +38,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit.scalars import plain
+
 GENERATOR = "rankaudit.data.amazon_sim.simulate_amazon_beauty"
 
 CATEGORIES: dict[str, list[str]] = {
@@ -262,12 +264,6 @@ def simulation_source(overrides: dict | None = None):
     )
 
 
-def _jsonable(value):
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
-
-
 def write_amazon_jsonl(reviews: pd.DataFrame, meta: pd.DataFrame, out_dir: str | Path) -> tuple[Path, Path]:
     """Write ``reviews`` and ``meta`` as ``Beauty_and_Personal_Care.jsonl.gz`` and
     ``meta_Beauty_and_Personal_Care.jsonl.gz`` in ``out_dir`` (byte-identical for equal input:
@@ -281,6 +277,6 @@ def write_amazon_jsonl(reviews: pd.DataFrame, meta: pd.DataFrame, out_dir: str |
         columns = list(frame.columns)
         with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
             for values in zip(*(frame[c].tolist() for c in columns), strict=True):
-                record = {c: _jsonable(v) for c, v in zip(columns, values, strict=True)}
+                record = {c: plain(v) for c, v in zip(columns, values, strict=True)}
                 gz.write((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
     return paths

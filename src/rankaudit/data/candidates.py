@@ -34,14 +34,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankaudit.scalars import plain
+
 __all__ = ["CandidateRows", "build_candidate_rows", "holdout_latest_positive", "sample_negatives"]
 
 _REQUIRED = ("user_id", "item_id", "rating", "timestamp")
-
-
-def _plain(value: Any) -> Any:
-    """A numpy scalar as the Python value, so messages read ``user 1``, not ``np.int64(1)``."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 @dataclass(frozen=True)
@@ -246,7 +243,7 @@ def build_candidate_rows(
     held_idx = pool.get_indexer(heldout["item_id"].to_numpy())
     if (held_idx < 0).any():
         bad = heldout["item_id"].to_numpy()[held_idx < 0][0]
-        raise ValueError(f"held-out item {_plain(bad)!r} is not in item_pool")
+        raise ValueError(f"held-out item {plain(bad)!r} is not in item_pool")
 
     seen = pd.concat([train[["user_id", "item_id"]], heldout[["user_id", "item_id"]]])
     seen_u = users.get_indexer(seen["user_id"].to_numpy())
@@ -257,7 +254,7 @@ def build_candidate_rows(
     short = np.flatnonzero(len(pool) - n_rated < n_negatives)
     if short.size:
         raise ValueError(
-            f"user {_plain(users[short[0]])!r} has only {len(pool) - n_rated[short[0]]} unrated items "
+            f"user {plain(users[short[0]])!r} has only {len(pool) - n_rated[short[0]]} unrated items "
             f"in item_pool, fewer than n_negatives={n_negatives}"
         )
     neg = sample_negatives(user_codes, rated_keys, len(pool), int(n_negatives), rng)

@@ -46,7 +46,7 @@ def exact_sum(values: np.ndarray | pd.Series) -> int:
         return 0
     if not np.all(np.isfinite(x)):
         bad = int(np.argmax(~np.isfinite(x)))
-        raise ValueError(f"value {x[bad]!r} at position {bad} is not finite; it has no exact sum")
+        raise ValueError(f"value {float(x[bad])!r} at position {bad} is not finite; it has no exact sum")
     mantissa, exponent = np.frexp(x)
     m = (mantissa * 2.0**53).astype(np.int64)  # exact: |mantissa| in [0.5, 1)
     hi = m >> _LOW_BITS  # arithmetic shift: m = hi * 2**26 + lo with 0 <= lo < 2**26

@@ -40,6 +40,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from rankaudit.scalars import plain
+
 __all__ = [
     "ROW_PARTITIONINGS",
     "RowLayout",
@@ -68,10 +70,6 @@ def _ids(part: pd.DataFrame, row_col: str) -> np.ndarray:
     return (part[row_col] if row_col in part.columns else part.index.to_series()).to_numpy()
 
 
-def _scalar(value: object) -> object:
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def whole_by_divisions(frame, row_col: str) -> bool:
     """True when the frame is indexed by ``row_col`` with known divisions (rows cannot straddle)."""
     return frame.index.name == row_col and bool(frame.known_divisions)
@@ -83,7 +81,7 @@ def _runs(part: pd.DataFrame, row_col: str, partition_info: dict | None = None) 
     ids = _ids(part, row_col)
     number = -1 if partition_info is None else int(partition_info["number"])
     runs = 1 + int(np.count_nonzero(ids[1:] != ids[:-1])) if len(ids) else 0
-    ends = (_scalar(ids[0]), _scalar(ids[-1])) if len(ids) else (None, None)
+    ends = (plain(ids[0]), plain(ids[-1])) if len(ids) else (None, None)
     try:
         monotonic = bool(pd.Index(ids).is_monotonic_increasing)
     except TypeError:  # ids of mixed types

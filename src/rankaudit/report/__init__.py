@@ -1,5 +1,6 @@
 """Reporting: parameter validation, provenance, results JSON, the book pipeline."""
 
+from rankaudit.report.glue import glue
 from rankaudit.report.params import (
     Bool,
     Choice,
@@ -10,7 +11,6 @@ from rankaudit.report.params import (
     Str,
     check_params,
 )
-from rankaudit.report.glue import glue
 from rankaudit.report.provenance import hardware_description, provenance_markdown, show_run
 from rankaudit.report.results import read_results, results_dir, write_results
 

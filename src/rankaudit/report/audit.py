@@ -24,6 +24,7 @@ import pandas as pd
 
 from rankaudit.data.candidates import CandidateRows, build_candidate_rows
 from rankaudit.data.source import DataSource
+from rankaudit.scalars import plain
 
 __all__ = [
     "AuditRun",
@@ -97,7 +98,7 @@ def prepare_audit(
     coded_attrs = attributes.iloc[order].set_axis(pd.RangeIndex(len(items), name="item_id"))
     item_codes = pd.Index(items).get_indexer(ratings["item_id"].to_numpy())
     if (item_codes < 0).any():
-        bad = ratings["item_id"].to_numpy()[item_codes < 0][0]
+        bad = plain(ratings["item_id"].to_numpy()[item_codes < 0][0])
         raise ValueError(f"ratings item {bad!r} has no row in the item attributes")
     coded = pd.DataFrame(
         {
@@ -514,10 +515,27 @@ def run_table3_chapter(
     return run, results
 
 
-def table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
-    """Table 2 for display: one line per (score, tie rule), NDCG@10/HR@10 with sd and change."""
+def table2_frame(results: Mapping[str, Any], metric: str = "ndcg10") -> pd.DataFrame:
+    """Table 2 for display: one line per score family, one column per tie rule.
+
+    Cells are strings rounded to 4 decimals (display only; the results JSON keeps full
+    precision): ``mean ± sd`` where a rule has a seed-to-seed sd (``hash_mean``, ``random``),
+    the mean otherwise. The last column is the change from input order to the exact
+    expectation. ``metric`` is ``"ndcg10"`` or ``"hr10"``.
+    """
+    if metric not in ("ndcg10", "hr10"):
+        raise ValueError(f"metric must be 'ndcg10' or 'hr10'; got {metric!r}.")
     frame = pd.DataFrame(results["table2"])
-    return frame[["score", "tie_rule", "ndcg10", "ndcg10_sd", "delta_ndcg10", "hr10", "hr10_sd", "delta_hr10"]]
+    sd = frame[f"{metric}_sd"].fillna(0.0)
+    cell = frame[metric].map("{:.4f}".format).where(
+        sd == 0, frame[metric].map("{:.4f}".format) + " ± " + sd.map("{:.4f}".format))
+    wide = frame.assign(cell=cell).pivot(index="score", columns="tie_rule", values="cell")
+    rules = list(dict.fromkeys(frame["tie_rule"]))
+    wide = wide.loc[list(dict.fromkeys(frame["score"])), rules]
+    exp = frame[frame["tie_rule"] == "expected"].set_index("score")[f"delta_{metric}"]
+    wide["Δ expected"] = exp.reindex(wide.index).map("{:+.4f}".format)
+    wide.columns.name = "tie rule"
+    return wide
 
 
 def plot_table2(results: Mapping[str, Any], title: str):
@@ -526,10 +544,11 @@ def plot_table2(results: Mapping[str, Any], title: str):
     import seaborn as sns
 
     frame = pd.DataFrame(results["table2"])
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig, ax = plt.subplots(figsize=(9, 4.4))
     sns.barplot(data=frame, x="score", y="ndcg10", hue="tie_rule", ax=ax, palette="colorblind")
     ax.set(title=title, xlabel="score family", ylabel="NDCG@10 (mean over rows)")
-    ax.legend(title="tie rule", fontsize=8, ncols=2)
+    ax.legend(title="tie rule", fontsize=9, ncols=4, loc="upper center",
+              bbox_to_anchor=(0.5, -0.18), frameon=False)
     fig.tight_layout()
     return fig
 
@@ -543,10 +562,11 @@ def plot_prevalence(results: Mapping[str, Any], title: str):
         id_vars="score", value_vars=["any_tie", "boundary_tie", "relevant_tie", "relevant_boundary_tie"],
         var_name="measure", value_name="fraction",
     )
-    fig, ax = plt.subplots(figsize=(9, 3.8))
+    fig, ax = plt.subplots(figsize=(9, 4.2))
     sns.barplot(data=frame, x="score", y="fraction", hue="measure", ax=ax, palette="colorblind")
     ax.set(title=title, xlabel="score family", ylabel="fraction of rows", ylim=(0, 1.05))
-    ax.legend(title="rows with", fontsize=8)
+    ax.legend(title="rows with", fontsize=9, ncols=4, loc="upper center",
+              bbox_to_anchor=(0.5, -0.18), frameon=False)
     fig.tight_layout()
     return fig
 

@@ -10,18 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from rankaudit.scalars import plain
 
 __all__ = ["glue", "plain"]
-
-
-def plain(value: Any) -> Any:
-    """Convert numpy scalars and 0-d arrays to the equivalent Python scalar; leave the rest."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, np.generic):
-        return value.item()
-    return value
 
 
 def glue(name: str, value: Any, display: bool = False) -> None:

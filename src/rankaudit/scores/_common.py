@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
+from rankaudit.scalars import plain
+
 __all__ = ["attribute_matrix", "item_rows", "user_profile_sums", "by_pattern", "check_inputs"]
 
 
@@ -28,13 +30,13 @@ def check_inputs(user_ids: np.ndarray, item_ids: np.ndarray, train: pd.DataFrame
 def attribute_matrix(attributes: pd.DataFrame) -> np.ndarray:
     """The attribute table as float64, refusing NaN/inf and duplicate item ids."""
     if attributes.index.has_duplicates:
-        dup = attributes.index[attributes.index.duplicated()][0]
+        dup = plain(attributes.index[attributes.index.duplicated()][0])
         raise ValueError(f"attributes index has duplicate item id {dup!r}")
     values = attributes.to_numpy(dtype=np.float64)
     bad = ~np.isfinite(values)
     if bad.any():
         r, c = np.argwhere(bad)[0]
-        raise ValueError(f"attributes[{attributes.index[r]!r}, {attributes.columns[c]!r}] is not finite")
+        raise ValueError(f"attributes[{plain(attributes.index[r])!r}, {plain(attributes.columns[c])!r}] is not finite")
     return values
 
 
@@ -42,8 +44,7 @@ def item_rows(attributes: pd.DataFrame, item_ids: np.ndarray, what: str = "item_
     """Row index of each item id in ``attributes`` (same shape); unknown ids raise ValueError."""
     idx = attributes.index.get_indexer(np.asarray(item_ids).ravel()).reshape(np.shape(item_ids))
     if (idx < 0).any():
-        bad = np.asarray(item_ids)[idx < 0].ravel()[0]
-        bad = bad.item() if isinstance(bad, np.generic) else bad
+        bad = plain(np.asarray(item_ids)[idx < 0].ravel()[0])
         raise ValueError(f"{what}: item {bad!r} has no row in attributes")
     return idx
 

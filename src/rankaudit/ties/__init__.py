@@ -10,14 +10,14 @@ Modules (one job each):
   deterministic and random rules;
 - :mod:`~rankaudit.ties.bruteforce`: enumeration of all tie orders (for tests);
 - :mod:`~rankaudit.ties.validation` / :mod:`~rankaudit.ties.longformat`: input checks and layout;
-- :mod:`~rankaudit.ties.evaluate`: the public :func:`evaluate`;
+- :mod:`~rankaudit.ties.evaluate`: the public :func:`evaluate` (and :func:`summarize`, its means);
 - :mod:`~rankaudit.ties.prevalence`: tie diagnostics;
 - :mod:`~rankaudit.ties.invariance`: permutation audit of any evaluator;
 - :mod:`~rankaudit.ties.peers`: adapters to other libraries' evaluators.
 """
 
-from rankaudit.ties.evaluate import evaluate, metric_names
+from rankaudit.ties.evaluate import evaluate, metric_names, summarize
 from rankaudit.ties.hashing import tie_hash
 from rankaudit.ties.rules import TIE_RULES, rank_candidates
 
-__all__ = ["TIE_RULES", "evaluate", "metric_names", "rank_candidates", "tie_hash"]
+__all__ = ["TIE_RULES", "evaluate", "metric_names", "rank_candidates", "summarize", "tie_hash"]

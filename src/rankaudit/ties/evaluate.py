@@ -5,11 +5,17 @@ batch (:mod:`~rankaudit.ties.validation`, :mod:`~rankaudit.ties.longformat`),
 calls the kernel of the chosen rule (:mod:`~rankaudit.ties.expected`,
 :mod:`~rankaudit.ties.ordered`, :mod:`~rankaudit.ties.sampled`) and returns a
 DataFrame.  The metric definitions live in :mod:`rankaudit.ties.metrics`.
+
+The returned frame starts with id columns (the row id, and the user id when
+given), which are numbers too: average the *metric* columns only.
+:func:`summarize` does that; the frame's ``attrs`` name both groups
+(``attrs["metric_columns"]``, ``attrs["id_columns"]``) along with ``k`` and
+``ties``.
 """
 
 from __future__ import annotations
 
-import numbers
+import re
 
 import numpy as np
 import pandas as pd
@@ -26,12 +32,15 @@ from rankaudit.ties.validation import (
     batch_from_arrays,
     check_empty_policy,
     check_k,
+    check_positive_int,
     check_seed,
     raise_for_status,
     row_keys,
 )
 
-__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "metric_names"]
+__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "metric_names", "summarize"]
+
+_METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
 
 _MODES = {
     "input_order": INPUT_ORDER,
@@ -126,7 +135,11 @@ def evaluate(
         One line per input row (in input order; first appearance for long
         format): a row-id column (``row`` = input position, or ``row_col``),
         ``user_id`` / ``user_col`` when user ids were given, then ``hr@k``,
-        ``ndcg@k``, ``rr`` and any ``*_var`` / ``*_std`` columns.
+        ``ndcg@k``, ``rr`` and any ``*_var`` / ``*_std`` columns.  The id
+        columns are numeric too, so do not take ``.mean()`` of the whole
+        frame: use :func:`summarize` (means of ``hr@k``, ``ndcg@k``, ``rr``,
+        i.e. HR@k, NDCG@k and MRR), or the column lists in
+        ``attrs["metric_columns"]`` / ``attrs["id_columns"]``.
 
     Raises
     ------
@@ -145,15 +158,15 @@ def evaluate(
     1.0
     >>> round(rankaudit.evaluate(scores, labels)["ndcg@10"].item(), 4)
     0.1466
+    >>> from rankaudit.ties import summarize  # means of the metric columns only
+    >>> summarize(rankaudit.evaluate(scores, labels)).round(4).to_dict()
+    {'hr@10': 0.3226, 'ndcg@10': 0.1466, 'rr': 0.1299}
     """
     ties = check_rule(ties)
     k = check_k(k)
     seed = check_seed(seed)
     empty = check_empty_policy(empty)
-    if isinstance(n_repeats, (bool, np.bool_)) or not isinstance(n_repeats, numbers.Integral):
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats!r}")
-    if n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats}")
+    n_repeats = check_positive_int(n_repeats, "n_repeats")
     if n_repeats != 1 and ties != "random":
         raise ValueError(f"n_repeats={n_repeats} applies only to ties='random' (got ties={ties!r})")
     if return_variance and ties != "expected":
@@ -190,7 +203,9 @@ def evaluate(
     values, n_rel = evaluate_batch(
         batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
     )
-    return _to_frame(batch, values, n_rel, empty)
+    frame = _to_frame(batch, values, n_rel, empty)
+    frame.attrs.update(k=k, ties=ties)
+    return frame
 
 
 def evaluate_batch(
@@ -257,6 +272,7 @@ def _to_frame(
     columns: dict[str, np.ndarray] = {batch.row_id_name: batch.row_ids}
     if batch.user_id_name is not None and batch.user_ids is not None:
         columns[batch.user_id_name] = batch.user_ids
+    id_columns = list(columns)
     columns.update(values)
     missing = n_rel == 0
     if missing.any():
@@ -270,4 +286,32 @@ def _to_frame(
         if empty == "drop":
             keep = ~missing
             columns = {name: col[keep] for name, col in columns.items()}
-    return pd.DataFrame(columns, copy=False)
+    frame = pd.DataFrame(columns, copy=False)
+    frame.attrs["id_columns"] = id_columns
+    frame.attrs["metric_columns"] = [name for name in values if not name.endswith(("_var", "_std"))]
+    return frame
+
+
+def summarize(results: pd.DataFrame) -> pd.Series:
+    """The mean of each metric column of an :func:`evaluate` result, never of its id columns.
+
+    ``mean(hr@k)`` is HR@k, ``mean(ndcg@k)`` is NDCG@k and ``mean(rr)`` is MRR over the
+    rows of ``results`` (after any ``empty="drop"``).  The metric columns are those of
+    ``results.attrs["metric_columns"]`` still present or, when there are none (a pandas
+    operation such as ``pd.concat`` of frames with different attrs drops them), the
+    columns named ``hr@<k>``, ``ndcg@<k>`` or ``rr``.  Raises ValueError when there is no
+    metric column, or when ``results`` has no rows.
+    """
+    if not isinstance(results, pd.DataFrame):
+        raise ValueError(f"results must be the DataFrame evaluate() returns; got {type(results).__name__}")
+    names = [c for c in results.attrs.get("metric_columns", ()) if c in results.columns]
+    if not names:
+        names = [c for c in results.columns if isinstance(c, str) and _METRIC_NAME.fullmatch(c)]
+    if not names:
+        raise ValueError(
+            "results: no metric column (hr@k, ndcg@k or rr) to average; columns are: "
+            + ", ".join(map(str, results.columns))
+        )
+    if len(results) == 0:
+        raise ValueError("results has zero rows; there is no mean to report")
+    return results[names].mean()

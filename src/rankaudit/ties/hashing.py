@@ -161,9 +161,12 @@ def normalize_ids(ids: Sequence[object] | np.ndarray, name: str = "ids") -> tupl
     return keys[codes].reshape(arr.shape), codes.astype(np.int64).reshape(arr.shape)
 
 
-def ids_to_keys(ids: Sequence[object] | np.ndarray) -> np.ndarray:
-    """Vectorised :func:`id64`: an array of ids -> ``uint64`` keys (same shape)."""
-    keys, _ = normalize_ids(ids)
+def ids_to_keys(ids: Sequence[object] | np.ndarray, name: str = "ids") -> np.ndarray:
+    """Vectorised :func:`id64`: an array of ids -> ``uint64`` keys (same shape).
+
+    ``name`` is how error messages call the ids.
+    """
+    keys, _ = normalize_ids(ids, name)
     return keys.astype(np.int64).view(np.uint64) if keys.dtype.kind == "i" else keys.astype(
         np.uint64
     )

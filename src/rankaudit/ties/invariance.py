@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit.ties.validation import check_seed
+from rankaudit.ties.validation import check_positive_int, check_seed
 
 __all__ = ["RowOrderAudit", "audit_row_order"]
 
@@ -67,10 +67,11 @@ def _as_table(result: object, columns: Sequence[str] | None) -> pd.DataFrame:
                 raise ValueError(f"columns: the evaluator output has no column(s) {missing}")
             table = result[list(columns)]
         else:
+            ids = _ID_COLUMNS.union(result.attrs.get("id_columns", ()))
             numeric = [
                 c
                 for c in result.columns
-                if c not in _ID_COLUMNS and pd.api.types.is_numeric_dtype(result[c])
+                if c not in ids and pd.api.types.is_numeric_dtype(result[c])
             ]
             table = result[numeric]
         return table.astype(np.float64).reset_index(drop=True)
@@ -116,7 +117,8 @@ def audit_row_order(
         can move an invariant evaluator by ~1e-16).
     columns
         Which columns of a DataFrame output to audit (default: every numeric
-        column except ``row`` / ``row_id`` / ``user_id``).
+        column except ``row`` / ``row_id`` / ``user_id`` and the id columns that
+        :func:`rankaudit.evaluate` names in ``attrs["id_columns"]``).
     progress
         Show a tqdm bar (default: when rows x permutations >= 200,000).
     **ids
@@ -134,10 +136,7 @@ def audit_row_order(
     seed = check_seed(seed)
     if not callable(evaluator):
         raise ValueError(f"evaluator must be callable; got {type(evaluator).__name__}")
-    if isinstance(n_permutations, bool) or not isinstance(n_permutations, (int, np.integer)):
-        raise ValueError(f"n_permutations must be an integer >= 1; got {n_permutations!r}")
-    if n_permutations < 1:
-        raise ValueError(f"n_permutations must be an integer >= 1; got {n_permutations}")
+    n_permutations = check_positive_int(n_permutations, "n_permutations")
     s = np.asarray(scores)
     y = np.asarray(labels)
     if s.ndim != 2:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.ties.metrics import discount
+
 OK = 0
 NONFINITE_SCORE = 1
 BAD_LABEL = 2
@@ -35,7 +37,7 @@ def discount_tables(k: int, max_len: int) -> tuple[np.ndarray, np.ndarray, np.nd
     so the discount mass of ranks ``g+1..g+t`` is ``cum1[g+t] - cum1[g]``.
     """
     ranks = np.arange(1, max(max_len, 1) + 1, dtype=np.float64)
-    d = np.where(ranks <= k, 1.0 / np.log2(ranks + 1.0), 0.0)
+    d = np.where(ranks <= k, discount(ranks), 0.0)
     disc = np.concatenate(([0.0], d))
     cum1 = np.concatenate(([0.0], np.cumsum(d)))
     cum2 = np.concatenate(([0.0], np.cumsum(d * d)))

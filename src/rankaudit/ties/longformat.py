@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rankaudit.ties.validation import Batch, _numeric, _py
+from rankaudit.scalars import plain
+from rankaudit.ties.validation import Batch, _numeric
 
 __all__ = ["batch_from_long"]
 
@@ -34,7 +35,7 @@ def _first_null(values: pd.Series, name: str) -> None:
     nulls = values.isna().to_numpy()
     if nulls.any():
         line = values.index[int(np.argmax(nulls))]
-        raise ValueError(f"{name}: DataFrame line {_py(line)!r} has a missing value")
+        raise ValueError(f"{name}: DataFrame line {plain(line)!r} has a missing value")
 
 
 def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series) -> np.ndarray:
@@ -48,8 +49,8 @@ def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series
     if failed.any():
         i = int(np.argmax(failed))
         raise ValueError(
-            f"{column}: row with {row_ids.name}={_py(row_ids.iloc[i])!r} (DataFrame line "
-            f"{_py(df.index[i])!r}) holds a non-numeric value {_py(df[column].iloc[i])!r}; "
+            f"{column}: row with {row_ids.name}={plain(row_ids.iloc[i])!r} (DataFrame line "
+            f"{plain(df.index[i])!r}) holds a non-numeric value {plain(df[column].iloc[i])!r}; "
             f"{kind} must be numbers"
         )
     return coerced.to_numpy(dtype=np.float64)
@@ -102,8 +103,8 @@ def batch_from_long(
             line = int(np.argmax(~same))
             row = int(np.searchsorted(offsets, line, side="right") - 1)
             raise ValueError(
-                f"{user_col}: row {row} ({row_col}={_py(uniques[row])!r}) has more than one user "
-                f"id ({_py(firsts[row])!r} and {_py(per_line[line])!r}); a row belongs to one user"
+                f"{user_col}: row {row} ({row_col}={plain(uniques[row])!r}) has more than one user "
+                f"id ({plain(firsts[row])!r} and {plain(per_line[line])!r}); a row belongs to one user"
             )
         users = firsts
     else:

@@ -42,19 +42,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rankaudit.ties.metrics import metrics_of_ranking, ndcg_at_k
+from rankaudit.ties.metrics import metrics_of_ranking
 
 __all__ = [
     "LAYOUTS",
     "TIE_HYPOTHESES",
     "PeerResult",
     "audit_peers",
-    "extra_peers",
     "layouts",
-    "numpy_argsort_stable_ndcg",
-    "sklearn_ndcg_ignore_ties",
     "observed_tie_rule",
     "peer_audit_records",
+    "peer_glue_values",
     "peer_versions",
 ]
 
@@ -145,24 +143,6 @@ def observed_tie_rule(
     return " = ".join(matches) if matches else "none of the tested rules"
 
 
-def numpy_argsort_stable_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
-    """``np.argsort(-scores, kind="stable")`` then NDCG@k: the stable-sort idiom."""
-    s = np.asarray(scores, dtype=np.float64)
-    order = np.argsort(-s, axis=1, kind="stable")
-    return ndcg_at_k(np.take_along_axis(np.asarray(labels, dtype=np.float64), order, axis=1), k)
-
-
-def sklearn_ndcg_ignore_ties(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
-    """scikit-learn ``ndcg_score(..., ignore_ties=True)`` per row: the fast path, which ranks
-    by ``np.argsort(y_score)[:, ::-1]`` (default, unstable sort) instead of averaging ties."""
-    from sklearn.metrics import ndcg_score
-
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(labels, dtype=np.float64)
-    return np.array([ndcg_score(y[i : i + 1], s[i : i + 1], k=k, ignore_ties=True)
-                     for i in range(len(s))])
-
-
 @dataclass(frozen=True)
 class PeerResult:
     """One audited evaluator (or the reason it could not be audited)."""
@@ -179,34 +159,6 @@ class PeerResult:
     max_row_change: float | None = None
 
 
-def extra_peers() -> dict:
-    """Idioms this audit adds to :data:`rankaudit.ties.peers.PEERS`."""
-    from rankaudit.ties.peers import Peer
-
-    return {
-        "sklearn_ndcg_ignore_ties": Peer(
-            "sklearn_ndcg_ignore_ties", "scikit-learn", "scikit-learn", "ndcg@k",
-            "argsort reversed (unstable)", sklearn_ndcg_ignore_ties),
-        "numpy_argsort_stable": Peer(
-            "numpy_argsort_stable", "numpy", "numpy", "ndcg@k", "stable: input order",
-            numpy_argsort_stable_ndcg),
-    }
-
-
-API_NAMES: dict[str, str] = {
-    "sklearn_ndcg": "ndcg_score(ignore_ties=False)",
-    "sklearn_ndcg_ignore_ties": "ndcg_score(ignore_ties=True)",
-    "sklearn_top_k_accuracy": "top_k_accuracy_score",
-    "ranx": "ranx.evaluate",
-    "pytrec_eval": "RelevanceEvaluator ndcg_cut",
-    "torchmetrics": "retrieval_normalized_dcg",
-    "recbole_topk": "torch.topk + NDCG",
-    "python_sorted": "sorted(..., reverse=True)",
-    "numpy_argsort": "np.argsort(-s)",
-    "numpy_argsort_stable": "np.argsort(-s, kind='stable')",
-}
-
-
 def audit_peers(
     scores: np.ndarray,
     labels: np.ndarray,
@@ -221,8 +173,7 @@ def audit_peers(
 ) -> list[PeerResult]:
     """Run every peer on the three layouts, audit its row order, and name its tie rule.
 
-    ``peers`` defaults to :data:`rankaudit.ties.peers.PEERS` plus :func:`extra_peers`
-    (scikit-learn's ``ignore_ties=True`` path and the stable-argsort idiom), in that order.
+    ``peers`` defaults to every adapter of :data:`rankaudit.ties.peers.PEERS`, in its order.
     A peer whose library cannot be imported is returned with ``error`` set (and nothing
     else), never dropped, so the page can say so. ``progress`` shows a tqdm bar over peers.
     """
@@ -232,10 +183,7 @@ def audit_peers(
     from rankaudit.ties.peers import PEERS
 
     if peers is None:
-        extra = extra_peers()
-        peers = {"sklearn_ndcg": PEERS["sklearn_ndcg"],
-                 "sklearn_ndcg_ignore_ties": extra["sklearn_ndcg_ignore_ties"],
-                 **PEERS, "numpy_argsort_stable": extra["numpy_argsort_stable"]}
+        peers = PEERS
     views = layouts(scores, labels, item_ids, n_items)
     out = []
     for name, peer in tqdm(peers.items(), desc="peers", leave=False, disable=not progress):
@@ -244,7 +192,7 @@ def audit_peers(
             name=name,
             library=getattr(peer, "library", name),
             version=peer.version() if hasattr(peer, "version") else "unknown",
-            api=API_NAMES.get(name, name),
+            api=getattr(peer, "api", None) or name,
             metric=metric.replace("@k", f"@{k}"),
         )
         try:
@@ -293,7 +241,8 @@ def peer_audit_records(results: list[PeerResult]) -> tuple[pd.DataFrame, list[di
             continue
         assert r.values is not None
         table.append({
-            "evaluator": f"{r.library}: {r.api} [{r.metric}]",
+            "evaluator": f"{r.library}: {r.api}",
+            "metric": r.metric,
             "tie rule observed": r.observed_rule,
             "relevant first": r.values["relevant_first"],
             "relevant last": r.values["relevant_last"],
@@ -308,3 +257,22 @@ def peer_audit_records(results: list[PeerResult]) -> tuple[pd.DataFrame, list[di
         })
     return pd.DataFrame(table), records
 
+
+
+def peer_glue_values(results: list[PeerResult], names: list[str]) -> dict[str, object]:
+    """Values a page quotes for each peer ``name``, keyed ``{name}_{what}``.
+
+    ``what`` is each layout of :data:`LAYOUTS` (mean metric), ``rule`` (observed tie rule)
+    and ``invariant`` (``"yes"``/``"no"``). A peer that was not audited (library missing, or
+    not among ``results``) gets NaN values and ``"not audited"``, so the page still builds
+    and says so.
+    """
+    by_name = {r.name: r for r in results if r.error is None}
+    out: dict[str, object] = {}
+    for name in names:
+        r = by_name.get(name)
+        for layout in LAYOUTS:
+            out[f"{name}_{layout}"] = r.values[layout] if r and r.values else float("nan")
+        out[f"{name}_rule"] = r.observed_rule if r else "not audited"
+        out[f"{name}_invariant"] = ("yes" if r.invariant else "no") if r else "not audited"
+    return out

@@ -12,23 +12,36 @@ when given (as strings), else the candidate's input position (``"c0"``,
 ``"c1"``, ...), which is what a user without ids would pass: ids then move
 with position and so does any id-based tie-break.
 
-How each treats exact ties (as of the versions in ``requirements/base.in``;
-audit them rather than trusting this list):
+How each treats exact ties, as observed by the audit of
+:mod:`rankaudit.ties.peer_audit` (chapter 04) with the versions pinned in
+``requirements/``; re-run that audit rather than trusting this list after an upgrade:
 
-- ``sklearn_ndcg``: ``ndcg_score(..., ignore_ties=False)`` averages over tie
-  orders (McSherry & Najork 2008), exact, invariant;
-- ``sklearn_top_k_accuracy``: HR@k; ``np.argsort(kind="mergesort")[:, ::-1]``,
-  i.e. *later* input position first among ties;
-- ``ranx``: its own sort of the run, input order among ties;
-- ``pytrec_eval``: trec_eval order, ties by document id;
-- ``torchmetrics``: ``retrieval_normalized_dcg`` uses a tie-averaged DCG
-  (ported from scikit-learn);
+- ``sklearn_ndcg``: ``ndcg_score(..., ignore_ties=False)`` averages DCG over tie
+  orders (McSherry & Najork 2008): the exact expectation, row-order invariant;
+- ``sklearn_ndcg_ignore_ties``: ``ndcg_score(..., ignore_ties=True)``, the fast path,
+  ranks by ``np.argsort(y_score)[:, ::-1]`` (default, unstable sort, reversed): the
+  order among ties follows no simple rule and is not row-order invariant;
+- ``sklearn_top_k_accuracy``: HR@k; ``np.argsort(kind="mergesort")[:, ::-1]``, a
+  stable ascending sort reversed, so the *later* input position comes first among ties;
+- ``ranx``: sorts each run by score with Numba's ``np.argsort`` (a quicksort, not
+  stable) and matches document ids to the qrels through their Python ``hash()``
+  (salted per process for strings unless ``PYTHONHASHSEED`` is set): the order
+  among ties depends on where candidates are stored, in no simple rule, and is not
+  row-order invariant;
+- ``pytrec_eval``: trec_eval sorts by score, then by document id in *descending*
+  string order: row-order invariant (ids travel with candidates), but renaming ids
+  changes the result;
+- ``torchmetrics``: ``retrieval_normalized_dcg`` computes a tie-averaged DCG
+  (a port of scikit-learn's), the exact expectation up to float32 rounding (~1e-7);
 - ``recbole_topk``: a RecBole-style ``torch.topk`` evaluator with binary gain;
-  the order of equal values is implementation-defined;
+  PyTorch leaves the order of equal values implementation-defined (it may differ
+  between CPU and GPU kernels and between versions);
 - ``python_sorted``: ``sorted(range(n), key=score, reverse=True)``, stable:
   input order among ties;
-- ``numpy_argsort``: ``np.argsort(-scores)`` (default introsort, not stable):
-  order among ties depends on the input and the NumPy build.
+- ``numpy_argsort``: ``np.argsort(-scores)`` (default, unstable introsort or a SIMD
+  sort, depending on the CPU and NumPy build): no simple rule, machine-dependent;
+- ``numpy_argsort_stable``: ``np.argsort(-scores, kind="stable")``: input order
+  among ties (the stable-sort idiom).
 """
 
 from __future__ import annotations
@@ -79,13 +92,26 @@ def _query_ids(n_rows: int) -> list[str]:
 
 
 # --------------------------------------------------------------------------- adapters
-def sklearn_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
-    """scikit-learn ``ndcg_score(y_true, y_score, k=k, ignore_ties=False)``, one call per row."""
+def _sklearn_ndcg_rows(scores, labels, k: int, ignore_ties: bool) -> np.ndarray:
     skm = _require("sklearn.metrics", "scikit-learn")
     s, y = _rows(scores, labels)
     return np.array(
-        [skm.ndcg_score(y[i : i + 1], s[i : i + 1], k=k, ignore_ties=False) for i in range(len(s))]
+        [
+            skm.ndcg_score(y[i : i + 1], s[i : i + 1], k=k, ignore_ties=ignore_ties)
+            for i in range(len(s))
+        ]
     )
+
+
+def sklearn_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
+    """scikit-learn ``ndcg_score(y_true, y_score, k=k, ignore_ties=False)``, one call per row."""
+    return _sklearn_ndcg_rows(scores, labels, k, ignore_ties=False)
+
+
+def sklearn_ndcg_ignore_ties(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
+    """scikit-learn ``ndcg_score(..., ignore_ties=True)`` per row: the fast path, which ranks
+    by ``np.argsort(y_score)[:, ::-1]`` (default, unstable sort) instead of averaging ties."""
+    return _sklearn_ndcg_rows(scores, labels, k, ignore_ties=True)
 
 
 def sklearn_top_k_accuracy(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
@@ -177,17 +203,27 @@ def python_sorted_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) ->
     return out
 
 
+def _argsort_ndcg(scores, labels, k: int, kind: str | None) -> np.ndarray:
+    s, y = _rows(scores, labels)
+    order = np.argsort(-s, axis=1, kind=kind)
+    return ndcg_at_k(np.take_along_axis(y, order, axis=1), k)
+
+
 def numpy_argsort_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """``np.argsort(-scores)`` (default, unstable sort) then NDCG@k."""
-    s, y = _rows(scores, labels)
-    order = np.argsort(-s, axis=1)
-    return ndcg_at_k(np.take_along_axis(y, order, axis=1), k)
+    return _argsort_ndcg(scores, labels, k, kind=None)
+
+
+def numpy_argsort_stable_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
+    """``np.argsort(-scores, kind="stable")`` then NDCG@k: the stable-sort idiom."""
+    return _argsort_ndcg(scores, labels, k, kind="stable")
 
 
 # --------------------------------------------------------------------------- registry
 @dataclass(frozen=True)
 class Peer:
-    """One adapter: its name, the library (import and distribution names), metric, and notes."""
+    """One adapter: its name, the library (import and distribution names), metric, the
+    documented tie handling, the adapter, and the call it makes (``api``, for tables)."""
 
     name: str
     library: str
@@ -195,6 +231,7 @@ class Peer:
     metric: str
     ties: str
     func: Callable[..., np.ndarray]
+    api: str | None = None
 
     def __call__(self, scores, labels, **kwargs) -> np.ndarray:
         return self.func(scores, labels, **kwargs)
@@ -211,29 +248,61 @@ class Peer:
 PEERS: dict[str, Peer] = {
     p.name: p
     for p in (
-        Peer("sklearn_ndcg", "scikit-learn", "scikit-learn", "ndcg@k", "tie-averaged (exact)", sklearn_ndcg),
+        Peer(
+            "sklearn_ndcg", "scikit-learn", "scikit-learn", "ndcg@k", "tie-averaged (exact)",
+            sklearn_ndcg, api="ndcg_score(ignore_ties=False)",
+        ),
+        Peer(
+            "sklearn_ndcg_ignore_ties", "scikit-learn", "scikit-learn", "ndcg@k",
+            "argsort reversed (unstable): no simple rule", sklearn_ndcg_ignore_ties,
+            api="ndcg_score(ignore_ties=True)",
+        ),
         Peer(
             "sklearn_top_k_accuracy", "scikit-learn", "scikit-learn", "hr@k",
             "mergesort reversed: later position first", sklearn_top_k_accuracy,
+            api="top_k_accuracy_score",
         ),
-        Peer("ranx", "ranx", "ranx", "ndcg@k", "input order", ranx_ndcg),
-        Peer("pytrec_eval", "pytrec_eval", "pytrec-eval-terrier", "ndcg@k", "document id", pytrec_eval_ndcg),
-        Peer("torchmetrics", "torchmetrics", "torchmetrics", "ndcg@k", "tie-averaged (exact)", torchmetrics_ndcg),
-        Peer("recbole_topk", "torch (RecBole-style)", "torch", "ndcg@k", "torch.topk order", recbole_topk_ndcg),
-        Peer("python_sorted", "python", None, "ndcg@k", "stable: input order", python_sorted_ndcg),
-        Peer("numpy_argsort", "numpy", "numpy", "ndcg@k", "introsort: unspecified", numpy_argsort_ndcg),
+        Peer(
+            "ranx", "ranx", "ranx", "ndcg@k", "numba quicksort (unstable): no simple rule",
+            ranx_ndcg, api="ranx.evaluate",
+        ),
+        Peer(
+            "pytrec_eval", "pytrec_eval", "pytrec-eval-terrier", "ndcg@k", "document id descending",
+            pytrec_eval_ndcg, api="RelevanceEvaluator ndcg_cut",
+        ),
+        Peer(
+            "torchmetrics", "torchmetrics", "torchmetrics", "ndcg@k", "tie-averaged (exact)",
+            torchmetrics_ndcg, api="retrieval_normalized_dcg",
+        ),
+        Peer(
+            "recbole_topk", "torch (RecBole-style)", "torch", "ndcg@k",
+            "torch.topk: implementation-defined", recbole_topk_ndcg, api="torch.topk + NDCG",
+        ),
+        Peer(
+            "python_sorted", "python", None, "ndcg@k", "stable: input order", python_sorted_ndcg,
+            api="sorted(..., reverse=True)",
+        ),
+        Peer(
+            "numpy_argsort", "numpy", "numpy", "ndcg@k", "unstable: unspecified",
+            numpy_argsort_ndcg, api="np.argsort(-s)",
+        ),
+        Peer(
+            "numpy_argsort_stable", "numpy", "numpy", "ndcg@k", "stable: input order",
+            numpy_argsort_stable_ndcg, api="np.argsort(-s, kind='stable')",
+        ),
     )
 }
 
 
 def peer_table() -> pd.DataFrame:
-    """The registry as a table: name, library, installed version, metric, documented tie handling."""
+    """The registry as a table: name, library, installed version, call, metric, documented tie handling."""
     return pd.DataFrame(
         [
             {
                 "name": p.name,
                 "library": p.library,
                 "version": p.version(),
+                "api": p.api,
                 "metric": p.metric,
                 "ties": p.ties,
             }

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rankaudit.ties.hashing import normalize_ids, splitmix64, splitmix64_array
+from rankaudit.scalars import plain
+from rankaudit.ties.hashing import ids_to_keys, splitmix64, splitmix64_array
 from rankaudit.ties.kernel_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "batch_from_arrays",
     "check_empty_policy",
     "check_k",
+    "check_positive_int",
     "check_seed",
     "raise_for_status",
     "row_keys",
@@ -71,19 +73,26 @@ class Batch:
         if self.row_id_name == "row":
             text = f"row {row}"
             if self.user_ids is not None:
-                text += f" (user_id={_py(self.user_ids[row])!r})"
+                text += f" (user_id={plain(self.user_ids[row])!r})"
             return text
-        return f"row {row} ({self.row_id_name}={_py(self.row_ids[row])!r})"
+        return f"row {row} ({self.row_id_name}={plain(self.row_ids[row])!r})"
 
 
 # --------------------------------------------------------------------------- scalars
+def check_positive_int(value: object, name: str) -> int:
+    """``value`` must be an integer >= 1 (bools and floats are rejected); returns it as ``int``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(
+            f"{name} must be an integer >= 1; got {plain(value)!r} ({type(value).__name__})"
+        )
+    if value < 1:
+        raise ValueError(f"{name} must be an integer >= 1; got {plain(value)}")
+    return int(value)
+
+
 def check_k(k: object) -> int:
     """``k`` must be an integer >= 1 (bools and floats are rejected)."""
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
-        raise ValueError(f"k must be an integer >= 1; got {k!r} ({type(k).__name__})")
-    if k < 1:
-        raise ValueError(f"k must be an integer >= 1; got {k}")
-    return int(k)
+    return check_positive_int(k, "k")
 
 
 def check_seed(seed: object) -> int:
@@ -121,7 +130,7 @@ def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
     if row < 0 and kind == "O":
         return np.asarray(values, dtype=np.float64)
     raise ValueError(
-        f"{name}: row {max(row, 0)} holds a non-numeric value {_py(value)!r}; {name} must be "
+        f"{name}: row {max(row, 0)} holds a non-numeric value {plain(value)!r}; {name} must be "
         f"numbers (got dtype {values.dtype})"
     )
 
@@ -248,10 +257,7 @@ def row_keys(batch: Batch, seed: int, domain: int | None = None) -> np.ndarray:
         if batch.user_ids is None:
             users = np.arange(batch.n_rows, dtype=np.uint64)
         else:
-            keys, _ = normalize_ids(batch.user_ids, "user_ids")
-            users = keys.astype(np.int64).view(np.uint64) if keys.dtype.kind == "i" else (
-                keys.astype(np.uint64)
-            )
+            users = ids_to_keys(batch.user_ids, "user_ids")
         seed_key = np.uint64(splitmix64(seed & ((1 << 64) - 1)))
         keys = splitmix64_array(users ^ seed_key)
         if domain is not None:
@@ -260,12 +266,6 @@ def row_keys(batch: Batch, seed: int, domain: int | None = None) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- kernel status
-def _py(value: object) -> object:
-    """A NumPy scalar as the plain Python value, for readable messages."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-
 def raise_for_status(status: int, row: int, position: int, batch: Batch) -> None:
     """Raise the ValueError that a kernel's ``(status, row, position)`` stands for."""
     if status == OK:
@@ -274,18 +274,18 @@ def raise_for_status(status: int, row: int, position: int, batch: Batch) -> None
     idx = int(batch.offsets[row] + position)
     if status == NONFINITE_SCORE:
         raise ValueError(
-            f"scores: {where} has a non-finite score {_py(batch.scores[idx])!r} at candidate "
+            f"scores: {where} has a non-finite score {plain(batch.scores[idx])!r} at candidate "
             f"{position}; scores must be finite (no NaN or inf)"
         )
     if status == BAD_LABEL:
         raise ValueError(
-            f"labels: {where} has an invalid label {_py(batch.labels[idx])!r} at candidate "
+            f"labels: {where} has an invalid label {plain(batch.labels[idx])!r} at candidate "
             f"{position}; labels must be numbers >= 0 (0 = not relevant)"
         )
     if status == DUPLICATE_ITEM:
         assert batch.item_ids is not None
         raise ValueError(
-            f"{batch.item_id_name}: {where} repeats item id {_py(batch.item_ids[idx])!r} at candidate "
+            f"{batch.item_id_name}: {where} repeats item id {plain(batch.item_ids[idx])!r} at candidate "
             f"{position}; ties='hash' needs distinct item ids within a row"
         )
     raise RuntimeError(f"unknown kernel status {status}")  # pragma: no cover
