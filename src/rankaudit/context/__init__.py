@@ -1,0 +1,2 @@
+"""Part III contextual features: NCD (``ncd``), embedders (``embed``), the feature table (``features``),
+sequence encoders and LambdaRank loss (``sequence_models``, ``sequence_training``, ``losses``)."""

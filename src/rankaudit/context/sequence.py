@@ -1,0 +1,323 @@
+"""Sequential attention contextualisation (Sheng et al., 2024, §2.3): ``CosSim_seq:trans``, ``CosSim_seq:perc``.
+
+.. math::
+
+    \\mathrm{CosSim}_{i,seq} = \\frac{E_{item_i^n} \\cdot E_{seq}}{\\lVert E_{item_i^n} \\rVert \\lVert E_{seq} \\rVert},
+    \\quad E_{seq:trans} = \\mathrm{Transformer}(E_{item^{n-5}}, \\dots, E_{item^{n-1}}),
+    \\quad E_{seq:perc} = \\mathrm{SelfAttention}(\\mathrm{CrossAttention}(Q, \\{E_{item^{n-j}}\\})).
+
+This module connects the encoders (:mod:`rankaudit.context.sequence_models`) and their LambdaRank
+training (:mod:`rankaudit.context.sequence_training`, :mod:`rankaudit.context.losses`) to the
+session tables of :mod:`rankaudit.data.sessions` and the feature table of
+:mod:`rankaudit.context.features`:
+
+- :func:`sequence_data_from_log` turns a :class:`~rankaudit.data.sessions.SessionLog` (or any log in
+  the same schema, e.g. Diginetica) plus item/query embeddings into :class:`SequenceData`.
+- :func:`encoder_rows` picks the encoder-training queries and enforces **no leakage**: they come from
+  an earlier time window than every query the ranker trains, validates or tests on (disjoint
+  sessions, and the last encoder query is strictly earlier than the first ranker query).
+- :func:`fit_sequence_features` trains both encoders and returns the two feature columns aligned
+  with the rows of :func:`rankaudit.context.features.serp_frame` / ``build_feature_table``, NaN for
+  queries with no earlier click in their session (as the other contextual features).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import torch
+
+from rankaudit.context.losses import lambdarank_loss, ndcg
+from rankaudit.context.sequence_models import (
+    PerceiverSeqEncoder,
+    SequenceEncoder,
+    TransformerSeqEncoder,
+    cosine_scores,
+    make_encoder,
+)
+from rankaudit.context.sequence_training import (
+    SequenceData,
+    TrainResult,
+    check_disjoint_windows,
+    default_device,
+    device_description,
+    resolve_device,
+    sequence_feature,
+    time_windows,
+    train_encoder,
+    validation_ndcg,
+)
+
+__all__ = [
+    "FEATURE_NAMES",
+    "PAPER_TABLE1_LIFT_PCT",
+    "PROGRESSION",
+    "compare_with_paper",
+    "progression_frame",
+    "sale_score_matrix",
+    "PerceiverSeqEncoder",
+    "SequenceData",
+    "SequenceEncoder",
+    "SequenceFeatures",
+    "TrainResult",
+    "TransformerSeqEncoder",
+    "check_disjoint_windows",
+    "check_no_leakage",
+    "cosine_scores",
+    "default_device",
+    "device_description",
+    "resolve_device",
+    "encoder_rows",
+    "fit_sequence_features",
+    "lambdarank_loss",
+    "make_encoder",
+    "ndcg",
+    "sequence_data_from_log",
+    "sequence_feature",
+    "serp_matrix_positions",
+    "time_windows",
+    "train_encoder",
+    "validation_ndcg",
+]
+
+#: Feature column names, as in the paper's Table 1.
+FEATURE_NAMES = {"trans": "CosSim_seq:trans", "perc": "CosSim_seq:perc"}
+
+
+def serp_matrix_positions(frame: pd.DataFrame, n_queries: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Row (query position ``qpos``) and column (slot within its SERP) of every frame row, and the width.
+
+    ``frame`` is :func:`rankaudit.context.features.serp_frame` (sorted by ``qpos`` then ``rank``).
+    """
+    for col in ("qpos", "item_id", "label"):
+        if col not in frame:
+            raise ValueError(f"frame needs a {col!r} column (see rankaudit.context.features.serp_frame)")
+    qpos = frame["qpos"].to_numpy(np.int64)
+    if len(qpos) and (qpos.min() < 0 or qpos.max() >= n_queries):
+        raise ValueError(f"frame.qpos must lie in [0, {n_queries})")
+    if (np.diff(qpos) < 0).any():
+        raise ValueError("frame must be sorted by qpos (use rankaudit.context.features.serp_frame)")
+    starts = np.r_[0, np.flatnonzero(np.diff(qpos)) + 1]
+    slot = np.arange(len(qpos)) - np.repeat(starts, np.diff(np.r_[starts, len(qpos)]))
+    width = int(slot.max()) + 1 if len(slot) else 1
+    return qpos, slot, width
+
+
+def sequence_data_from_log(
+    log, frame: pd.DataFrame, history: np.ndarray, item_vectors: np.ndarray, query_vectors: np.ndarray
+) -> SequenceData:
+    """:class:`SequenceData` over every query of ``log`` (row = position in ``log.queries``).
+
+    ``frame``: :func:`~rankaudit.context.features.serp_frame` of the log; ``history``:
+    :func:`~rankaudit.context.features.click_history` (most recent first, ``-1`` pads), flipped here
+    to chronological order; ``item_vectors`` aligned with ``item_id``; ``query_vectors`` with
+    ``log.queries`` rows.
+    """
+    n_q = len(log.queries)
+    if history.shape[0] != n_q or query_vectors.shape[0] != n_q:
+        raise ValueError(
+            f"history ({history.shape[0]} rows) and query_vectors ({query_vectors.shape[0]} rows) "
+            f"must align with log.queries ({n_q} rows)"
+        )
+    if history.shape[1] != 5:
+        raise ValueError(f"history must hold the last 5 clicks; got {history.shape[1]} columns")
+    qpos, slot, width = serp_matrix_positions(frame, n_q)
+    serp = np.full((n_q, width), -1, dtype=np.int64)
+    labels = np.zeros((n_q, width), dtype=np.int64)
+    serp[qpos, slot] = frame["item_id"].to_numpy(np.int64)
+    labels[qpos, slot] = frame["label"].to_numpy(np.int64)
+    return SequenceData(
+        item_embs=np.asarray(item_vectors, dtype=np.float32),
+        query_embs=np.asarray(query_vectors, dtype=np.float32),
+        query_index=np.arange(n_q),
+        click_items=np.ascontiguousarray(history[:, ::-1]).astype(np.int64),
+        serp_items=serp,
+        labels=labels,
+    )
+
+
+def check_no_leakage(queries: pd.DataFrame, encoder_mask: np.ndarray, ranker_mask: np.ndarray) -> None:
+    """Raise ValueError unless encoder queries precede, and share no session with, ranker queries."""
+    enc, rk = np.asarray(encoder_mask, bool), np.asarray(ranker_mask, bool)
+    if (enc & rk).any():
+        raise ValueError(f"query row {int(np.argmax(enc & rk))} is in both the encoder and the ranker data")
+    shared = set(queries.session_id[enc]) & set(queries.session_id[rk])
+    if shared:
+        raise ValueError(f"session {sorted(shared)[0]!r} feeds both the encoder and the ranker data")
+    if enc.any() and rk.any():
+        ts = pd.to_datetime(queries.timestamp)
+        if not ts[enc].max() < ts[rk].min():
+            raise ValueError(
+                f"encoder data ends at {ts[enc].max()}, not before the ranker data starts at {ts[rk].min()}"
+            )
+
+
+def encoder_rows(
+    queries: pd.DataFrame,
+    window: pd.Series | np.ndarray,
+    *,
+    encoder_window: str = "encoder",
+    ranker_windows: Iterable[str] = ("train", "valid", "test"),
+) -> np.ndarray:
+    """Boolean mask of the queries that may train the sequence encoders.
+
+    ``window`` labels each query with its time window (e.g. from
+    :func:`rankaudit.data.sessions.assign_time_windows`, which assigns whole sessions by start time).
+    A session that started in the encoder window may run past the first ranker query: its later
+    queries are dropped (used by nobody), so that the encoder data ends strictly before the ranker's
+    first query (paper §2.3.1: "collected from different time frames than the ranking model's data").
+    Checked by :func:`check_no_leakage`.
+    """
+    window = np.asarray(window, dtype=object)
+    if len(window) != len(queries):
+        raise ValueError(f"window has {len(window)} entries, queries has {len(queries)}")
+    enc = window == encoder_window
+    ranker = np.isin(window, list(ranker_windows))
+    if not enc.any():
+        raise ValueError(f"no query is in the encoder window {encoder_window!r}")
+    if ranker.any():
+        ts = pd.to_datetime(queries.timestamp).to_numpy()
+        enc &= ts < ts[ranker].min()
+    check_no_leakage(queries, enc, ranker)
+    return enc
+
+
+@dataclass
+class SequenceFeatures:
+    """Output of :func:`fit_sequence_features`."""
+
+    columns: pd.DataFrame  # one column per encoder, aligned with the frame rows
+    results: dict[str, TrainResult] = field(default_factory=dict)
+    n_train_queries: int = 0
+    n_valid_queries: int = 0
+    encoder_rows: np.ndarray | None = None
+
+    def history(self) -> pd.DataFrame:
+        """Per-epoch training history of every encoder, long format."""
+        return pd.concat(
+            [r.history.assign(encoder=FEATURE_NAMES[k]) for k, r in self.results.items()],
+            ignore_index=True,
+        )
+
+
+def fit_sequence_features(
+    log,
+    frame: pd.DataFrame,
+    history: np.ndarray,
+    *,
+    item_vectors: np.ndarray,
+    query_vectors: np.ndarray,
+    window: pd.Series | np.ndarray,
+    kinds: Iterable[str] = ("trans", "perc"),
+    valid_fraction: float = 0.15,
+    seed: int = 0,
+    device: torch.device | str | None = None,
+    progress: bool = True,
+    train_kwargs: Mapping[str, object] | None = None,
+) -> SequenceFeatures:
+    """Train each encoder on the encoder window and compute ``CosSim_seq:<kind>`` for every frame row.
+
+    The encoder window's queries (:func:`encoder_rows`) are split by time: the last
+    ``valid_fraction`` pick the best epoch (validation NDCG@10), the rest train. Features are then
+    computed for all queries (the encoder window's own rows get values too, but the ranker never
+    sees them). ``train_kwargs`` go to :func:`train_encoder` (``d_model``, ``epochs``, ...).
+    """
+    if not 0 < valid_fraction < 1:
+        raise ValueError(f"valid_fraction must be in (0, 1); got {valid_fraction}")
+    data = sequence_data_from_log(log, frame, history, item_vectors, query_vectors)
+    enc = encoder_rows(log.queries, window)
+    rows = np.flatnonzero(enc)
+    ts = pd.to_datetime(log.queries.timestamp).to_numpy()[rows]
+    split = time_windows(ts, {"fit": 1 - valid_fraction, "valid": valid_fraction})
+    train, valid = data.subset(rows[split["fit"]]), data.subset(rows[split["valid"]])
+    qpos = frame["qpos"].to_numpy(np.int64)
+    _, slot, _ = serp_matrix_positions(frame, len(log.queries))
+    columns, results = {}, {}
+    for kind in kinds:
+        res = train_encoder(kind, train, valid, seed=seed, device=device, progress=progress,
+                            **dict(train_kwargs or {}))
+        feat = sequence_feature(res.model, data)
+        columns[FEATURE_NAMES[kind]] = feat[qpos, slot]
+        results[kind] = res
+    return SequenceFeatures(pd.DataFrame(columns, index=frame.index), results,
+                            n_train_queries=len(train), n_valid_queries=len(valid), encoder_rows=enc)
+
+
+# ------------------------------------------------------------------------------ chapter helpers
+#: The paper's offline MRR-of-sold-item lifts, in % (Sheng et al., 2024, Table 1), per variant row.
+PAPER_TABLE1_LIFT_PCT = {
+    "MLR + NCD_lc": 1.16,
+    "MLR + CosSim_lc": 1.84,
+    "MLR + NCD_l5c": 0.60,
+    "MLR + CosSim_l5c": 1.23,
+    "P1 + NCD_Ref_txt": 0.93,
+    "P1 + CosSim_Ref_emb": 1.08,
+    "P2 + CosSim_seq:trans": 0.69,
+    "P2 + CosSim_seq:perc": 1.01,
+}
+
+#: Feature sets of the progression figure, in order.
+PROGRESSION = ("MLR", "P1", "P2", "P2 + CosSim_seq:trans", "P2 + CosSim_seq:perc")
+
+
+def compare_with_paper(table: pd.DataFrame) -> pd.DataFrame:
+    """The ablation table's rows next to the paper's Table 1 lift (NaN for rows the paper does not list).
+
+    Adds ``paper_lift_pct``, ``paper_in_ci`` (the paper's lift lies inside our 95% CI) and
+    ``same_sign`` (our point estimate has the paper's sign, i.e. is positive).
+    """
+    for col in ("variant", "lift_pct", "ci_low", "ci_high", "p_value"):
+        if col not in table:
+            raise ValueError(f"table needs a {col!r} column (rankaudit.ranking.ablation.AblationResult.table)")
+    out = table[["variant", "baseline", "lift_pct", "ci_low", "ci_high", "p_value"]].copy()
+    out["paper_lift_pct"] = out["variant"].map(PAPER_TABLE1_LIFT_PCT)
+    listed = out["paper_lift_pct"].notna()
+    out["paper_in_ci"] = listed & (out["ci_low"] <= out["paper_lift_pct"]) & (out["paper_lift_pct"] <= out["ci_high"])
+    out["same_sign"] = listed & (np.sign(out["lift_pct"]) == np.sign(out["paper_lift_pct"]))
+    return out
+
+
+def progression_frame(per_query: pd.DataFrame, feature_sets=PROGRESSION) -> pd.DataFrame:
+    """MRR of the sold item (tie-aware expected RR) per feature set and seed, for the progression figure.
+
+    ``per_query`` is :attr:`rankaudit.ranking.ablation.AblationResult.per_query`.
+    """
+    missing = [f for f in feature_sets if f not in set(per_query["feature_set"])]
+    if missing:
+        raise ValueError(f"per_query has no rows for feature set(s) {missing}")
+    sub = per_query[per_query["feature_set"].isin(feature_sets)]
+    out = sub.groupby(["feature_set", "seed"], sort=False)["rr_expected"].mean().rename("mrr_sale").reset_index()
+    out["feature_set"] = pd.Categorical(out["feature_set"], categories=list(feature_sets), ordered=True)
+    return out.sort_values(["feature_set", "seed"]).reset_index(drop=True)
+
+
+def sale_score_matrix(frame: pd.DataFrame, scores: np.ndarray) -> dict[str, np.ndarray]:
+    """Rectangular ``(n_queries, width)`` arrays for :func:`rankaudit.report.checklist.checklist`.
+
+    Keeps test queries with a sale whose SERP has the full (modal) width, since the checklist needs
+    one width; labels are 1 for the sold item (the MRR-of-sale target), 0 otherwise; rows keep the
+    logged SERP order. Returns ``scores``, ``labels``, ``item_ids``, ``query_ids`` and ``n_dropped``
+    (sale queries left out for a shorter SERP).
+    """
+    if len(scores) != len(frame):
+        raise ValueError(f"scores has {len(scores)} values for {len(frame)} frame rows")
+    f = frame[["query_id", "item_id", "label"]].assign(score=np.asarray(scores, dtype=np.float64))
+    size = f.groupby("query_id", sort=False)["label"].transform("size").to_numpy()
+    has_sale = f.groupby("query_id", sort=False)["label"].transform("max").to_numpy() == 2
+    width = int(pd.Series(size[has_sale]).mode().iloc[0]) if has_sale.any() else 0
+    if width == 0:
+        raise ValueError("frame has no query with a sale (label 2)")
+    keep = has_sale & (size == width)
+    k = f[keep]
+    n = len(k) // width
+    n_sale_queries = int(f.loc[has_sale, "query_id"].nunique())
+    return {
+        "scores": k["score"].to_numpy().reshape(n, width),
+        "labels": (k["label"].to_numpy() == 2).astype(np.int64).reshape(n, width),
+        "item_ids": k["item_id"].to_numpy().reshape(n, width),
+        "query_ids": k["query_id"].to_numpy()[::width],
+        "n_dropped": n_sale_queries - n,
+    }

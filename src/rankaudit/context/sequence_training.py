@@ -1,0 +1,367 @@
+"""Training and applying the sequence encoders (Sheng et al., 2024, §2.3) with a LambdaRank loss.
+
+Data live as *indices* into embedding tables (:class:`SequenceData`), so that a SERP of ``n`` items
+costs ``n`` integers, not ``n * d`` floats; mini-batches gather the ``(B, 5, d)`` / ``(B, n, d)``
+tensors of :mod:`rankaudit.context.sequence_models` on the fly, on the training device.
+
+Training (:func:`train_encoder`) is seeded and deterministic on CPU (``torch.manual_seed``, a
+seeded shuffling generator, ``torch.use_deterministic_algorithms``), shows a tqdm bar, evaluates
+validation NDCG after every epoch and keeps the best epoch's weights. CUDA is used when present.
+
+Leakage (paper §2.3.1: "The training data is collected from different time frames than the ranking
+model's data"): :func:`time_windows` cuts queries into consecutive, disjoint time windows, and
+:func:`check_disjoint_windows` verifies it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import torch
+from tqdm.auto import tqdm
+
+from rankaudit.context.losses import lambdarank_loss, ndcg
+from rankaudit.context.sequence_models import MAX_CLICKS, SequenceEncoder, make_encoder
+
+__all__ = [
+    "SequenceData",
+    "TrainResult",
+    "check_disjoint_windows",
+    "default_device",
+    "device_description",
+    "resolve_device",
+    "sequence_feature",
+    "time_windows",
+    "train_encoder",
+    "validation_ndcg",
+]
+
+
+def default_device() -> torch.device:
+    """CUDA when available, else CPU."""
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def resolve_device(device: str | torch.device | None) -> torch.device:
+    """``None``/``"auto"`` -> :func:`default_device`; ``"cuda"`` without a GPU -> ValueError."""
+    if device is None or device == "auto":
+        return default_device()
+    device = torch.device(device)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError("device='cuda' requested but torch.cuda.is_available() is False")
+    return device
+
+
+def device_description(device: str | torch.device | None = None) -> str:
+    """What trains the encoders, e.g. ``CPU (Intel Xeon ..., 1 torch thread), torch 2.13.0``."""
+    import platform
+
+    device = resolve_device(device)
+    if device.type == "cuda":
+        name = torch.cuda.get_device_name(device)
+        return f"GPU {name} (CUDA {torch.version.cuda}), torch {torch.__version__}"
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    n = torch.get_num_threads()
+    return f"CPU {cpu} ({n} torch thread{'s' if n != 1 else ''}), torch {torch.__version__}"
+
+
+# ------------------------------------------------------------------------------------- data
+@dataclass
+class SequenceData:
+    """Queries with their click history and SERP, as indices into embedding tables.
+
+    item_embs : (n_items, d) float — embedding of every item (row = item index).
+    query_embs : (n_query_texts, d) float — embedding of every query text.
+    query_index : (N,) int — row of ``query_embs`` for each query.
+    click_items : (N, 5) int — the last 5 clicked items before the query, chronological, -1 = pad.
+    serp_items : (N, n) int — the SERP items, -1 = pad.
+    labels : (N, n) int — sale 2, click 1, none 0 (0 on pads).
+    """
+
+    item_embs: np.ndarray
+    query_embs: np.ndarray
+    query_index: np.ndarray
+    click_items: np.ndarray
+    serp_items: np.ndarray
+    labels: np.ndarray
+    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.query_index)
+        if self.item_embs.ndim != 2 or self.query_embs.ndim != 2:
+            raise ValueError("item_embs and query_embs must be 2-d (rows, dim)")
+        if self.item_embs.shape[1] != self.query_embs.shape[1]:
+            raise ValueError(
+                f"item_embs dim {self.item_embs.shape[1]} != query_embs dim {self.query_embs.shape[1]}"
+            )
+        if self.click_items.shape != (n, MAX_CLICKS):
+            raise ValueError(f"click_items must have shape ({n}, {MAX_CLICKS}); got {self.click_items.shape}")
+        if self.serp_items.ndim != 2 or self.serp_items.shape[0] != n:
+            raise ValueError(f"serp_items must have shape ({n}, width); got {self.serp_items.shape}")
+        if self.labels.shape != self.serp_items.shape:
+            raise ValueError(f"labels shape {self.labels.shape} != serp_items shape {self.serp_items.shape}")
+        n_items = len(self.item_embs)
+        for name, arr in (("click_items", self.click_items), ("serp_items", self.serp_items)):
+            bad = (arr < -1) | (arr >= n_items)
+            if bad.any():
+                row = int(np.argwhere(bad)[0][0])
+                raise ValueError(f"{name} row {row} holds an item index outside [-1, {n_items})")
+        if ((self.query_index < 0) | (self.query_index >= len(self.query_embs))).any():
+            row = int(np.argmax((self.query_index < 0) | (self.query_index >= len(self.query_embs))))
+            raise ValueError(f"query_index row {row} is outside [0, {len(self.query_embs)})")
+        if not np.isfinite(self.item_embs).all() or not np.isfinite(self.query_embs).all():
+            raise ValueError("item_embs / query_embs contain NaN or inf")
+
+    def __len__(self) -> int:
+        return len(self.query_index)
+
+    @property
+    def dim(self) -> int:
+        return int(self.item_embs.shape[1])
+
+    @property
+    def has_clicks(self) -> np.ndarray:
+        return (self.click_items >= 0).any(axis=1)
+
+    def subset(self, rows: np.ndarray) -> SequenceData:
+        """Rows (bool mask or integer positions) of this data, sharing the embedding tables."""
+        return SequenceData(
+            self.item_embs, self.query_embs, self.query_index[rows], self.click_items[rows],
+            self.serp_items[rows], self.labels[rows],
+        )
+
+    def tables(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        key = str(device)
+        if key not in self._cache:
+            self._cache[key] = (
+                torch.as_tensor(self.item_embs, dtype=torch.float32, device=device),
+                torch.as_tensor(self.query_embs, dtype=torch.float32, device=device),
+            )
+        return self._cache[key]
+
+    def batch(self, rows: np.ndarray, device: torch.device) -> dict[str, torch.Tensor]:
+        """Gather the generic tensors for ``rows`` on ``device``."""
+        items, queries = self.tables(device)
+        clicks = torch.as_tensor(self.click_items[rows], device=device)
+        serp = torch.as_tensor(self.serp_items[rows], device=device)
+        return {
+            "click_embs": items[clicks.clamp_min(0)],
+            "click_mask": clicks >= 0,
+            "query_emb": queries[torch.as_tensor(self.query_index[rows], device=device)],
+            "serp_embs": items[serp.clamp_min(0)],
+            "serp_mask": serp >= 0,
+            "labels": torch.as_tensor(self.labels[rows], device=device),
+        }
+
+
+# ----------------------------------------------------------------------------- time windows
+def time_windows(timestamps: np.ndarray, fractions: Mapping[str, float]) -> dict[str, np.ndarray]:
+    """Cut queries into consecutive, disjoint time windows, in the order of ``fractions``.
+
+    ``fractions`` e.g. ``{"encoder": 0.3, "train": 0.45, "valid": 0.1, "test": 0.15}`` (sum 1):
+    the first 30% of queries by time train the sequence encoders, the next 45% the ranker, and so
+    on. Cut points are timestamps; all queries sharing a timestamp fall in the same window, so each
+    window ends strictly before the next begins (:func:`check_disjoint_windows`). Returns a boolean
+    mask per window.
+    """
+    ts = np.asarray(timestamps)
+    if ts.ndim != 1 or len(ts) == 0:
+        raise ValueError("timestamps must be a non-empty 1-d array")
+    if pd.isna(ts).any():
+        raise ValueError(f"timestamps row {int(np.argmax(pd.isna(ts)))} is missing")
+    fr = np.array(list(fractions.values()), dtype=float)
+    if (fr <= 0).any() or not np.isclose(fr.sum(), 1.0):
+        raise ValueError(f"fractions must be positive and sum to 1; got {dict(fractions)}")
+    order = np.sort(ts)
+    cuts = [order[min(int(round(c * len(ts))), len(ts) - 1)] for c in np.cumsum(fr)[:-1]]
+    windows, lo = {}, None
+    names = list(fractions)
+    for i, name in enumerate(names):
+        hi = cuts[i] if i < len(cuts) else None
+        m = np.ones(len(ts), dtype=bool)
+        if lo is not None:
+            m &= ts >= lo
+        if hi is not None:
+            m &= ts < hi
+        windows[name] = m
+        lo = hi
+    check_disjoint_windows(ts, windows)
+    for name, m in windows.items():
+        if not m.any():
+            raise ValueError(f"time window {name!r} is empty; use larger fractions or more data")
+    return windows
+
+
+def check_disjoint_windows(timestamps: np.ndarray, windows: Mapping[str, np.ndarray]) -> None:
+    """Raise ValueError unless the windows are disjoint and each ends before the next starts."""
+    ts = np.asarray(timestamps)
+    names = list(windows)
+    total = np.zeros(len(ts), dtype=int)
+    for name in names:
+        total += np.asarray(windows[name], dtype=int)
+    if (total > 1).any():
+        raise ValueError(f"time windows overlap at row {int(np.argmax(total > 1))}")
+    for a, b in zip(names, names[1:], strict=False):
+        ta, tb = ts[windows[a]], ts[windows[b]]
+        if len(ta) and len(tb) and not ta.max() < tb.min():
+            raise ValueError(f"time window {a!r} ends at {ta.max()}, not before {b!r} starts at {tb.min()}")
+
+
+# --------------------------------------------------------------------------------- training
+@dataclass
+class TrainResult:
+    """A trained encoder, its per-epoch history and where it ran."""
+
+    model: SequenceEncoder
+    history: pd.DataFrame  # epoch, train_loss, valid_ndcg, seconds
+    best_epoch: int
+    device: str
+
+
+@contextlib.contextmanager
+def _deterministic(device: torch.device) -> Iterator[None]:
+    previous = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True, warn_only=device.type == "cuda")
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(previous)
+
+
+def _trainable_rows(data: SequenceData) -> np.ndarray:
+    """Queries that can teach the encoder: an earlier click (context) and a clicked/sold item."""
+    return np.flatnonzero(data.has_clicks & (data.labels > 0).any(axis=1))
+
+
+def _batch_scores(model: SequenceEncoder, b: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+    cos, has_context = model.scores(b["click_embs"], b["click_mask"], b["query_emb"], b["serp_embs"])
+    # zero-click rows never enter the loss: their whole list is masked out
+    mask = b["serp_mask"] & has_context.unsqueeze(1)
+    return cos, mask
+
+
+@torch.no_grad()
+def validation_ndcg(
+    model: SequenceEncoder, data: SequenceData, *, batch_size: int = 512, device: torch.device | None = None,
+    k: int | None = 10,
+) -> float:
+    """Mean NDCG@k of the cosine ranking over queries with context and at least one click/sale."""
+    device = device or next(model.parameters()).device
+    rows = _trainable_rows(data)
+    if len(rows) == 0:
+        raise ValueError("validation data has no query with an earlier click and a positive label")
+    model.eval()
+    total = 0.0
+    for start in range(0, len(rows), batch_size):
+        b = data.batch(rows[start : start + batch_size], device)
+        cos, mask = _batch_scores(model, b)
+        total += float(ndcg(cos, b["labels"], mask, k=k).sum())
+    return total / len(rows)
+
+
+def train_encoder(
+    kind: str,
+    train: SequenceData,
+    valid: SequenceData,
+    *,
+    d_model: int = 32,
+    n_heads: int = 4,
+    n_layers: int = 1,
+    dropout: float = 0.1,
+    correction: bool = False,
+    epochs: int = 6,
+    batch_size: int = 128,
+    lr: float = 1e-3,
+    weight_decay: float = 1e-4,
+    sigma: float = 1.0,
+    seed: int = 0,
+    device: torch.device | str | None = None,
+    progress: bool = True,
+) -> TrainResult:
+    """Train a ``"trans"`` or ``"perc"`` encoder with :func:`~rankaudit.context.losses.lambdarank_loss`.
+
+    Each query's SERP is one list; the score of item ``i`` is ``scale * cos(E_item_i, E_seq)`` with a
+    learnable scale (inverse temperature). Queries without an earlier click, or without any click or
+    sale on the SERP, carry no training signal and are skipped. AdamW; the weights of the epoch
+    with the best validation NDCG@10 are kept. Deterministic on CPU for a given ``seed``.
+    """
+    if epochs < 1 or batch_size < 1 or lr <= 0:
+        raise ValueError(f"epochs, batch_size must be >= 1 and lr > 0; got {epochs}, {batch_size}, {lr}")
+    device = resolve_device(device)
+    rows = _trainable_rows(train)
+    if len(rows) == 0:
+        raise ValueError("training data has no query with an earlier click and a positive label")
+    with _deterministic(device):
+        torch.manual_seed(seed)
+        model = make_encoder(kind, train.dim, d_model=d_model, n_heads=n_heads, n_layers=n_layers,
+                             dropout=dropout, correction=correction).to(device)
+        opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+        shuffle = np.random.default_rng(seed)
+        n_batches = -(-len(rows) // batch_size)
+        # epoch 0: the untrained encoder, i.e. the plain mean of the clicks (sequence_models docstring)
+        best = validation_ndcg(model, valid, device=device)
+        history = [{"epoch": 0, "train_loss": np.nan, "valid_ndcg": best, "seconds": 0.0}]
+        best_epoch, best_state = 0, {k: t.detach().clone() for k, t in model.state_dict().items()}
+        bar = tqdm(total=epochs * n_batches, desc=f"{kind} encoder", disable=not progress, leave=False)
+        for epoch in range(1, epochs + 1):
+            t0 = time.perf_counter()
+            model.train()
+            perm = shuffle.permutation(rows)
+            loss_sum = 0.0
+            for start in range(0, len(perm), batch_size):
+                b = train.batch(perm[start : start + batch_size], device)
+                cos, mask = _batch_scores(model, b)
+                loss = lambdarank_loss(model.scale * cos, b["labels"], mask, sigma=sigma)
+                opt.zero_grad(set_to_none=True)
+                loss.backward()
+                opt.step()
+                loss_sum += float(loss.detach())
+                bar.update(1)
+            v = validation_ndcg(model, valid, device=device)
+            if device.type == "cuda":
+                torch.cuda.synchronize()
+            history.append({"epoch": epoch, "train_loss": loss_sum / n_batches, "valid_ndcg": v,
+                            "seconds": time.perf_counter() - t0})
+            bar.set_postfix(loss=f"{loss_sum / n_batches:.4f}", valid_ndcg=f"{v:.4f}")
+            if v > best:
+                best, best_epoch = v, epoch
+                best_state = {k: t.detach().clone() for k, t in model.state_dict().items()}
+        bar.close()
+        model.load_state_dict(best_state)
+        model.eval()
+    return TrainResult(model, pd.DataFrame(history), best_epoch, str(device))
+
+
+@torch.no_grad()
+def sequence_feature(
+    model: SequenceEncoder, data: SequenceData, *, batch_size: int = 1024,
+    device: torch.device | None = None,
+) -> np.ndarray:
+    """The feature ``CosSim_seq`` ``(N, n)``: cos(E_item_i, E_seq) (Sheng et al., 2024, §2.3).
+
+    NaN for queries with no earlier click in their session (missing, like the other contextual
+    features; LightGBM routes missing values natively) and on padded SERP slots.
+    """
+    device = device or next(model.parameters()).device
+    model.eval()
+    out = np.full(data.serp_items.shape, np.nan, dtype=np.float64)
+    for start in range(0, len(data), batch_size):
+        rows = np.arange(start, min(start + batch_size, len(data)))
+        b = data.batch(rows, device)
+        cos, mask = _batch_scores(model, b)
+        cos = cos.double().masked_fill(~mask, float("nan"))
+        out[rows] = cos.cpu().numpy()
+    return out

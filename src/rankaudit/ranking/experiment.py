@@ -1,0 +1,82 @@
+"""One call from a session log to time-split feature tables, and the ``p_switch`` sweep (beyond the paper).
+
+``prepare_experiment(log, *, embedder, fractions, compressor, max_history) -> Experiment``
+    embeds items and queries, splits sessions by start time (:func:`rankaudit.data.sessions.assign_time_windows`),
+    builds the feature table (:func:`rankaudit.context.features.build_feature_table`) with popularity from the
+    ``"train"`` window only, and returns it with per-window views. Works unchanged on the simulator's and the
+    Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`.
+``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
+``p_switch_sweep(values, *, config, embedder, feature_sets, rows, seeds, ...) -> DataFrame``
+    re-simulates at each ``p_switch`` and runs :func:`rankaudit.ranking.ablation.run_ablation`; one line per
+    (p_switch, row) with lift, CI and p-value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from rankaudit.context.embed import embed_items_and_queries
+from rankaudit.context.features import build_feature_table, click_history
+from rankaudit.data.sessions import (
+    SessionConfig,
+    SessionLog,
+    assign_time_windows,
+    simulate_sessions,
+)
+from rankaudit.ranking.ablation import AblationRow, run_ablation
+from rankaudit.ranking.lambdamart import LambdaMARTConfig
+
+DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
+
+
+@dataclass
+class Experiment:
+    log: SessionLog
+    table: pd.DataFrame
+    windows: pd.Series  # per query (aligned with log.queries)
+    item_vectors: np.ndarray
+    query_vectors: np.ndarray
+    history: np.ndarray  # click_history(log.queries, log.clicks, max_history)
+
+    def window(self, name: str) -> pd.DataFrame:
+        win = self.windows.to_numpy()[self.table.qpos.to_numpy()]
+        if name not in set(self.windows.cat.categories):
+            raise ValueError(f"unknown window {name!r}; windows are {list(self.windows.cat.categories)}")
+        return self.table[win == name].reset_index(drop=True)
+
+
+def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float] | None = None,
+                       compressor: str = "zlib", max_history: int = 5, progress: bool = True) -> Experiment:
+    """Embeddings, time windows and the feature table for ``log`` (module docstring)."""
+    fractions = fractions or DEFAULT_FRACTIONS
+    if "train" not in fractions:
+        raise ValueError(f"fractions must include a 'train' window, got {list(fractions)}")
+    windows = assign_time_windows(log.queries, fractions)
+    item_vecs, query_vecs = embed_items_and_queries(log.items, log.queries, embedder)
+    pop_ids = log.queries.query_id.to_numpy()[windows.to_numpy() == "train"]
+    table = build_feature_table(log, item_vectors=item_vecs, query_vectors=query_vecs, popularity_query_ids=pop_ids,
+                                compressor=compressor, max_history=max_history, progress=progress)
+    history = click_history(log.queries, log.clicks, max_history)
+    return Experiment(log=log, table=table, windows=windows, item_vectors=item_vecs, query_vectors=query_vecs,
+                      history=history)
+
+
+def p_switch_sweep(values: Sequence[float], *, config: SessionConfig, embedder, feature_sets: dict[str, list[str]],
+                   rows: Sequence[AblationRow], seeds: Sequence[int] = (0,), lgb_config: LambdaMARTConfig | None = None,
+                   fractions: dict[str, float] | None = None, n_boot: int = 1000, n_perm: int = 2000,
+                   progress: bool = True) -> pd.DataFrame:
+    """Lift of each row at each ``p_switch`` (simulator re-run with the same seed and every other knob fixed)."""
+    out = []
+    for p in tqdm(list(values), desc="p_switch sweep", disable=not progress, leave=False):
+        log = simulate_sessions(replace(config, p_switch=float(p)), progress=False)
+        exp = prepare_experiment(log, embedder=embedder, fractions=fractions, progress=False)
+        res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), feature_sets, rows,
+                           seeds=seeds, config=lgb_config, n_boot=n_boot, n_perm=n_perm, progress=False)
+        t = res.table.assign(p_switch=float(p))
+        out.append(t)
+    return pd.concat(out, ignore_index=True)

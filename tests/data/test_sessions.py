@@ -1,0 +1,128 @@
+"""Session simulator: schema, determinism, the generative story's invariants."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankaudit.data.catalog import CATEGORY_SPECS, generate_catalog
+from rankaudit.data.sessions import SessionConfig, assign_time_windows, simulate_sessions
+
+SMALL = dict(n_products=600, n_sessions=400, n_days=5, seed=3)
+
+
+@pytest.fixture(scope="module")
+def log():
+    return simulate_sessions(progress=False, **SMALL)
+
+
+def test_catalog_has_many_categories_and_listing_titles():
+    assert len(CATEGORY_SPECS) >= 20
+    cat = generate_catalog(2000, seed=1)
+    assert cat.category.nunique() >= 20
+    assert cat.item_id.tolist() == list(range(2000))
+    assert not cat.duplicated(["brand", "line", "product_type", "attribute", "size"]).any()
+    # titles contain brand, line and type and end with ", <size>"
+    row = cat.iloc[0]
+    assert row.title.startswith(f"{row.brand} {row.line}") and row.title.endswith(f", {row['size']}")
+    assert (cat.price > 0).all()
+
+
+def test_catalog_rejects_bad_sizes():
+    with pytest.raises(ValueError, match="n_products"):
+        generate_catalog(0)
+    with pytest.raises(ValueError, match="n_products"):
+        generate_catalog(10**7)
+
+
+def test_schema_and_labels(log):
+    assert {"query_id", "session_id", "user_id", "timestamp", "query_text", "query_category"} <= set(log.queries)
+    assert {"query_id", "item_id", "rank", "clicked", "purchased", "label"} <= set(log.serp)
+    assert {"session_id", "timestamp", "item_id", "query_id"} <= set(log.clicks)
+    s = log.serp
+    assert set(s.label.unique()) <= {0, 1, 2}
+    np.testing.assert_array_equal(s.label, s.clicked.astype(int) + s.purchased.astype(int))
+    assert (s.purchased <= s.clicked).all()  # a sale is a clicked item
+    assert s.groupby("query_id").purchased.sum().max() <= 1
+    assert s.groupby("query_id").size().max() <= SessionConfig().serp_size
+    assert not s.duplicated(["query_id", "item_id"]).any()
+    assert log.source.kind == "simulated" and log.source.generator
+
+
+def test_deterministic():
+    a = simulate_sessions(progress=False, **SMALL)
+    b = simulate_sessions(progress=False, **SMALL)
+    pd.testing.assert_frame_equal(a.serp, b.serp)
+    pd.testing.assert_frame_equal(a.queries, b.queries)
+    c = simulate_sessions(progress=False, **{**SMALL, "seed": 4})
+    assert not a.serp.equals(c.serp)
+
+
+def test_time_order_and_clicks_after_their_query(log):
+    q = log.queries.set_index("query_id")
+    c = log.clicks
+    assert (c.timestamp.to_numpy() > q.timestamp.reindex(c.query_id).to_numpy()).all()
+    # queries of a session are strictly increasing in time
+    g = log.queries.sort_values(["session_id", "query_index"])
+    assert (g.groupby("session_id").timestamp.diff().dropna() > pd.Timedelta(0)).all()
+    # the next query comes after every click of the previous one
+    last_click = c.groupby("query_id").timestamp.max()
+    nxt = g.groupby("session_id").query_id.shift(-1)
+    pairs = pd.DataFrame({"q": g.query_id, "n": nxt}).dropna()
+    lc = last_click.reindex(pairs.q).to_numpy()
+    ok = ~pd.isna(lc)
+    assert (q.timestamp.reindex(pairs.n.astype(int)).to_numpy()[ok] > lc[ok]).all()
+    span = log.queries.timestamp.max() - log.queries.timestamp.min()
+    assert span > pd.Timedelta(days=3)
+
+
+def test_position_bias_ctr_decreases(log):
+    ctr = log.serp.groupby("rank").clicked.mean()
+    assert ctr.iloc[0] > ctr.iloc[4] > ctr.iloc[15]
+
+
+def test_intent_persists_without_switching():
+    log = simulate_sessions(progress=False, **{**SMALL, "p_switch": 0.0, "p_continue_after_purchase": 0.0})
+    q = log.queries
+    assert q.groupby("session_id").intent_target_item.nunique().max() == 1
+    assert not q.intent_switched.any()
+
+
+def test_switching_changes_intent():
+    log = simulate_sessions(progress=False, **{**SMALL, "p_switch": 1.0})
+    later = log.queries[log.queries.query_index > 0]
+    assert later.intent_switched.all()
+
+
+def test_queries_refine_within_intent():
+    log = simulate_sessions(progress=False, **{**SMALL, "p_switch": 0.0, "p_refine": 1.0, "p_specific_start": 0.0,
+                                                 "p_continue_after_purchase": 0.0})
+    q = log.queries.sort_values(["session_id", "query_index"])
+    np.testing.assert_array_equal(q.intent_level, np.minimum(q.intent_query_index, 3))
+    assert (q.query_text.str.split().str.len().groupby(q.session_id).diff().dropna() >= 0).all()
+
+
+def test_clicks_prefer_intent_matches(log):
+    it, q = log.items, log.queries
+    s = log.serp.merge(q[["query_id", "intent_target_item"]], on="query_id")
+    b = it.brand_code.to_numpy()
+    s["brand_match"] = b[s.item_id] == b[s.intent_target_item]
+    rate = s.groupby("label").brand_match.mean()
+    assert rate[2] > rate[1] > rate[0]
+
+
+def test_config_validation_names_parameter():
+    with pytest.raises(ValueError, match="p_switch"):
+        SessionConfig(p_switch=1.5)
+    with pytest.raises(ValueError, match="serp_size"):
+        SessionConfig(serp_size=0)
+
+
+def test_time_windows_keep_sessions_whole(log):
+    w = assign_time_windows(log.queries, {"train": 0.5, "valid": 0.2, "test": 0.3})
+    per_session = pd.Series(w.to_numpy()).groupby(log.queries.session_id.to_numpy()).nunique()
+    assert per_session.max() == 1
+    first = log.queries.groupby("session_id").timestamp.min()
+    lab = pd.Series(w.to_numpy(), index=log.queries.session_id.to_numpy()).groupby(level=0).first()
+    assert first[lab == "train"].max() <= first[lab == "valid"].min() <= first[lab == "test"].min()
+    with pytest.raises(ValueError, match="fractions"):
+        assign_time_windows(log.queries, {"train": 0.5})
