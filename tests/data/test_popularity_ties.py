@@ -31,3 +31,19 @@ def test_too_few_candidates_is_an_error():
     ratings = pd.DataFrame({"user_id": [1, 1], "item_id": [1, 2]})
     with pytest.raises(ValueError, match="fewer than k=5"):
         popularity_tie_profile(ratings, k=5)
+
+
+def test_crosses_boundary_against_brute_force():
+    rng = np.random.default_rng(3)
+    ratings = pd.DataFrame({
+        "user_id": rng.integers(0, 12, 400),
+        "item_id": rng.integers(0, 60, 400),
+    }).drop_duplicates()
+    k = 5
+    profile = popularity_tie_profile(ratings, n_users="all", k=k)
+    pop = ratings["item_id"].value_counts()
+    for row in profile.itertuples():
+        rated = set(ratings.loc[ratings.user_id == row.user_id, "item_id"])
+        cand = np.sort([pop[i] for i in pop.index if i not in rated])[::-1]
+        kth = cand[k - 1]
+        assert row.crosses_boundary == bool((cand[k:] == kth).any())

@@ -20,7 +20,11 @@ def popularity_tie_profile(
 ) -> pd.DataFrame:
     """Per sampled user: the k-th largest popularity among unrated items and its tie block size.
 
-    Returns columns ``user_id, n_candidates, boundary_score, boundary_block_size``.
+    Returns columns ``user_id, n_candidates, boundary_score, boundary_block_size,
+    crosses_boundary``. ``crosses_boundary`` is true when the block also holds a candidate
+    ranked below ``k`` (``#{s_i > s_(k)} + |B_k| > k``), so that tie-breaking alone decides
+    which candidates make the top k; a block of size > 1 lying entirely inside the top k
+    does not.
     """
     if k < 1:
         raise ValueError(f"k must be >= 1; got {k}.")
@@ -42,11 +46,13 @@ def popularity_tie_profile(
     scores = np.where(unrated, popularity[None, :], -1)
     kth = -np.partition(-scores, k - 1, axis=1)[:, k - 1]
     block = ((scores == kth[:, None]) & unrated).sum(axis=1)
+    above = ((scores > kth[:, None]) & unrated).sum(axis=1)
     return pd.DataFrame(
         {
             "user_id": users[chosen],
             "n_candidates": n_candidates,
             "boundary_score": kth,
             "boundary_block_size": block,
+            "crosses_boundary": above + block > k,
         }
     )

@@ -516,25 +516,27 @@ def run_table3_chapter(
 
 
 def table2_frame(results: Mapping[str, Any], metric: str = "ndcg10") -> pd.DataFrame:
-    """Table 2 for display: one line per score family, one column per tie rule.
+    """Table 2 for display: one column per score family, one line per tie rule.
 
-    Cells are strings rounded to 4 decimals (display only; the results JSON keeps full
-    precision): ``mean ± sd`` where a rule has a seed-to-seed sd (``hash_mean``, ``random``),
-    the mean otherwise. The last column is the change from input order to the exact
-    expectation. ``metric`` is ``"ndcg10"`` or ``"hr10"``.
+    Values are rounded to 4 decimals (display only; the results JSON keeps full precision).
+    The rules with a seed-to-seed standard deviation (``hash_mean``, ``random``) are followed
+    by a ``... sd`` line; the last line, ``Δ expected``, is the change from input order to the
+    exact expectation. ``metric`` is ``"ndcg10"`` or ``"hr10"``.
     """
     if metric not in ("ndcg10", "hr10"):
         raise ValueError(f"metric must be 'ndcg10' or 'hr10'; got {metric!r}.")
     frame = pd.DataFrame(results["table2"])
-    sd = frame[f"{metric}_sd"].fillna(0.0)
-    cell = frame[metric].map("{:.4f}".format).where(
-        sd == 0, frame[metric].map("{:.4f}".format) + " ± " + sd.map("{:.4f}".format))
-    wide = frame.assign(cell=cell).pivot(index="score", columns="tie_rule", values="cell")
-    rules = list(dict.fromkeys(frame["tie_rule"]))
-    wide = wide.loc[list(dict.fromkeys(frame["score"])), rules]
-    exp = frame[frame["tie_rule"] == "expected"].set_index("score")[f"delta_{metric}"]
-    wide["Δ expected"] = exp.reindex(wide.index).map("{:+.4f}".format)
-    wide.columns.name = "tie rule"
+    scores = list(dict.fromkeys(frame["score"]))
+    lines = {}
+    for rule in dict.fromkeys(frame["tie_rule"]):
+        part = frame[frame["tie_rule"] == rule].set_index("score").reindex(scores)
+        lines[rule] = part[metric]
+        if (part[f"{metric}_sd"].fillna(0) > 0).any():
+            lines[f"{rule} sd"] = part[f"{metric}_sd"]
+    exp = frame[frame["tie_rule"] == "expected"].set_index("score").reindex(scores)
+    lines["Δ expected"] = exp[f"delta_{metric}"]
+    wide = pd.DataFrame(lines).T.round(4)
+    wide.index.name, wide.columns.name = "tie rule", "score"
     return wide
 
 
