@@ -11,7 +11,7 @@ from rankaudit.report.params import (
     Str,
     check_params,
 )
-from rankaudit.report.provenance import hardware_description, provenance_markdown, show_run
+from rankaudit.report.provenance import provenance_markdown, show_run
 from rankaudit.report.results import read_results, results_dir, write_results
 
 __all__ = [
@@ -24,7 +24,6 @@ __all__ = [
     "Str",
     "check_params",
     "glue",
-    "hardware_description",
     "provenance_markdown",
     "read_results",
     "results_dir",

@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-import platform
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["provenance_markdown", "show_run", "hardware_description"]
-
-
-def hardware_description() -> str:
-    """CPU/GPU and library versions, for pages whose numbers depend on hardware."""
-    text = f"{platform.machine()} CPU, Python {platform.python_version()}"
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            text = f"GPU {torch.cuda.get_device_name(0)} + " + text
-        text += f", torch {torch.__version__}"
-    except ImportError:  # pragma: no cover - torch is a core dependency
-        pass
-    return text
+__all__ = ["provenance_markdown", "show_run"]
 
 
 def _source_lines(source: Any) -> list[str]:
