@@ -27,6 +27,14 @@ def test_catalog_has_many_categories_and_listing_titles():
     assert (cat.price > 0).all()
 
 
+def test_catalog_titles_never_repeat_a_word_pair():
+    # a line that already names the attribute ("Toughened Nonstick") must not get it twice
+    cat = generate_catalog(20000, seed=0)
+    words = cat.title.str.lower().str.replace(",", "").str.split()
+    doubled = words.map(lambda w: any(a == b for a, b in zip(w, w[1:], strict=False)))
+    assert not doubled.any(), cat.title[doubled].head().tolist()
+
+
 def test_catalog_rejects_bad_sizes():
     with pytest.raises(ValueError, match="n_products"):
         generate_catalog(0)
@@ -126,3 +134,13 @@ def test_time_windows_keep_sessions_whole(log):
     assert first[lab == "train"].max() <= first[lab == "valid"].min() <= first[lab == "test"].min()
     with pytest.raises(ValueError, match="fractions"):
         assign_time_windows(log.queries, {"train": 0.5})
+
+
+def test_no_return_to_a_satisfied_intent(log):
+    # a purchase satisfies its intent: no later query of the session goes back to that slot
+    q = log.queries.sort_values(["session_id", "query_index"])
+    sold = q.query_id.isin(log.serp.loc[log.serp.purchased, "query_id"])
+    bought_at = q[sold].groupby(["session_id", "intent_slot"]).query_index.min().rename("bought_at")
+    later = q.join(bought_at, on=["session_id", "intent_slot"])
+    assert not (later.query_index > later.bought_at).any()
+    assert q.intent_returned.any()  # returns still happen

@@ -99,6 +99,14 @@ CATEGORY_SPECS: dict[str, CategorySpec] = _parse_specs(_RAW)
 
 
 def _title(brand: str, line: str, ptype: str, attribute: str, size: str) -> str:
+    # never repeat words the line already says: "Toughened Nonstick" + "Nonstick" -> "Toughened Nonstick
+    # Skillet"; "511 Slim" + "Slim Fit" -> "511 Slim Fit Jeans"
+    if f" {attribute.lower()} " in f" {line.lower()} ":
+        return f"{brand} {line} {ptype}, {size}"
+    line_words, attr_words = line.lower().split(), attribute.split()
+    for n in range(min(len(line_words), len(attr_words)), 0, -1):
+        if line_words[-n:] == [w.lower() for w in attr_words[:n]]:
+            return f"{brand} {line} {' '.join(attr_words[n:])} {ptype}, {size}"
     if attribute.startswith(("for ", "with ")):
         return f"{brand} {line} {ptype} {attribute}, {size}"
     return f"{brand} {line} {attribute} {ptype}, {size}"

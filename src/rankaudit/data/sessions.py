@@ -11,7 +11,8 @@ Generative story (every number is a field of :class:`SessionConfig`, i.e. a chap
    category and product type and, to varying degrees, its brand, line, attribute and price level. Before
    every query after the first the intent persists, or with probability ``p_switch`` the buyer shifts to
    another intent (the paper's "shift from one intent to another"): back to an earlier intent of the session
-   with probability ``p_return``, else a fresh one. A purchase satisfies the intent and forces a shift.
+   with probability ``p_return``, else a fresh one. A purchase satisfies the intent and forces a shift;
+   a satisfied intent is never returned to.
 4. **Queries, broad to specific.** A query always names the product type and reveals ``level`` of the other
    three preferences (brand, line, attribute, in an order drawn per intent). A fresh intent starts at
    ``level ~ Binomial(3, p_specific_start)``; each further query in the same intent refines by one with
@@ -194,6 +195,7 @@ def simulate_sessions(config: SessionConfig | None = None, *, progress: bool = T
     level = level0.copy()                       # current level per slot
     k_in_intent = np.zeros((S, M), dtype=np.int64)
     bought_last = np.zeros(S, dtype=bool)
+    satisfied = np.zeros((S, M), dtype=bool)   # slots whose intent ended in a purchase
 
     q_rows, serp_rows, click_rows = [], [], []
     qid_next = 0
@@ -207,14 +209,16 @@ def simulate_sessions(config: SessionConfig | None = None, *, progress: bool = T
         returned = np.zeros(len(s_idx), dtype=bool)
         if t > 0:
             switched = (rng.random(len(s_idx)) < cfg.p_switch) | bought_last[s_idx]
-            can_return = n_intents[s_idx] >= 2
+            # a return goes to an earlier, unsatisfied intent other than the current one
+            slots = np.arange(M)
+            open_slot = (slots < n_intents[s_idx, None]) & ~satisfied[s_idx]
+            open_slot[np.arange(len(s_idx)), cur[s_idx]] = False
+            can_return = open_slot.any(axis=1)
             returned = switched & can_return & (rng.random(len(s_idx)) < cfg.p_return)
             fresh = switched & ~returned
-            # return: a uniformly chosen earlier slot other than the current one
             r = s_idx[returned]
-            pick = rng.integers(0, np.maximum(n_intents[r] - 1, 1))
-            pick = pick + (pick >= cur[r])
-            cur[r] = pick
+            keys = np.where(open_slot[returned], rng.random((len(r), M)), -1.0)
+            cur[r] = keys.argmax(axis=1)  # uniform among the open slots
             f = s_idx[fresh]
             cur[f] = n_intents[f]
             n_intents[f] += 1
@@ -297,6 +301,7 @@ def simulate_sessions(config: SessionConfig | None = None, *, progress: bool = T
         clock[s_idx] = np.maximum(last, clock[s_idx]) + rng.exponential(cfg.query_gap_mean_s, n_q) + 1.0
         k_in_intent[s_idx, slot] += 1
         bought_last[s_idx] = has_buy
+        satisfied[s_idx[has_buy], slot[has_buy]] = True
         cont_p = np.where(has_buy, cfg.p_continue_after_purchase, cfg.p_continue)
         active[s_idx] = rng.random(n_q) < cont_p
         if t == M - 1:
