@@ -102,20 +102,30 @@ def load_ml100k(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.Da
         for n, d in ML100K_FILES.items()
         if n != "ml-100k.user"
     )
-    source = DataSource(
+    source = _ml100k_source(
+        directory, ratings, items, "ml-100k (GroupLens 1998; RecBole 1.2.1 atomic files)",
+        sha256_verified=bool(verified),
+    )
+    return ratings, items, source
+
+
+def _ml100k_source(
+    directory: Path, ratings: pd.DataFrame, items: pd.DataFrame, version: str, **extra: object
+) -> DataSource:
+    """The :class:`DataSource` of real ML-100K read from ``directory`` in either layout."""
+    return DataSource(
         name="MovieLens 100K",
         kind="real",
-        version="ml-100k (GroupLens 1998; RecBole 1.2.1 atomic files)",
+        version=version,
         path=str(directory),
         details={
             "n_ratings": int(len(ratings)),
             "n_users": int(ratings["user_id"].nunique()),
             "n_items": int(len(items)),
-            "sha256_verified": bool(verified),
+            **extra,
             "licence": "GroupLens research licence: no redistribution",
         },
     )
-    return ratings, items, source
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,18 +179,7 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
         if bad.size:
             raise ValueError(f"{item_path}, line {bad[0] + 1}: genre flag {genre!r} is {flags.iloc[bad[0]]!r}, not 0/1")
         items[genre] = flags.astype(np.int8).to_numpy()
-    source = DataSource(
-        name="MovieLens 100K",
-        kind="real",
-        version="ml-100k (GroupLens 1998, original u.data/u.item)",
-        path=str(directory),
-        details={
-            "n_ratings": int(len(ratings)),
-            "n_users": int(ratings["user_id"].nunique()),
-            "n_items": int(len(items)),
-            "licence": "GroupLens research licence: no redistribution",
-        },
-    )
+    source = _ml100k_source(directory, ratings, items, "ml-100k (GroupLens 1998, original u.data/u.item)")
     return ratings, items, source
 
 
