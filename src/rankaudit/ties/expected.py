@@ -70,6 +70,7 @@ from rankaudit.ties.kernel_support import (
     count_above_equal,
     first_nonfinite,
     ideal_dcg,
+    row_bounds,
     scan_row,
     sort_relevant_canonical,
 )
@@ -194,31 +195,74 @@ def _expected_row_general(
     return -1
 
 
+@numba.njit(cache=True, inline="always")
+def _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no cover - compiled
+    """Expectation and variance of (HR@k, NDCG@k, RR) for a row whose one relevant item
+    has ``g`` better candidates and a tie block of ``t`` (the formulas above with m = 1;
+    the gain cancels against IDCG = gain * D(1))."""
+    inv_t = 1.0 / t
+    c = min(max(k - g, 0), t)
+    p = c * inv_t
+    mu = (cum1[g + t] - cum1[g]) * inv_t
+    e_rr = (h1[g + t] - h1[g]) * inv_t
+    p_var = p * (1.0 - p)
+    ndcg_var = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (inv_d1 * inv_d1)
+    rr_var = max((h2[g + t] - h2[g]) * inv_t - e_rr * e_rr, 0.0)
+    return p, mu * inv_d1, e_rr, p_var, ndcg_var, rr_var
+
+
+# rows of at most this many candidates read the m = 1 results from a (g, t) table
+TABLE_MAX_LEN = 64
+
+
+@numba.njit(cache=True)
+def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no cover - compiled
+    """``_one_relevant`` for every ``(g, t)`` with ``g + t <= max_len``, flat with stride 6
+    at ``(g * (max_len + 1) + t) * 6``: the same arithmetic, so lookups are bit-identical."""
+    width = max_len + 1
+    table = np.zeros(width * width * 6)
+    for g in range(width):
+        for t in range(1, width - g):
+            i = (g * width + t) * 6
+            vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1)
+            for q in range(6):
+                table[i + q] = vals[q]
+    return table
+
+
 @numba.njit(cache=True)
 def expected_kernel(
-    offsets, scores, labels, k, want_var, disc, cum1, cum2, h1, h2, max_len,
-    hr, ndcg, rr, hr_var, ndcg_var, rr_var, n_rel,
+    n_rows, row_len, offsets, scores, labels, k, want_var, disc, cum1, cum2, h1, h2, max_len,
+    hr, ndcg, rr, hr_var, ndcg_var, rr_var, has_rel,
 ):  # pragma: no cover - compiled
     """Fill the per-row expectation (and variance if ``want_var``) arrays in place.
 
     Returns ``(status, row, position)``; status 0 means every row was valid.
-    Rows without a relevant item get 0 everywhere and ``n_rel = 0``.  The loop
+    Rows without a relevant item get 0 everywhere and ``has_rel = False``.  The loop
     body is the one-relevant-item case: a single fused SIMD pass over labels and
     scores when the relevant item sits where it sat in the previous such row
     (always, for relevant-first rows), else one more pass over the (L1-resident)
-    scores; other rows branch out to ``_expected_row_general``.
+    scores; its metrics come from a precomputed ``(g, t)`` table when rows are
+    short (at most ``TABLE_MAX_LEN``) and the batch is large enough to repay it,
+    else from the formulas.  Rows with several relevant items branch out to
+    ``_expected_row_general``.
     """
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)
     gains = np.empty(size, np.float64)
     inv_d1 = 1.0 / disc[1]
+    width = max_len + 1
+    use_table = max_len <= TABLE_MAX_LEN and n_rows >= width * width
+    if use_table:
+        table = _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1)
+    else:
+        table = np.zeros(0)
     guess = 0  # where the relevant item sat in the last one-relevant row
-    for row in range(offsets.size - 1):
-        a = offsets[row]
-        n = offsets[row + 1] - a
+    for row in range(n_rows):
+        a, n = row_bounds(row, row_len, offsets)
         if n == 0:
             m = w = pos = g = t = 0
-            n_rel[row] = 0
+            has_rel[row] = False
         else:
             # speculate that the relevant item sits where it sat in the previous row
             # (e.g. relevant-first rows): then labels and scores need one fused pass
@@ -228,25 +272,29 @@ def expected_kernel(
                 return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
             if nbad > 0:
                 return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
-            n_rel[row] = m
+            has_rel[row] = m > 0
         if m == 1:  # the common case
             if w != pos:  # wrong guess: a second pass against the right score
                 g, t, _ = count_above_equal(scores, a, n, scores[a + w])
                 guess = w
-            inv_t = 1.0 / t
-            c = min(max(k - g, 0), t)
-            p = c * inv_t
-            mu = (cum1[g + t] - cum1[g]) * inv_t  # gain cancels against IDCG = gain * D(1)
-            e_rr = (h1[g + t] - h1[g]) * inv_t
-            hr[row] = p
-            ndcg[row] = mu * inv_d1
-            rr[row] = e_rr
-            if want_var:
-                hr_var[row] = p * (1.0 - p)
-                ndcg_var[row] = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (
-                    inv_d1 * inv_d1
-                )
-                rr_var[row] = max((h2[g + t] - h2[g]) * inv_t - e_rr * e_rr, 0.0)
+            if use_table:
+                i = numba.uint64((g * width + t) * 6)
+                hr[row] = table[i]
+                ndcg[row] = table[i + 1]
+                rr[row] = table[i + 2]
+                if want_var:
+                    hr_var[row] = table[i + 3]
+                    ndcg_var[row] = table[i + 4]
+                    rr_var[row] = table[i + 5]
+            else:
+                vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1)
+                hr[row] = vals[0]
+                ndcg[row] = vals[1]
+                rr[row] = vals[2]
+                if want_var:
+                    hr_var[row] = vals[3]
+                    ndcg_var[row] = vals[4]
+                    rr_var[row] = vals[5]
         elif m == 0:
             bad = first_nonfinite(scores, a, n)
             if bad >= 0:

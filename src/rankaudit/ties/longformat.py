@@ -110,7 +110,7 @@ def batch_from_long(
     else:
         users = np.asarray(uniques)
     return Batch(
-        offsets=offsets,
+        row_offsets=offsets,
         scores=np.ascontiguousarray(scores),
         labels=np.ascontiguousarray(labels),
         row_ids=np.asarray(uniques),

@@ -33,6 +33,7 @@ from rankaudit.ties.kernel_support import (
     collect_relevant,
     first_nonfinite,
     ideal_dcg,
+    row_bounds,
     scan_labels,
     sort_by_rank,
 )
@@ -91,8 +92,8 @@ def _first_duplicate(item_keys, item_codes, a, n, table, stamp, mask, row):  # p
 
 @numba.njit(cache=True)
 def ordered_kernel(
-    offsets, scores, labels, k, mode, row_keys, item_keys, item_codes, disc, max_len,
-    hr, ndcg, rr, n_rel,
+    n_rows, row_len, offsets, scores, labels, k, mode, row_keys, item_keys, item_codes, disc,
+    max_len, hr, ndcg, rr, has_rel,
 ):  # pragma: no cover - compiled
     """Fill per-row HR@k, NDCG@k and RR under a deterministic tie rule.
 
@@ -110,13 +111,12 @@ def ordered_kernel(
     table = np.empty(tsize, np.int64)
     stamp = np.full(tsize, -1, np.int64)
     row_key = numba.uint64(0)
-    for row in range(offsets.size - 1):
-        a = offsets[row]
-        n = offsets[row + 1] - a
+    for row in range(n_rows):
+        a, n = row_bounds(row, row_len, offsets)
         m, w, n_bad_labels = scan_labels(labels, a, n)
         if n_bad_labels > 0:
             return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
-        n_rel[row] = m
+        has_rel[row] = m > 0
         if m == 1:
             rel[0] = w
         elif m > 1:

@@ -40,6 +40,7 @@ from rankaudit.ties.kernel_support import (
     collect_relevant,
     count_above_equal,
     first_nonfinite,
+    row_bounds,
 )
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.validation import Batch, batch_from_arrays, check_k, raise_for_status
@@ -61,12 +62,12 @@ class TiePrevalence:
 
 @numba.njit(cache=True)
 def prevalence_kernel(
-    offsets, scores, labels, k, max_len, any_tie, boundary, rel_tied, rel_boundary, block, n_rel
+    n_rows, row_len, offsets, scores, labels, k, max_len,
+    any_tie, boundary, rel_tied, rel_boundary, block, n_rel,
 ):  # pragma: no cover - compiled
     rel = np.empty(max(max_len, 1), np.int64)
-    for row in range(offsets.size - 1):
-        a = offsets[row]
-        n = offsets[row + 1] - a
+    for row in range(n_rows):
+        a, n = row_bounds(row, row_len, offsets)
         m, bad = collect_relevant(labels, a, n, rel)
         if bad >= 0:
             return BAD_LABEL, row, bad
@@ -148,14 +149,14 @@ def tie_prevalence(
     block = np.empty(n, dtype=np.int64)
     n_rel = np.empty(n, dtype=np.int64)
     status = prevalence_kernel(
-        batch.offsets, batch.scores, batch.labels, k, batch.max_len,
+        *batch.kernel_layout(), batch.scores, batch.labels, k, batch.max_len,
         any_tie, boundary, rel_tied, rel_boundary, block, n_rel,
     )
     raise_for_status(*status, batch)
     rows = pd.DataFrame(
         {
             batch.row_id_name: batch.row_ids,
-            "n_candidates": np.diff(batch.offsets),
+            "n_candidates": batch.row_lengths(),
             "n_relevant": n_rel,
             "any_tie": any_tie,
             "boundary_tie": boundary,

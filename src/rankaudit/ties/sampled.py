@@ -45,6 +45,7 @@ from rankaudit.ties.kernel_support import (
     count_above_equal,
     first_nonfinite,
     ideal_dcg,
+    row_bounds,
     scan_labels,
     sort_relevant_canonical,
 )
@@ -57,8 +58,8 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 @numba.njit(cache=True)
 def random_kernel(
-    offsets, scores, labels, k, n_repeats, row_keys, disc, max_len,
-    hr, ndcg, rr, hr_std, ndcg_std, rr_std, n_rel,
+    n_rows, row_len, offsets, scores, labels, k, n_repeats, row_keys, disc, max_len,
+    hr, ndcg, rr, hr_std, ndcg_std, rr_std, has_rel,
 ):  # pragma: no cover - compiled
     """Fill per-row means (and sample std when ``n_repeats > 1``) over random tie orders.
 
@@ -74,13 +75,12 @@ def random_kernel(
     ranks = np.empty(size, np.int64)
     taken = np.empty(size, np.int64)
     gamma = numba.uint64(GAMMA)
-    for row in range(offsets.size - 1):
-        a = offsets[row]
-        n = offsets[row + 1] - a
+    for row in range(n_rows):
+        a, n = row_bounds(row, row_len, offsets)
         m, w, n_bad_labels = scan_labels(labels, a, n)
         if n_bad_labels > 0:
             return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
-        n_rel[row] = m
+        has_rel[row] = m > 0
         if m == 1:
             rel[0] = w
         elif m > 1:

@@ -1,7 +1,7 @@
 """Input checking and the internal batch format shared by all kernels.
 
 Every public entry point turns its input into a :class:`Batch` (CSR-style:
-flat ``scores`` / ``labels`` plus ``offsets``) here or in
+flat ``scores`` / ``labels`` plus row offsets or a common row length) here or in
 :mod:`rankaudit.ties.longformat`.  Cheap structural checks (shapes, dtypes,
 row counts, ids) happen here; value checks that need a pass over the data
 (non-finite scores, negative / NaN labels, duplicate item ids) happen inside
@@ -20,6 +20,8 @@ import numpy as np
 from rankaudit.scalars import plain
 from rankaudit.ties.hashing import ids_to_keys, splitmix64, splitmix64_array
 from rankaudit.ties.kernel_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
+
+_NO_OFFSETS = np.zeros(0, dtype=np.int64)
 
 __all__ = [
     "EMPTY_POLICIES",
@@ -40,33 +42,58 @@ EMPTY_POLICIES = ("error", "zero", "drop")
 class Batch:
     """Rows of candidates in CSR layout.
 
-    Row ``i`` is ``scores[offsets[i]:offsets[i+1]]`` (and the same slice of
-    ``labels`` / ``item_ids``).  ``row_ids`` label the rows in the output
-    (input positions for arrays, the row-id column for long format);
-    ``user_ids`` (per row) feed the hash and random rules.
+    Row ``i`` is ``scores[start:start + length]`` (and the same slice of
+    ``labels`` / ``item_ids``): ``start = i * row_len`` for rectangular input
+    (no offsets array is built: at two million rows it is 16 MB of writes),
+    ``offsets[i]:offsets[i+1]`` for ragged rows.  ``row_ids`` label the rows in
+    the output (input positions for arrays, the row-id column for long
+    format); ``user_ids`` (per row) feed the hash and random rules.
     """
 
-    offsets: np.ndarray
     scores: np.ndarray
     labels: np.ndarray
     row_ids: np.ndarray
     row_id_name: str
+    row_offsets: np.ndarray | None = None  # ragged rows: n_rows + 1 CSR offsets
+    row_len: int | None = None  # rectangular rows: their common length
     user_ids: np.ndarray | None = None
     item_ids: np.ndarray | None = None
     item_id_name: str = "item_ids"
     user_id_name: str | None = None  # output column for user ids (None: not shown)
-    row_len: int | None = None  # common row length of rectangular input
+
+    def __post_init__(self) -> None:
+        if (self.row_offsets is None) == (self.row_len is None):
+            raise ValueError("Batch needs exactly one of row_offsets (ragged) and row_len")
 
     @property
     def n_rows(self) -> int:
-        return int(self.offsets.size - 1)
+        return int(self.row_ids.shape[0])
 
     @property
     def max_len(self) -> int:
         """Length of the longest row (scratch size of the kernels)."""
         if self.row_len is not None:
             return self.row_len
-        return int(np.diff(self.offsets).max()) if self.n_rows else 0
+        return int(np.diff(self.row_offsets).max()) if self.n_rows else 0  # type: ignore[arg-type]
+
+    def kernel_layout(self) -> tuple[int, int, np.ndarray]:
+        """``(n_rows, row_len, offsets)`` as the kernels take them (see ``row_bounds``):
+        ``row_len >= 0`` with an empty ``offsets`` for rectangular input, else ``-1``."""
+        if self.row_len is not None:
+            return self.n_rows, self.row_len, _NO_OFFSETS
+        return self.n_rows, -1, self.row_offsets  # type: ignore[return-value]
+
+    def row_start(self, row: int) -> int:
+        """Index of the first candidate of ``row`` in the flat arrays."""
+        if self.row_len is not None:
+            return row * self.row_len
+        return int(self.row_offsets[row])  # type: ignore[index]
+
+    def row_lengths(self) -> np.ndarray:
+        """Number of candidates of every row."""
+        if self.row_len is not None:
+            return np.full(self.n_rows, self.row_len, dtype=np.int64)
+        return np.diff(self.row_offsets)  # type: ignore[arg-type]
 
     def describe_row(self, row: int) -> str:
         """'row 3' or 'row 3 (row_id='u7')': how error messages name a row."""
@@ -188,8 +215,8 @@ def batch_from_arrays(
         flat_s = _numeric(np.ascontiguousarray(s2d), "scores", scores).reshape(-1)
         flat_y = _numeric(np.ascontiguousarray(y2d), "labels", labels).reshape(-1)
         n_cand = s2d.shape[1]
-        offsets = np.arange(n_rows + 1, dtype=np.int64) * n_cand
         row_len: int | None = n_cand
+        offsets = None
         flat_i = None if i2d is None else np.ascontiguousarray(i2d).reshape(-1)
     else:
         rows_s = s_rows if s_rows is not None else list(s2d)  # type: ignore[arg-type]
@@ -228,7 +255,7 @@ def batch_from_arrays(
                 f"user_ids must be 1-D with one id per row ({n_rows}); got shape {users.shape}"
             )
     return Batch(
-        offsets=offsets,
+        row_offsets=None if row_len is not None else offsets,
         scores=flat_s,
         labels=flat_y,
         row_ids=np.arange(n_rows),
@@ -271,7 +298,7 @@ def raise_for_status(status: int, row: int, position: int, batch: Batch) -> None
     if status == OK:
         return
     where = batch.describe_row(row)
-    idx = int(batch.offsets[row] + position)
+    idx = batch.row_start(row) + int(position)
     if status == NONFINITE_SCORE:
         raise ValueError(
             f"scores: {where} has a non-finite score {plain(batch.scores[idx])!r} at candidate "
