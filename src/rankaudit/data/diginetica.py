@@ -27,19 +27,24 @@ Mapping to the shared schema of :mod:`rankaudit.data.sessions`
 
 Malformed input raises ``ValueError`` naming the file and the line (1-based, header = line 1).
 Licence: the dataset is distributed by DIGINETICA for research under the CIKM Cup 2016 terms; it is not
-redistributed here. Put the files in ``data/external/diginetica/`` (see ``data/README.md``).
+redistributed here. Put the files in ``data/external/diginetica/`` (see ``data/README.md``). A folder written by
+:func:`rankaudit.data.diginetica_export.write_diginetica` (it holds ``rankaudit-export.json``) loads as SIMULATED.
+Titles and queries are hashed tokens, so ``SessionLog.extra["hashed_tokens"]`` is True: a pretrained text
+encoder cannot read them (see :func:`rankaudit.ranking.experiment.default_embedder`).
 
 Public API: :func:`load_diginetica`, :func:`read_table`.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from rankaudit.data.diginetica_export import EXPORT_MARKER
 from rankaudit.data.sessions import SessionLog
 from rankaudit.data.source import DataSource
 
@@ -210,7 +215,14 @@ def load_diginetica(data_dir: str | Path, *, max_sessions: int | None = None, ki
 
     serp = serp.join(queries.reset_index().set_index("query_id")["index"], on="query_id")
     serp = serp.sort_values(["index", "rank"], kind="stable").drop(columns="index").reset_index(drop=True)
-    source = DataSource(name="DIGINETICA (CIKM Cup 2016 track 2)", kind=kind,  # type: ignore[arg-type]
-                        version="cikm2016-track2",
-                        path=str(root), details={"max_sessions": max_sessions, "n_queries": len(queries)})
-    return SessionLog(items=items, queries=queries, serp=serp, clicks=clicks, source=source)
+    details = {"max_sessions": max_sessions, "n_queries": len(queries)}
+    marker = root / EXPORT_MARKER
+    if marker.is_file():  # written by rankaudit.data.diginetica_export: simulated, say so
+        generator = json.loads(marker.read_text()).get("generator") or "unknown generator"
+        source = DataSource(name="Simulated sessions in the DIGINETICA format", kind="simulated",
+                            version="cikm2016-track2", path=str(root), generator=generator, details=details)
+    else:
+        source = DataSource(name="DIGINETICA (CIKM Cup 2016 track 2)", kind=kind,  # type: ignore[arg-type]
+                            version="cikm2016-track2", path=str(root), details=details)
+    return SessionLog(items=items, queries=queries, serp=serp, clicks=clicks, source=source,
+                      extra={"hashed_tokens": True})

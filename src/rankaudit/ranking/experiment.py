@@ -6,6 +6,12 @@
     ``"train"`` window only, and returns it with per-window views. Works unchanged on the simulator's and the
     Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`.
 ``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
+``load_session_log(data_dir, *, config, max_sessions) -> SessionLog``
+    a DIGINETICA folder when ``data_dir`` is given (:func:`rankaudit.data.diginetica.load_diginetica`), else
+    the simulator at ``config``: how the Part III chapters take a ``data_dir`` parameter.
+``default_embedder(log, *, fractions) -> embedder``
+    all-MiniLM-L6-v2 for readable text; for hashed tokens (DIGINETICA) a PPMI+SVD embedder fitted on the
+    titles and on co-clicks of the ``"train"`` window's sessions only (no test-window leakage).
 ``p_switch_sweep(values, *, config, embedder, feature_sets, rows, seeds, ...) -> DataFrame``
     re-simulates at each ``p_switch`` and runs :func:`rankaudit.ranking.ablation.run_ablation`; one line per
     (p_switch, row) with lift, CI and p-value.
@@ -20,7 +26,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit.context.embed import embed_items_and_queries
+from rankaudit.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
 from rankaudit.context.features import build_feature_table, click_history
 from rankaudit.data.sessions import (
     SessionConfig,
@@ -48,6 +54,26 @@ class Experiment:
         if name not in set(self.windows.cat.categories):
             raise ValueError(f"unknown window {name!r}; windows are {list(self.windows.cat.categories)}")
         return self.table[win == name].reset_index(drop=True)
+
+
+def load_session_log(data_dir: str | None, *, config: SessionConfig, max_sessions: int | None = None,
+                     progress: bool = True) -> SessionLog:
+    """DIGINETICA files from ``data_dir`` (first ``max_sessions`` sessions; all when None), else the simulator."""
+    if data_dir:
+        from rankaudit.data.diginetica import load_diginetica
+
+        return load_diginetica(data_dir, max_sessions=max_sessions)
+    return simulate_sessions(config, progress=progress)
+
+
+def default_embedder(log: SessionLog, *, fractions: dict[str, float] | None = None, progress: bool = True):
+    """MiniLM for readable titles; PPMI+SVD fitted on the training window for hashed tokens (module doc)."""
+    if not log.extra.get("hashed_tokens"):
+        return MiniLMEmbedder(progress=progress)
+    windows = assign_time_windows(log.queries, fractions or DEFAULT_FRACTIONS)
+    train_sessions = log.queries.session_id[windows.to_numpy() == "train"].unique()
+    co_clicks = log.clicks[log.clicks.session_id.isin(train_sessions)]
+    return PPMISVDEmbedder().fit(log.items.title.tolist(), co_clicks)
 
 
 def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float] | None = None,
