@@ -124,6 +124,24 @@ def scan_labels(labels, a, n):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, inline="always")
+def relevant_positions(labels, a, n, rel):  # pragma: no cover - compiled
+    """Positions of a row's relevant candidates into ``rel[:m]``: ``(m, bad)``.
+
+    One SIMD pass (:func:`scan_labels`) settles rows with at most one relevant
+    item; rows with several take a second, scalar pass.  ``bad`` is the position
+    of the first negative or NaN label, or -1.
+    """
+    m, w, n_bad = scan_labels(labels, a, n)
+    if n_bad > 0:
+        return m, collect_relevant(labels, a, n, rel)[1]
+    if m == 1:
+        rel[0] = w
+    elif m > 1:
+        collect_relevant(labels, a, n, rel)
+    return m, -1
+
+
+@numba.njit(cache=True, inline="always")
 def scan_row(labels, scores, a, n, s):  # pragma: no cover - compiled
     """:func:`scan_labels` and :func:`count_above_equal` (against a guessed score ``s``)
     fused into one SIMD pass: ``(m, w, bad_labels, #scores > s, #scores == s, #non-finite)``."""

@@ -30,11 +30,10 @@ from rankaudit.ties.kernel_support import (
     DUPLICATE_ITEM,
     NONFINITE_SCORE,
     OK,
-    collect_relevant,
     first_nonfinite,
     ideal_dcg,
+    relevant_positions,
     row_bounds,
-    scan_labels,
     sort_by_rank,
 )
 
@@ -113,14 +112,10 @@ def ordered_kernel(
     row_key = numba.uint64(0)
     for row in range(n_rows):
         a, n = row_bounds(row, row_len, offsets)
-        m, w, n_bad_labels = scan_labels(labels, a, n)
-        if n_bad_labels > 0:
-            return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
+        m, bad = relevant_positions(labels, a, n, rel)
+        if bad >= 0:
+            return BAD_LABEL, row, bad
         has_rel[row] = m > 0
-        if m == 1:
-            rel[0] = w
-        elif m > 1:
-            collect_relevant(labels, a, n, rel)
         if mode == HASH:
             dup = _first_duplicate(item_keys, item_codes, a, n, table, stamp, tsize - 1, row)
             if dup >= 0:

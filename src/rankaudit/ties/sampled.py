@@ -41,12 +41,11 @@ from rankaudit.ties.kernel_support import (
     BAD_LABEL,
     NONFINITE_SCORE,
     OK,
-    collect_relevant,
     count_above_equal,
     first_nonfinite,
     ideal_dcg,
+    relevant_positions,
     row_bounds,
-    scan_labels,
     sort_relevant_canonical,
 )
 
@@ -77,14 +76,10 @@ def random_kernel(
     gamma = numba.uint64(GAMMA)
     for row in range(n_rows):
         a, n = row_bounds(row, row_len, offsets)
-        m, w, n_bad_labels = scan_labels(labels, a, n)
-        if n_bad_labels > 0:
-            return BAD_LABEL, row, collect_relevant(labels, a, n, rel)[1]
+        m, bad = relevant_positions(labels, a, n, rel)
+        if bad >= 0:
+            return BAD_LABEL, row, bad
         has_rel[row] = m > 0
-        if m == 1:
-            rel[0] = w
-        elif m > 1:
-            collect_relevant(labels, a, n, rel)
         if m == 0:
             bad = first_nonfinite(scores, a, n)
             if bad >= 0:
