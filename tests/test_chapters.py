@@ -60,18 +60,20 @@ def test_chapter_runs_at_smoke_parameters(smoke_book, name):
         assert record["params"][key] == value
 
 
-def test_ablation_chapter_runs_on_diginetica_files(tmp_path):
-    """Chapter 11's real-data path, end to end: a simulated log written as DIGINETICA files."""
+@pytest.mark.parametrize("name", ["11_ablation", "12_sequence_models"])
+def test_table1_chapters_run_on_diginetica_files(tmp_path, name):
+    """The real-data path of chapters 11 and 12, end to end: a simulated log written as
+    DIGINETICA files (labelled SIMULATED by its export marker)."""
     from rankaudit.data.diginetica_export import write_diginetica
     from rankaudit.data.sessions import SessionConfig, simulate_sessions
     from rankaudit.report.pipeline import Paths, run_chapter
 
-    log = simulate_sessions(SessionConfig(n_sessions=700, n_products=500), progress=False)
+    log = simulate_sessions(SessionConfig(n_sessions=800, n_products=600), progress=False)
     folder = write_diginetica(log, tmp_path / "diginetica")
     paths = Paths(ROOT, ROOT / "notebooks", tmp_path / "book", tmp_path / "executed", tmp_path / "results")
-    out = run_chapter("11_ablation", {"data_dir": str(folder), "max_sessions": 600}, paths=paths,
+    out = run_chapter(name, {"data_dir": str(folder), "max_sessions": 600}, paths=paths,
                       smoke=True, log=lambda *_: None)
-    record = json.loads((paths.results / "11_ablation.json").read_text())
+    record = json.loads((paths.results / f"{name}.json").read_text())
     assert record["params"]["data_dir"] == str(folder.resolve())
     assert record["data_source"]["name"] == "Simulated sessions in the DIGINETICA format"
     assert record["data_source"]["details"]["max_sessions"] == 600

@@ -63,7 +63,7 @@ def test_hash_tokens_is_stable_and_word_based():
     assert t[2] == "" and t[3] == ""
 
 
-def test_default_embedder_reads_hashed_tokens_with_ppmi_fitted_on_training_window(exported, monkeypatch):
+def test_default_embedder_reads_hashed_tokens_with_ppmi_fitted_before_validation(exported, monkeypatch):
     from rankaudit.context import embed
     from rankaudit.data.sessions import assign_time_windows
     from rankaudit.ranking.experiment import DEFAULT_FRACTIONS
@@ -80,5 +80,5 @@ def test_default_embedder_reads_hashed_tokens_with_ppmi_fitted_on_training_windo
     emb = default_embedder(back)
     assert isinstance(emb, embed.PPMISVDEmbedder)
     windows = assign_time_windows(back.queries, DEFAULT_FRACTIONS).to_numpy()
-    later = set(back.queries.session_id[windows != "train"])
+    later = set(back.queries.session_id[np.isin(windows, ["valid", "test"])])
     assert seen["sessions"] and not (seen["sessions"] & later)

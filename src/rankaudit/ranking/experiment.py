@@ -11,7 +11,7 @@
     the simulator at ``config``: how the Part III chapters take a ``data_dir`` parameter.
 ``default_embedder(log, *, fractions) -> embedder``
     all-MiniLM-L6-v2 for readable text; for hashed tokens (DIGINETICA) a PPMI+SVD embedder fitted on the
-    titles and on co-clicks of the ``"train"`` window's sessions only (no test-window leakage).
+    titles and on co-clicks of the sessions before the ``"valid"`` and ``"test"`` windows only (no leakage).
 ``p_switch_sweep(values, *, config, embedder, feature_sets, rows, seeds, ...) -> DataFrame``
     re-simulates at each ``p_switch`` and runs :func:`rankaudit.ranking.ablation.run_ablation`; one line per
     (p_switch, row) with lift, CI and p-value.
@@ -67,12 +67,12 @@ def load_session_log(data_dir: str | None, *, config: SessionConfig, max_session
 
 
 def default_embedder(log: SessionLog, *, fractions: dict[str, float] | None = None, progress: bool = True):
-    """MiniLM for readable titles; PPMI+SVD fitted on the training window for hashed tokens (module doc)."""
+    """MiniLM for readable titles; PPMI+SVD fitted before the validation window for hashed tokens (module doc)."""
     if not log.extra.get("hashed_tokens"):
         return MiniLMEmbedder(progress=progress)
     windows = assign_time_windows(log.queries, fractions or DEFAULT_FRACTIONS)
-    train_sessions = log.queries.session_id[windows.to_numpy() == "train"].unique()
-    co_clicks = log.clicks[log.clicks.session_id.isin(train_sessions)]
+    early = ~np.isin(windows.to_numpy(), ["valid", "test"])  # e.g. "encoder" and "train"
+    co_clicks = log.clicks[log.clicks.session_id.isin(log.queries.session_id[early].unique())]
     return PPMISVDEmbedder().fit(log.items.title.tolist(), co_clicks)
 
 
