@@ -76,7 +76,7 @@ def write_diginetica(log: SessionLog, out_dir: str | Path) -> Path:
 
     users = q.user_id.map(lambda u: "NA" if u is None or u == "" or pd.isna(u) else str(u))
     ordered = serp.sort_values(["query_id", "rank"], kind="stable")
-    lists = ordered.groupby("query_id").item_id.agg(lambda s: ",".join(map(str, s.to_numpy() + 1)))
+    lists = (ordered.item_id + 1).astype(str).groupby(ordered.query_id).agg(",".join)
     qcat = q.query_category.map(lambda c: "" if pd.isna(c) else str(cat_codes.get(str(c), "")))
     pd.DataFrame({
         "queryId": q.query_id, "sessionId": q.session_id, "userId": users,

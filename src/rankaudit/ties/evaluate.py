@@ -221,7 +221,8 @@ def evaluate_batch(
 
     Returns the metric arrays by column name and a per-row bool array: does the
     row hold a relevant item (label > 0)?  (One byte a row rather than a count:
-    at two million rows the output writes are a measurable part of the time.)  Raises ValueError on invalid values (see :func:`evaluate`).
+    at two million rows the output writes are a measurable part of the time.)
+    Raises ValueError on invalid values (see :func:`evaluate`).
     """
     n = batch.n_rows
     max_len = batch.max_len

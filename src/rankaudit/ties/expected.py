@@ -196,18 +196,20 @@ def _expected_row_general(
 
 
 @numba.njit(cache=True, inline="always")
-def _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no cover - compiled
-    """Expectation and variance of (HR@k, NDCG@k, RR) for a row whose one relevant item
-    has ``g`` better candidates and a tie block of ``t`` (the formulas above with m = 1;
-    the gain cancels against IDCG = gain * D(1))."""
+def _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, want_var):  # pragma: no cover - compiled
+    """Expectation and (if ``want_var``, else 0) variance of (HR@k, NDCG@k, RR) for a row
+    whose one relevant item has ``g`` better candidates and a tie block of ``t`` (the
+    formulas above with m = 1; the gain cancels against IDCG = gain * D(1))."""
     inv_t = 1.0 / t
     c = min(max(k - g, 0), t)
     p = c * inv_t
     mu = (cum1[g + t] - cum1[g]) * inv_t
     e_rr = (h1[g + t] - h1[g]) * inv_t
-    p_var = p * (1.0 - p)
-    ndcg_var = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (inv_d1 * inv_d1)
-    rr_var = max((h2[g + t] - h2[g]) * inv_t - e_rr * e_rr, 0.0)
+    p_var = ndcg_var = rr_var = 0.0
+    if want_var:
+        p_var = p * (1.0 - p)
+        ndcg_var = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (inv_d1 * inv_d1)
+        rr_var = max((h2[g + t] - h2[g]) * inv_t - e_rr * e_rr, 0.0)
     return p, mu * inv_d1, e_rr, p_var, ndcg_var, rr_var
 
 
@@ -224,7 +226,7 @@ def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no c
     for g in range(width):
         for t in range(1, width - g):
             i = (g * width + t) * 6
-            vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1)
+            vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, True)
             for q in range(6):
                 table[i + q] = vals[q]
     return table
@@ -287,7 +289,7 @@ def expected_kernel(
                     ndcg_var[row] = table[i + 4]
                     rr_var[row] = table[i + 5]
             else:
-                vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1)
+                vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, want_var)
                 hr[row] = vals[0]
                 ndcg[row] = vals[1]
                 rr[row] = vals[2]
@@ -295,10 +297,7 @@ def expected_kernel(
                     hr_var[row] = vals[3]
                     ndcg_var[row] = vals[4]
                     rr_var[row] = vals[5]
-        elif m == 0:
-            bad = first_nonfinite(scores, a, n)
-            if bad >= 0:
-                return NONFINITE_SCORE, row, bad
+        elif m == 0:  # scan_row has already checked every score of the row
             hr[row] = 0.0
             ndcg[row] = 0.0
             rr[row] = 0.0

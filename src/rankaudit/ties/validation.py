@@ -74,7 +74,7 @@ class Batch:
         """Length of the longest row (scratch size of the kernels)."""
         if self.row_len is not None:
             return self.row_len
-        return int(np.diff(self.row_offsets).max()) if self.n_rows else 0  # type: ignore[arg-type]
+        return int(self.row_lengths().max()) if self.n_rows else 0
 
     def kernel_layout(self) -> tuple[int, int, np.ndarray]:
         """``(n_rows, row_len, offsets)`` as the kernels take them (see ``row_bounds``):
@@ -216,7 +216,7 @@ def batch_from_arrays(
         flat_y = _numeric(np.ascontiguousarray(y2d), "labels", labels).reshape(-1)
         n_cand = s2d.shape[1]
         row_len: int | None = n_cand
-        offsets = None
+        offsets: np.ndarray | None = None
         flat_i = None if i2d is None else np.ascontiguousarray(i2d).reshape(-1)
     else:
         rows_s = s_rows if s_rows is not None else list(s2d)  # type: ignore[arg-type]
@@ -255,7 +255,7 @@ def batch_from_arrays(
                 f"user_ids must be 1-D with one id per row ({n_rows}); got shape {users.shape}"
             )
     return Batch(
-        row_offsets=None if row_len is not None else offsets,
+        row_offsets=offsets,
         scores=flat_s,
         labels=flat_y,
         row_ids=np.arange(n_rows),
