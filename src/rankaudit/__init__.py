@@ -39,11 +39,10 @@ References
     }
 """
 
+from rankaudit._version import __version__
 from rankaudit.report.checklist import checklist
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
-
-__version__ = "0.1.0"
 
 __all__ = ["__version__", "audit_row_order", "checklist", "evaluate", "tie_prevalence"]

@@ -326,11 +326,8 @@ def test_sequence_data_from_log_aligns_with_the_frame(small_log):
 
 
 def test_compare_with_paper_and_sale_matrix():
-    from rankaudit.context.sequence import (
-        PAPER_TABLE1_LIFT_PCT,
-        compare_with_paper,
-        sale_score_matrix,
-    )
+    from rankaudit.ranking.paper import PAPER_TABLE1_LIFT_PCT
+    from rankaudit.ranking.summaries import compare_with_paper, sale_score_matrix
 
     table = pd.DataFrame({
         "variant": ["MLR + CosSim_lc", "P1", "P2 + CosSim_seq:perc"], "baseline": ["MLR", "MLR", "P2"],

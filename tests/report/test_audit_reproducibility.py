@@ -8,14 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rankaudit.audit import load_rows, recompute_results, rows_path, run_audit_chapter
 from rankaudit.report import read_results, write_results
-from rankaudit.report.audit import (
-    load_rows,
-    recompute_results,
-    rows_path,
-    run_audit_chapter,
-    run_table3_chapter,
-)
 
 
 @pytest.fixture
@@ -50,7 +44,7 @@ def test_movielens_chapter_aggregates_recompute_exactly(results_dir: Path) -> No
 
 
 def test_amazon_chapter_aggregates_recompute_exactly(results_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import rankaudit.report.audit as audit
+    import rankaudit.audit.chapter as audit
 
     small = dict(n_users=2500, n_items=600, n_stores=100, seed=1)
     original = audit.prepare_audit
@@ -67,8 +61,8 @@ def test_amazon_chapter_aggregates_recompute_exactly(results_dir: Path, monkeypa
 @pytest.mark.real_data
 def test_table3_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
     stem = "07_hash_seeds_vs_expectation"
-    run, results = run_table3_chapter(
-        stem, "movielens", "overlap", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10,
+    run, results = run_audit_chapter(
+        stem, "movielens", table="table3", score="overlap", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10,
         n_hash_seeds=5, n_permutations=3,
     )
     write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results)
@@ -79,7 +73,7 @@ def test_table3_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
 def test_tampered_parquet_is_detected(results_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import pyarrow.parquet as pq
 
-    import rankaudit.report.audit as audit
+    import rankaudit.audit.chapter as audit
 
     small = dict(n_users=2500, n_items=600, n_stores=100, seed=1)
     original = audit.prepare_audit

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rankaudit.data.synthetic_rows import simulate_tie_heavy_rows
 from rankaudit.ties import peer_audit as pa
 from rankaudit.ties.peers import PEERS
-from rankaudit.ties.studies import simulate_tie_heavy_rows
 
 
 @pytest.fixture(scope="module")

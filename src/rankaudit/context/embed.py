@@ -32,20 +32,18 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from rankaudit._paths import cache_root
+from rankaudit.data.lexical import TOKEN_PATTERN
+
+__all__ = [
+    "EmbeddingCache",
+    "MINILM_NAME",
+    "MiniLMEmbedder",
+    "PPMISVDEmbedder",
+    "embed_items_and_queries",
+]
+
 MINILM_NAME = "sentence-transformers/all-MiniLM-L6-v2"
-
-
-def cache_root() -> Path:
-    """``$RANKAUDIT_CACHE_DIR`` or ``<project root>/data/cache`` (``~/.cache/rankaudit`` outside the project)."""
-    env = os.environ.get("RANKAUDIT_CACHE_DIR")
-    if env:
-        return Path(env)
-    try:
-        from rankaudit.report.results import find_project_root
-
-        return find_project_root() / "data" / "cache"
-    except FileNotFoundError:
-        return Path.home() / ".cache" / "rankaudit"
 
 
 def _normalise(x: np.ndarray) -> np.ndarray:
@@ -167,8 +165,6 @@ class PPMISVDEmbedder:
         """``item_titles[i]`` is item ``i``'s text; ``sessions`` has ``session_id, item_id`` co-view events."""
         from sklearn.feature_extraction.text import CountVectorizer
         from sklearn.utils.extmath import randomized_svd
-
-        from rankaudit.data.lexical import TOKEN_PATTERN
 
         n_items = len(item_titles)
         self._vec = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, binary=True, dtype=np.float64)

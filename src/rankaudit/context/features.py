@@ -30,7 +30,7 @@ ranker trained on it would learn to copy the logged order)
     ``popularity_sales``   ln(1 + sales of the item in the popularity window)
     ``category_match``     1 if the item's category equals the query's category, else 0 (NaN if unknown)
 
-Interfaces for other modules (issue 7 reuses these)
+Interfaces for other modules (the sequence encoders reuse these)
 ---------------------------------------------------
 ``click_history(queries, clicks, max_clicks=5) -> ndarray (n_queries, max_clicks)``  item ids of the
     earlier clicks of each query's session, column 0 = most recent, ``-1`` = padding.
@@ -52,6 +52,22 @@ from tqdm.auto import tqdm
 
 from rankaudit.context.ncd import NCD
 from rankaudit.data.lexical import BM25Index
+
+__all__ = [
+    "CONTEXT_FEATURES",
+    "HEURISTIC_FEATURES",
+    "INTENT_FEATURES",
+    "MLR_FEATURES",
+    "build_feature_table",
+    "click_history",
+    "heuristic_features",
+    "intent_features",
+    "item_popularity",
+    "mlr_features",
+    "pair_cosine",
+    "reference_clicks",
+    "serp_frame",
+]
 
 MLR_FEATURES = ["bm25", "query_coverage", "log_price", "price_rel_serp", "popularity_clicks",
                 "popularity_sales", "category_match"]

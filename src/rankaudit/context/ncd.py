@@ -41,6 +41,15 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
+__all__ = [
+    "Compressor",
+    "NCD",
+    "SEP",
+    "ZlibCompressor",
+    "get_compressor",
+    "ncd",
+]
+
 SEP = " "
 
 

@@ -30,57 +30,22 @@ import numpy as np
 import pandas as pd
 import torch
 
-from rankaudit.context.losses import lambdarank_loss, ndcg
-from rankaudit.context.sequence_models import (
-    PerceiverSeqEncoder,
-    SequenceEncoder,
-    TransformerSeqEncoder,
-    cosine_scores,
-    make_encoder,
-)
 from rankaudit.context.sequence_training import (
     SequenceData,
     TrainResult,
-    check_disjoint_windows,
-    default_device,
-    device_description,
-    resolve_device,
     sequence_feature,
     time_windows,
     train_encoder,
-    validation_ndcg,
 )
 
 __all__ = [
     "FEATURE_NAMES",
-    "PAPER_TABLE1_LIFT_PCT",
-    "PROGRESSION",
-    "compare_with_paper",
-    "progression_frame",
-    "sale_score_matrix",
-    "PerceiverSeqEncoder",
-    "SequenceData",
-    "SequenceEncoder",
     "SequenceFeatures",
-    "TrainResult",
-    "TransformerSeqEncoder",
-    "check_disjoint_windows",
     "check_no_leakage",
-    "cosine_scores",
-    "default_device",
-    "device_description",
-    "resolve_device",
     "encoder_rows",
     "fit_sequence_features",
-    "lambdarank_loss",
-    "make_encoder",
-    "ndcg",
     "sequence_data_from_log",
-    "sequence_feature",
     "serp_matrix_positions",
-    "time_windows",
-    "train_encoder",
-    "validation_ndcg",
 ]
 
 #: Feature column names, as in the paper's Table 1.
@@ -244,80 +209,3 @@ def fit_sequence_features(
         results[kind] = res
     return SequenceFeatures(pd.DataFrame(columns, index=frame.index), results,
                             n_train_queries=len(train), n_valid_queries=len(valid), encoder_rows=enc)
-
-
-# ------------------------------------------------------------------------------ chapter helpers
-#: The paper's offline MRR-of-sold-item lifts, in % (Sheng et al., 2024, Table 1), per variant row.
-PAPER_TABLE1_LIFT_PCT = {
-    "MLR + NCD_lc": 1.16,
-    "MLR + CosSim_lc": 1.84,
-    "MLR + NCD_l5c": 0.60,
-    "MLR + CosSim_l5c": 1.23,
-    "P1 + NCD_Ref_txt": 0.93,
-    "P1 + CosSim_Ref_emb": 1.08,
-    "P2 + CosSim_seq:trans": 0.69,
-    "P2 + CosSim_seq:perc": 1.01,
-}
-
-#: Feature sets of the progression figure, in order.
-PROGRESSION = ("MLR", "P1", "P2", "P2 + CosSim_seq:trans", "P2 + CosSim_seq:perc")
-
-
-def compare_with_paper(table: pd.DataFrame) -> pd.DataFrame:
-    """The ablation table's rows next to the paper's Table 1 lift (NaN for rows the paper does not list).
-
-    Adds ``paper_lift_pct``, ``paper_in_ci`` (the paper's lift lies inside our 95% CI) and
-    ``same_sign`` (our point estimate has the paper's sign, i.e. is positive).
-    """
-    for col in ("variant", "lift_pct", "ci_low", "ci_high", "p_value"):
-        if col not in table:
-            raise ValueError(f"table needs a {col!r} column (rankaudit.ranking.ablation.AblationResult.table)")
-    out = table[["variant", "baseline", "lift_pct", "ci_low", "ci_high", "p_value"]].copy()
-    out["paper_lift_pct"] = out["variant"].map(PAPER_TABLE1_LIFT_PCT)
-    listed = out["paper_lift_pct"].notna()
-    out["paper_in_ci"] = listed & (out["ci_low"] <= out["paper_lift_pct"]) & (out["paper_lift_pct"] <= out["ci_high"])
-    out["same_sign"] = listed & (np.sign(out["lift_pct"]) == np.sign(out["paper_lift_pct"]))
-    return out
-
-
-def progression_frame(per_query: pd.DataFrame, feature_sets=PROGRESSION) -> pd.DataFrame:
-    """MRR of the sold item (tie-aware expected RR) per feature set and seed, for the progression figure.
-
-    ``per_query`` is :attr:`rankaudit.ranking.ablation.AblationResult.per_query`.
-    """
-    missing = [f for f in feature_sets if f not in set(per_query["feature_set"])]
-    if missing:
-        raise ValueError(f"per_query has no rows for feature set(s) {missing}")
-    sub = per_query[per_query["feature_set"].isin(feature_sets)]
-    out = sub.groupby(["feature_set", "seed"], sort=False)["rr_expected"].mean().rename("mrr_sale").reset_index()
-    out["feature_set"] = pd.Categorical(out["feature_set"], categories=list(feature_sets), ordered=True)
-    return out.sort_values(["feature_set", "seed"]).reset_index(drop=True)
-
-
-def sale_score_matrix(frame: pd.DataFrame, scores: np.ndarray) -> dict[str, np.ndarray]:
-    """Rectangular ``(n_queries, width)`` arrays for :func:`rankaudit.report.checklist.checklist`.
-
-    Keeps test queries with a sale whose SERP has the full (modal) width, since the checklist needs
-    one width; labels are 1 for the sold item (the MRR-of-sale target), 0 otherwise; rows keep the
-    logged SERP order. Returns ``scores``, ``labels``, ``item_ids``, ``query_ids`` and ``n_dropped``
-    (sale queries left out for a shorter SERP).
-    """
-    if len(scores) != len(frame):
-        raise ValueError(f"scores has {len(scores)} values for {len(frame)} frame rows")
-    f = frame[["query_id", "item_id", "label"]].assign(score=np.asarray(scores, dtype=np.float64))
-    size = f.groupby("query_id", sort=False)["label"].transform("size").to_numpy()
-    has_sale = f.groupby("query_id", sort=False)["label"].transform("max").to_numpy() == 2
-    width = int(pd.Series(size[has_sale]).mode().iloc[0]) if has_sale.any() else 0
-    if width == 0:
-        raise ValueError("frame has no query with a sale (label 2)")
-    keep = has_sale & (size == width)
-    k = f[keep]
-    n = len(k) // width
-    n_sale_queries = int(f.loc[has_sale, "query_id"].nunique())
-    return {
-        "scores": k["score"].to_numpy().reshape(n, width),
-        "labels": (k["label"].to_numpy() == 2).astype(np.int64).reshape(n, width),
-        "item_ids": k["item_id"].to_numpy().reshape(n, width),
-        "query_ids": k["query_id"].to_numpy()[::width],
-        "n_dropped": n_sale_queries - n,
-    }

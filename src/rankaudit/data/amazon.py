@@ -41,10 +41,26 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-REVIEWS_FILE = "Beauty_and_Personal_Care.jsonl.gz"
-META_FILE = "meta_Beauty_and_Personal_Care.jsonl.gz"
-DATASET_NAME = "Amazon Reviews 2023 (Beauty_and_Personal_Care)"
-DATASET_VERSION = "2023"
+from rankaudit.data.amazon_schema import DATASET_NAME, DATASET_VERSION, META_FILE, REVIEWS_FILE
+from rankaudit.data.amazon_sim import simulate_amazon_beauty, simulation_source
+from rankaudit.data.source import DataSource
+
+__all__ = [
+    "AmazonFormatError",
+    "META_TEXT_FIELDS",
+    "REVIEW_REQUIRED",
+    "STOPWORDS",
+    "attributes_for",
+    "item_tokens",
+    "iter_jsonl",
+    "lexical_attributes",
+    "load_amazon_beauty",
+    "read_meta",
+    "read_reviews",
+    "reviews_to_ratings",
+    "tokenize",
+]
+
 
 REVIEW_REQUIRED = ("user_id", "parent_asin", "rating", "timestamp")
 META_TEXT_FIELDS = ("title", "features", "categories", "store")
@@ -321,11 +337,7 @@ def load_amazon_beauty(
     ``attributes`` is a binary DataFrame indexed by item id (see :func:`lexical_attributes`;
     ``n_attributes`` and ``min_items`` are passed on), built from reviewed products only.
     """
-    from rankaudit.data import DataSource
-
     if data_dir is None:
-        from rankaudit.data.amazon_sim import simulate_amazon_beauty, simulation_source
-
         kwargs = dict(simulate or {})
         reviews, meta = simulate_amazon_beauty(**kwargs)
         source = simulation_source(kwargs)

@@ -38,7 +38,24 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit._checks import check_positive_int
+from rankaudit._version import __version__
+from rankaudit.data.amazon_schema import META_FILE, REVIEWS_FILE
+from rankaudit.data.source import DataSource
 from rankaudit.scalars import plain
+
+__all__ = [
+    "ADJECTIVES",
+    "CATEGORIES",
+    "DEFAULTS",
+    "FEATURES",
+    "GENERATOR",
+    "RATING_P_IN",
+    "RATING_P_OUT",
+    "simulate_amazon_beauty",
+    "simulation_source",
+    "write_amazon_jsonl",
+]
 
 GENERATOR = "rankaudit.data.amazon_sim.simulate_amazon_beauty"
 
@@ -173,9 +190,10 @@ def simulate_amazon_beauty(
     helpful_vote, verified_purchase``) and ``meta`` those of the metadata file. Deterministic
     for a given ``seed``.
     """
-    for name, value in dict(n_users=n_users, n_items=n_items, n_stores=n_stores, max_history=max_history).items():
-        if int(value) != value or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    for name, value in dict(
+        n_users=n_users, n_items=n_items, n_stores=n_stores, max_history=max_history
+    ).items():
+        check_positive_int(value, name)
     if not 0.0 <= affinity <= 1.0:
         raise ValueError(f"affinity must lie in [0, 1], got {affinity}")
     if user_exponent <= 1.0:
@@ -250,9 +268,6 @@ def simulate_amazon_beauty(
 
 def simulation_source(overrides: dict | None = None):
     """The :class:`rankaudit.data.DataSource` for data made by :func:`simulate_amazon_beauty`."""
-    from rankaudit import __version__
-    from rankaudit.data import DataSource
-
     args = {**DEFAULTS, **(overrides or {})}
     call = ", ".join(f"{k}={v!r}" for k, v in args.items())
     return DataSource(
@@ -268,8 +283,6 @@ def write_amazon_jsonl(reviews: pd.DataFrame, meta: pd.DataFrame, out_dir: str |
     """Write ``reviews`` and ``meta`` as ``Beauty_and_Personal_Care.jsonl.gz`` and
     ``meta_Beauty_and_Personal_Care.jsonl.gz`` in ``out_dir`` (byte-identical for equal input:
     the gzip header carries no timestamp)."""
-    from rankaudit.data.amazon import META_FILE, REVIEWS_FILE
-
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = (out_dir / REVIEWS_FILE, out_dir / META_FILE)

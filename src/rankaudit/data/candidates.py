@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankaudit._checks import check_positive_int
 from rankaudit.scalars import plain
 
 __all__ = ["CandidateRows", "build_candidate_rows", "holdout_latest_positive", "sample_negatives"]
@@ -221,10 +222,9 @@ def build_candidate_rows(
     than there are eligible users also keeps them all (``policy["n_rows_requested"]`` and
     ``policy["n_eligible"]`` record both). ``item_pool`` defaults to every item in ``ratings``.
     """
-    if int(n_negatives) != n_negatives or n_negatives < 1:
-        raise ValueError(f"n_negatives must be a positive integer, got {n_negatives!r}")
-    if n_rows is not None and (int(n_rows) != n_rows or n_rows < 1):
-        raise ValueError(f"n_rows must be a positive integer or None, got {n_rows!r}")
+    check_positive_int(n_negatives, "n_negatives")
+    if n_rows is not None:
+        check_positive_int(n_rows, "n_rows")
     train, heldout, n_dupes = holdout_latest_positive(ratings, min_rating=min_rating, min_train=min_train)
     if len(heldout) == 0:
         raise ValueError(f"no user has a positive (rating >= {min_rating}) and {min_train} other interactions")

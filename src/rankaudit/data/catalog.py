@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+__all__ = ["CATEGORY_SPECS", "CategorySpec", "generate_catalog"]
+
 
 @dataclass(frozen=True)
 class CategorySpec:

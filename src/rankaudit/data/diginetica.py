@@ -48,6 +48,14 @@ from rankaudit.data.diginetica_export import EXPORT_MARKER
 from rankaudit.data.sessions import SessionLog
 from rankaudit.data.source import DataSource
 
+__all__ = [
+    "FILES",
+    "FLOAT_COLUMNS",
+    "INT_COLUMNS",
+    "load_diginetica",
+    "read_table",
+]
+
 FILES = {
     "queries": ("train-queries.csv", ["queryid", "sessionid", "userid", "timeframe", "duration", "eventdate",
                                       "searchstringtokens", "categoryid", "items", "istest"]),

@@ -17,6 +17,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from rankaudit._paths import default_data_root
+
 __all__ = ["ML100K_FILES", "fetch_ml100k", "default_data_root", "ml100k_is_valid", "sha256"]
 
 RECBOLE_SPEC = "recbole==1.2.1"
@@ -35,16 +37,6 @@ def sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def default_data_root() -> Path:
-    """``<project root>/data/external``, or ``$RANKAUDIT_DATA_ROOT`` when set."""
-    import os
-
-    from rankaudit.report.results import find_project_root
-
-    env = os.environ.get("RANKAUDIT_DATA_ROOT")
-    return Path(env) if env else find_project_root() / "data" / "external"
 
 
 def ml100k_is_valid(directory: Path) -> bool:

@@ -18,6 +18,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
+__all__ = ["BM25Index", "TOKEN_PATTERN", "tokenize"]
+
 TOKEN_PATTERN = r"[a-z0-9]+"
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit.data.fetch import ML100K_FILES, default_data_root, sha256
 from rankaudit.data.source import DataSource
 
 __all__ = [
@@ -70,8 +71,6 @@ def load_ml100k(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.Da
     timestamp`` (100,000 rows); ``items`` has ``item_id, title, release_year`` and one 0/1
     column per genre in :data:`ML100K_GENRES` (1,682 rows).
     """
-    from rankaudit.data.fetch import ML100K_FILES, default_data_root, sha256
-
     directory = Path(data_dir) if data_dir is not None else default_data_root() / "ml-100k"
     inter_path, item_path = directory / "ml-100k.inter", directory / "ml-100k.item"
     inter = _read_atomic(inter_path, ["user_id", "item_id", "rating", "timestamp"])

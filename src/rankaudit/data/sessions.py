@@ -58,6 +58,16 @@ from rankaudit.data.catalog import generate_catalog
 from rankaudit.data.lexical import BM25Index
 from rankaudit.data.source import DataSource
 
+__all__ = [
+    "EPOCH",
+    "GENERATOR",
+    "GENERATOR_VERSION",
+    "SessionConfig",
+    "SessionLog",
+    "assign_time_windows",
+    "simulate_sessions",
+]
+
 GENERATOR = "rankaudit.data.sessions.simulate_sessions"
 GENERATOR_VERSION = "1.0"
 EPOCH = pd.Timestamp("2024-03-04")
@@ -329,7 +339,7 @@ def assign_time_windows(queries: pd.DataFrame, fractions: dict[str, float]) -> p
     """Label each query with a time window by its **session's** start time (sessions are never cut).
 
     ``fractions`` maps window names, in time order, to the share of sessions they take, e.g.
-    ``{"train": 0.6, "valid": 0.2, "test": 0.2}`` (issue 7 prepends an ``"encoder"`` window). Returns a
+    ``{"train": 0.6, "valid": 0.2, "test": 0.2}`` (the sequence encoders prepend an ``"encoder"`` window). Returns a
     categorical Series aligned with ``queries``.
     """
     if not fractions or any(v < 0 for v in fractions.values()) or not np.isclose(sum(fractions.values()), 1.0):

@@ -8,7 +8,10 @@ version, where it came from, checksum) or a simulator (generator and its paramet
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
+
+from rankaudit._paths import project_root_or_none
 
 __all__ = ["DataSource"]
 
@@ -51,14 +54,10 @@ class DataSource:
         """``path`` relative to the project root when it lies inside it, so results are portable."""
         if self.path is None:
             return None
-        from pathlib import Path
-
-        from rankaudit.report.results import find_project_root
-
+        root = project_root_or_none()
         try:
-            root = find_project_root()
-            return Path(self.path).resolve().relative_to(root).as_posix()
-        except (FileNotFoundError, ValueError):
+            return Path(self.path).resolve().relative_to(root).as_posix() if root else str(self.path)
+        except ValueError:
             return str(self.path)
 
     def to_dict(self) -> dict[str, Any]:

@@ -7,6 +7,9 @@ import logging
 import time
 from collections.abc import Sequence
 
+from rankaudit.distributed.evaluate import evaluate
+from rankaudit.distributed.prevalence import tie_prevalence
+from rankaudit.distributed.synthetic import SyntheticTable, synthetic_long_dask
 from rankaudit.ties.rules import TIE_RULES
 
 __all__ = ["build_parser", "main", "read_long_frame"]
@@ -58,8 +61,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from distributed import Client, LocalCluster
 
-    import rankaudit.distributed as rd
-
     cluster = None
     if args.scheduler is None:
         cluster = LocalCluster(n_workers=args.n_workers, threads_per_worker=1, processes=True,
@@ -67,8 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     with Client(cluster if cluster is not None else args.scheduler) as client:
         print(f"scheduler: {client.scheduler.address}  workers: {len(client.nthreads())}")
         if args.input is None:
-            table = rd.SyntheticTable(args.synthetic_rows)
-            frame = rd.synthetic_long_dask(table)
+            table = SyntheticTable(args.synthetic_rows)
+            frame = synthetic_long_dask(table)
             print(f"input: {table.source().label()}, {args.synthetic_rows:,} rows")
         else:
             frame = read_long_frame(args.input)
@@ -76,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         columns = dict(row_col=args.row_col, item_col=args.item_col, score_col=args.score_col,
                        label_col=args.label_col)
         start = time.perf_counter()
-        result = rd.evaluate(frame, k=args.k, ties=args.ties, seed=args.seed,
+        result = evaluate(frame, k=args.k, ties=args.ties, seed=args.seed,
                              n_repeats=args.n_repeats, empty=args.empty, user_col=args.user_col,
                              row_partitioning=args.row_partitioning, **columns)
         print(f"\n{result.n_rows:,} rows, ties={args.ties!r}, k={args.k}: means")
@@ -85,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             result.rows.to_parquet(args.output)
             print(f"per-row metrics written to {args.output}")
         if args.prevalence:
-            prevalence = rd.tie_prevalence(frame, k=args.k, row_partitioning=args.row_partitioning,
+            prevalence = tie_prevalence(frame, k=args.k, row_partitioning=args.row_partitioning,
                                            **columns)
             print("\ntie prevalence")
             print(prevalence.summary.to_string())

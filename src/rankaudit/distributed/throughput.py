@@ -28,7 +28,6 @@ from collections.abc import Iterable
 import pandas as pd
 from tqdm.auto import tqdm
 
-import rankaudit
 from rankaudit.distributed.evaluate import evaluate as evaluate_dask
 from rankaudit.distributed.exact import exact_mean
 from rankaudit.distributed.synthetic import (
@@ -36,6 +35,7 @@ from rankaudit.distributed.synthetic import (
     synthetic_long_dask,
     synthetic_long_table,
 )
+from rankaudit.ties.evaluate import evaluate as evaluate_local
 
 __all__ = ["LAYOUTS", "measure_one_machine", "measure_throughput", "measure_with_dask"]
 
@@ -49,7 +49,7 @@ LAYOUTS: dict[str, tuple[int, str]] = {
 
 def _warm_up(k: int, ties: str) -> None:
     tiny = synthetic_long_table(SyntheticTable(20, n_candidates=5, min_candidates=2))
-    rankaudit.evaluate(tiny, k=k, ties=ties)
+    evaluate_local(tiny, k=k, ties=ties)
 
 
 def _peak_rss_mb() -> float:
@@ -71,7 +71,7 @@ def measure_one_machine(table: SyntheticTable, *, k: int = 10, ties: str = "expe
     """Time :func:`rankaudit.evaluate` on the whole table in this process."""
     frame = synthetic_long_table(table)
     _warm_up(k, ties)
-    seconds, rows = _best_time(lambda: rankaudit.evaluate(frame, k=k, ties=ties), repeats)
+    seconds, rows = _best_time(lambda: evaluate_local(frame, k=k, ties=ties), repeats)
     return {"engine": "one machine", "n_workers": 0, "layout": "one pandas DataFrame",
             "seconds": seconds, f"mean_ndcg@{k}": exact_mean(rows[f"ndcg@{k}"])}
 

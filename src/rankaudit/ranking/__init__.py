@@ -1,2 +1,6 @@
-"""Part III ranking: LambdaMART (``lambdamart``), sale-MRR metrics (``metrics``), paired significance
-(``significance``), the progressive ablation (``ablation``) and experiment helpers (``experiment``)."""
+"""Part III ranking: LambdaMART (``lambdamart``), MRR of the sold item (``sale_metrics``), paired
+significance (``significance``), the progressive ablation (``ablation``), experiment helpers
+(``experiment``), the paper's reported figures (``paper``) and tables built from an ablation
+(``summaries``)."""
+
+__all__: list[str] = []

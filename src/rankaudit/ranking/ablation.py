@@ -2,15 +2,15 @@
 
 Protocol (Sheng et al., 2025, section 3.1): add each heuristic feature to MLR and compare with MLR; P1 = MLR +
 all four heuristic features; add each intent-aware feature to P1 and compare with P1; P2 = P1 + both
-intent-aware features (issue 7 then adds sequence features to P2 and compares with P2).
+intent-aware features (chapter 12 then adds sequence features to P2 and compares with P2).
 
 For every feature set and seed a LambdaMART model is trained on the training window (early-stopped on the
 validation window) and scored on the test window. The metric is MRR of the sold item over test queries with a
-sale (:func:`rankaudit.ranking.metrics.sale_rr`), under ``ties="expected"`` and ``"input_order"``. A row's
+sale (:func:`rankaudit.ranking.sale_metrics.sale_rr`), under ``ties="expected"`` and ``"input_order"``. A row's
 lift, bootstrap CI and randomisation p-value use per-query RR **averaged over seeds** (so the test is about
 the feature, not one seed's luck); the per-seed lifts are reported as the seed spread.
 
-Interfaces (issue 7 reuses these)
+Interfaces (the sequence-model chapter reuses these)
 ---------------------------------
 ``AblationRow(variant, baseline)``  names of two feature sets.
 ``progressive_feature_sets(mlr, heuristic, intent) -> (feature_sets: dict[str, list[str]], rows)``
@@ -35,8 +35,16 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from rankaudit.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart
-from rankaudit.ranking.metrics import sale_rr, sale_tie_prevalence
+from rankaudit.ranking.sale_metrics import sale_rr, sale_tie_prevalence
 from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
+
+__all__ = [
+    "AblationResult",
+    "AblationRow",
+    "extend_feature_sets",
+    "progressive_feature_sets",
+    "run_ablation",
+]
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ class AblationResult:
     ties: pd.DataFrame
 
     def table1(self, data_source: str) -> list[dict]:
-        """Records in the results-JSON schema of issue 6 (plus seed spread and tie-aware columns)."""
+        """Records in the chapters' results-JSON schema (plus seed spread and tie-aware columns)."""
         cols = ["variant", "baseline", "mrr_sale_base", "mrr_sale_variant", "lift_pct", "ci_low", "ci_high",
                 "p_value", "lift_seed_mean", "lift_seed_std", "lift_seed_min", "lift_seed_max",
                 "mrr_sale_base_input_order", "mrr_sale_variant_input_order", "lift_pct_input_order", "n_queries",

@@ -28,6 +28,7 @@ from tqdm.auto import tqdm
 
 from rankaudit.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
 from rankaudit.context.features import build_feature_table, click_history
+from rankaudit.data.diginetica import load_diginetica
 from rankaudit.data.sessions import (
     SessionConfig,
     SessionLog,
@@ -36,6 +37,15 @@ from rankaudit.data.sessions import (
 )
 from rankaudit.ranking.ablation import AblationRow, run_ablation
 from rankaudit.ranking.lambdamart import LambdaMARTConfig
+
+__all__ = [
+    "DEFAULT_FRACTIONS",
+    "Experiment",
+    "default_embedder",
+    "load_session_log",
+    "p_switch_sweep",
+    "prepare_experiment",
+]
 
 DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
 
@@ -60,8 +70,6 @@ def load_session_log(data_dir: str | None, *, config: SessionConfig, max_session
                      progress: bool = True) -> SessionLog:
     """DIGINETICA files from ``data_dir`` (first ``max_sessions`` sessions; all when None), else the simulator."""
     if data_dir:
-        from rankaudit.data.diginetica import load_diginetica
-
         return load_diginetica(data_dir, max_sessions=max_sessions)
     return simulate_sessions(config, progress=progress)
 

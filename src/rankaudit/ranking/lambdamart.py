@@ -18,6 +18,14 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+__all__ = [
+    "LambdaMARTConfig",
+    "group_sizes",
+    "predict_scores",
+    "shuffle_within_query",
+    "train_lambdamart",
+]
+
 
 @dataclass(frozen=True)
 class LambdaMARTConfig:

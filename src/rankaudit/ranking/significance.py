@@ -22,6 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = [
+    "lift_pct",
+    "paired_bootstrap_lift",
+    "paired_randomisation_test",
+]
+
 
 def _check_pair(base: np.ndarray, variant: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     b = np.asarray(base, dtype=np.float64)

@@ -28,6 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from rankaudit.ties.evaluate import evaluate
+from rankaudit.ties.hashing import hash_collisions
+from rankaudit.ties.invariance import audit_row_order
+from rankaudit.ties.prevalence import tie_prevalence
+
 __all__ = ["Checklist", "ChecklistItem", "checklist", "checklist_template", "SECTIONS"]
 
 #: (key, title) of the six parts, in the paper's order.
@@ -145,8 +150,6 @@ def _presort_item(labels: np.ndarray, policy: Mapping[str, Any] | None, ties: st
 
 
 def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> ChecklistItem:
-    from rankaudit import tie_prevalence
-
     s = tie_prevalence(scores, labels, k=k).summary
     facts = {
         "any_tie": float(s["frac_any_tie"]),
@@ -226,8 +229,6 @@ def checklist(
         Rules to compare; the sensitivity item asks for attention when the NDCG@k range across
         them exceeds ``tolerance``.
     """
-    from rankaudit import audit_row_order, evaluate
-
     scores = np.asarray(scores, dtype=np.float64)
     labels = np.asarray(labels)
     if scores.ndim != 2 or scores.shape != labels.shape:
@@ -249,12 +250,8 @@ def checklist(
 
     collisions = None
     if ties == "hash":
-        from rankaudit.data.candidates import CandidateRows
-        from rankaudit.report.audit import hash_collisions
-
         uid = ids.get("user_ids", np.arange(len(scores)))
-        rows = CandidateRows(np.asarray(uid), np.asarray(item_ids), labels, seed=seed)
-        collisions = hash_collisions(rows, n_seeds=1)
+        collisions = hash_collisions(np.asarray(uid), np.asarray(item_ids), n_seeds=1)
 
     audit = audit_row_order(
         run, scores, labels, n_permutations=n_permutations, seed=permutation_seed, progress=False, **ids

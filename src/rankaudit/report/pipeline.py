@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rankaudit.report.results import find_project_root
+from rankaudit._paths import find_project_root
 
 __all__ = [
     "ChapterFailed",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit._version import __version__
+
 __all__ = ["provenance_markdown", "show_run"]
 
 
@@ -19,8 +21,6 @@ def _source_lines(source: Any) -> list[str]:
 
 def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
     """A MyST admonition listing the data source(s) and the parameters of this run."""
-    from rankaudit import __version__
-
     lines = ["```{admonition} How this page was built", ":class: note", ""]
     sources = data_source.values() if isinstance(data_source, Mapping) else [data_source]
     for src in sources:

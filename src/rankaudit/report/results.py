@@ -8,71 +8,15 @@ parameters write byte-identical files. NaN or infinite values are refused, never
 from __future__ import annotations
 
 import json
-import math
-import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+from rankaudit._json import to_jsonable
+from rankaudit._paths import results_dir
+from rankaudit._version import __version__
 
-__all__ = ["find_project_root", "results_dir", "to_jsonable", "write_results", "read_results"]
-
-_KEY = re.compile(r"^[a-z][a-z0-9_@]*$")
-
-
-def find_project_root(start: Path | None = None) -> Path:
-    """The nearest ancestor of ``start`` (default: cwd) holding rankaudit's ``pyproject.toml``."""
-    here = (start or Path.cwd()).resolve()
-    for candidate in (here, *here.parents):
-        toml = candidate / "pyproject.toml"
-        if toml.is_file() and 'name = "rankaudit"' in toml.read_text(encoding="utf-8"):
-            return candidate
-    raise FileNotFoundError(f"No rankaudit project root above {here}.")
-
-
-def results_dir() -> Path:
-    """Where chapters write results: ``$RANKAUDIT_RESULTS_DIR`` or ``<root>/book/_build/results``."""
-    env = os.environ.get("RANKAUDIT_RESULTS_DIR")
-    path = Path(env) if env else find_project_root() / "book" / "_build" / "results"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def to_jsonable(value: Any, where: str = "results") -> Any:
-    """Convert numpy/pandas values to plain JSON types, refusing NaN/inf and bad keys."""
-    if hasattr(value, "to_dict") and not isinstance(value, Mapping):
-        import pandas as pd
-
-        if isinstance(value, pd.DataFrame):
-            value = value.to_dict(orient="records")
-        else:
-            value = value.to_dict()
-    if isinstance(value, Mapping):
-        out = {}
-        for key, item in value.items():
-            key = str(key)
-            if not _KEY.match(key):
-                raise ValueError(f"{where}: key {key!r} is not snake_case.")
-            out[key] = to_jsonable(item, f"{where}.{key}")
-        return out
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [to_jsonable(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if not math.isfinite(value):
-            raise ValueError(f"{where} is {value}; results must be finite numbers.")
-        return value
-    if value is None or isinstance(value, str):
-        return value
-    if isinstance(value, Path):
-        return str(value)
-    raise TypeError(f"{where}: cannot write {type(value).__name__} to results JSON.")
+__all__ = ["read_results", "results_dir", "to_jsonable", "write_results"]
 
 
 def write_results(
@@ -87,8 +31,6 @@ def write_results(
     ``data_source`` is a :class:`rankaudit.data.DataSource` (or a mapping of them for
     chapters that use several sources).
     """
-    from rankaudit import __version__
-
     if isinstance(data_source, Mapping):
         source = {name: to_jsonable(src.to_dict()) for name, src in data_source.items()}
     else:

@@ -4,7 +4,9 @@ Modules (one job each):
 
 - :mod:`~rankaudit.ties.metrics`: what HR@k, NDCG@k and RR are (reference definitions);
 - :mod:`~rankaudit.ties.rules`: the tie rules and a sort-based reference ranking;
-- :mod:`~rankaudit.ties.hashing`: the documented 64-bit tie hash;
+- :mod:`~rankaudit.ties.hashing`: the documented 64-bit tie hash and its collision count;
+- :mod:`~rankaudit.ties.reference`: closed-form reference formulas the kernels are checked by;
+- :mod:`~rankaudit.ties.montecarlo`: Monte Carlo over random tie orders, seed spread;
 - :mod:`~rankaudit.ties.expected`: closed-form expectation and variance over random tie orders;
 - :mod:`~rankaudit.ties.ordered` / :mod:`~rankaudit.ties.sampled`: kernels of the
   deterministic and random rules;
@@ -13,7 +15,8 @@ Modules (one job each):
 - :mod:`~rankaudit.ties.evaluate`: the public :func:`evaluate` (and :func:`summarize`, its means);
 - :mod:`~rankaudit.ties.prevalence`: tie diagnostics;
 - :mod:`~rankaudit.ties.invariance`: permutation audit of any evaluator;
-- :mod:`~rankaudit.ties.peers`: adapters to other libraries' evaluators.
+- :mod:`~rankaudit.ties.peers` / :mod:`~rankaudit.ties.peer_audit`: other libraries'
+  evaluators, and the audit of their tie behaviour.
 """
 
 from rankaudit.ties.evaluate import evaluate, metric_names, summarize

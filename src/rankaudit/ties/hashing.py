@@ -66,6 +66,7 @@ _M2 = 0x94D049BB133111EB
 
 __all__ = [
     "GAMMA",
+    "hash_collisions",
     "id64",
     "ids_to_keys",
     "mix64",
@@ -179,6 +180,29 @@ def tie_hash_array(seed: int, user_ids: np.ndarray, item_ids: np.ndarray) -> np.
     i = ids_to_keys(item_ids)
     h = splitmix64_array(s ^ u)
     return splitmix64_array(h ^ i)
+
+
+def hash_collisions(user_ids: np.ndarray, item_ids: np.ndarray, *, n_seeds: int) -> dict[str, float]:
+    """Count 64-bit tie-key collisions inside rows, against an ideal hash's expectation.
+
+    ``user_ids`` has one id per row, ``item_ids`` is ``(rows, m)``. Returns the number of pairs
+    of candidates in one row with the same key ``tie_hash(seed, user, item)``, summed over seeds
+    ``0..n_seeds-1``; the pairs checked; and the expected count for an ideal 64-bit hash,
+    ``n_seeds * rows * C(m, 2) / 2**64``. (A collision only matters inside a tie block, where
+    the item id then breaks it.)
+    """
+    users = ids_to_keys(user_ids, "user_ids")
+    items = ids_to_keys(item_ids, "item_ids")
+    n, m = items.shape
+    total = 0
+    for s in range(n_seeds):
+        keys = np.sort(tie_hash_array(s, users[:, None], items), axis=1)
+        total += int((keys[:, 1:] == keys[:, :-1]).sum())
+    return {
+        "collisions": total,
+        "pairs_checked": int(n_seeds * n * m * (m - 1) // 2),
+        "expected_collisions": float(n_seeds * n * m * (m - 1) / 2 / 2.0**64),
+    }
 
 
 # --------------------------------------------------------------------------- numba

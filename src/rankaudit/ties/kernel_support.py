@@ -24,6 +24,26 @@ import numpy as np
 
 from rankaudit.ties.metrics import discount
 
+__all__ = [
+    "BAD_LABEL",
+    "DUPLICATE_ITEM",
+    "NONFINITE_SCORE",
+    "OK",
+    "collect_relevant",
+    "count_above_equal",
+    "discount_tables",
+    "first_nonfinite",
+    "harmonic_tables",
+    "ideal_dcg",
+    "padded_stop",
+    "relevant_positions",
+    "row_bounds",
+    "scan_labels",
+    "scan_row",
+    "sort_by_rank",
+    "sort_relevant_canonical",
+]
+
 OK = 0
 NONFINITE_SCORE = 1
 BAD_LABEL = 2

@@ -41,8 +41,12 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
+from rankaudit.ties.evaluate import evaluate
+from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.metrics import metrics_of_ranking
+from rankaudit.ties.peers import PEERS
 
 __all__ = [
     "LAYOUTS",
@@ -110,8 +114,6 @@ def _reference(layout: Layout, rule: str, metric: str, k: int) -> np.ndarray:
     """Per-row ``metric`` ("ndcg@k" or "hr@k") of ``layout`` under hypothesised ``rule``."""
     name = metric.replace("@k", f"@{k}")
     if rule == "tie-averaged (exact expectation)":
-        from rankaudit import evaluate
-
         return evaluate(layout.scores, layout.labels, k=k, ties="expected")[name].to_numpy()
     position = np.broadcast_to(np.arange(layout.scores.shape[1]), layout.scores.shape)
     secondary = {
@@ -177,11 +179,6 @@ def audit_peers(
     A peer whose library cannot be imported is returned with ``error`` set (and nothing
     else), never dropped, so the page can say so. ``progress`` shows a tqdm bar over peers.
     """
-    from tqdm.auto import tqdm
-
-    from rankaudit import audit_row_order
-    from rankaudit.ties.peers import PEERS
-
     if peers is None:
         peers = PEERS
     views = layouts(scores, labels, item_ids, n_items)

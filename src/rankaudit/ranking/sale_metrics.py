@@ -17,7 +17,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-import rankaudit
+from rankaudit.ties.evaluate import evaluate
+from rankaudit.ties.prevalence import tie_prevalence
+
+__all__ = ["sale_rr", "sale_tie_prevalence"]
 
 
 def _sale_long(frame: pd.DataFrame, scores: np.ndarray) -> pd.DataFrame:
@@ -38,14 +41,14 @@ def _sale_long(frame: pd.DataFrame, scores: np.ndarray) -> pd.DataFrame:
 def sale_rr(frame: pd.DataFrame, scores: np.ndarray, *, ties: str = "expected") -> pd.Series:
     """Per-query RR of the sold item (queries with a sale only), indexed by ``query_id``, in table order."""
     long = _sale_long(frame, scores)
-    res = rankaudit.evaluate(long, ties=ties, k=10, row_col="row_id", item_col="item_id", score_col="score",
-                             label_col="label")
+    res = evaluate(long, ties=ties, k=10, row_col="row_id", item_col="item_id",
+                   score_col="score", label_col="label")
     return pd.Series(res["rr"].to_numpy(), index=pd.Index(res["row_id"].to_numpy(), name="query_id"), name="rr")
 
 
 def sale_tie_prevalence(frame: pd.DataFrame, scores: np.ndarray, *, k: int = 10) -> dict[str, float]:
     """Tie diagnostics of the ranker's scores on queries with a sale (:func:`rankaudit.tie_prevalence`)."""
     long = _sale_long(frame, scores)
-    tp = rankaudit.tie_prevalence(long, k=k, row_col="row_id", item_col="item_id", score_col="score",
-                                  label_col="label")
+    tp = tie_prevalence(long, k=k, row_col="row_id", item_col="item_id", score_col="score",
+                        label_col="label")
     return {key: float(v) for key, v in tp.summary.items() if key.startswith(("frac_", "mean_"))}

@@ -1,13 +1,15 @@
-"""Tests of the Part I study helpers (rankaudit.ties.studies)."""
+"""Tests of the Part I reference formulas, Monte Carlo helpers and synthetic rows
+(rankaudit.ties.reference, rankaudit.ties.montecarlo, rankaudit.data.synthetic_rows)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rankaudit import evaluate
-from rankaudit.ties import studies as st
+from rankaudit.data import synthetic_rows
+from rankaudit.ties import montecarlo, reference
 from rankaudit.ties.bruteforce import brute_force_moments
+from rankaudit.ties.evaluate import evaluate
 
 
 @pytest.mark.parametrize(("g", "t", "k"), [(0, 31, 10), (0, 1, 10), (3, 9, 10), (12, 4, 10), (2, 7, 1)])
@@ -23,48 +25,48 @@ def test_single_relevant_closed_form_equals_enumeration(g, t, k):
         hr, rr = (ranks <= k).astype(float), 1 / ranks
         means = {f"hr@{k}": hr.mean(), f"ndcg@{k}": d.mean(), "rr": rr.mean()}
         variances = {f"hr@{k}": hr.var(), f"ndcg@{k}": d.var(), "rr": rr.var()}
-    got = st.single_relevant_moments(g, t, k)
+    got = reference.single_relevant_moments(g, t, k)
     for metric in means:
         assert got.loc[metric, "mean"] == pytest.approx(means[metric], abs=1e-12)
         assert got.loc[metric, "variance"] == pytest.approx(variances[metric], abs=1e-12)
 
 
 def test_paper_worked_case():
-    got = st.single_relevant_moments(0, 31, 10)
+    got = reference.single_relevant_moments(0, 31, 10)
     assert got.loc["hr@10", "mean"] == pytest.approx(10 / 31, abs=1e-15)
     assert round(got.loc["ndcg@10", "mean"], 4) == 0.1466
 
 
 def test_single_relevant_rejects_bad_input():
     with pytest.raises(ValueError, match="t must be"):
-        st.single_relevant_moments(0, 0, 10)
+        reference.single_relevant_moments(0, 0, 10)
     with pytest.raises(ValueError, match="k must be"):
-        st.single_relevant_moments(0, 3, 0)
+        reference.single_relevant_moments(0, 3, 0)
 
 
 def test_tie_block_rows_layout():
-    scores, labels = st.tie_block_rows([1, 5, 31], n_candidates=31)
+    scores, labels = synthetic_rows.tie_block_rows([1, 5, 31], n_candidates=31)
     assert scores.shape == labels.shape == (3, 31)
     assert (labels[:, 0] == 1).all() and labels[:, 1:].sum() == 0
     assert [(row == row[0]).sum() for row in scores] == [1, 5, 31]
-    above, _ = st.tie_block_rows([4], n_candidates=10, above=3)
+    above, _ = synthetic_rows.tie_block_rows([4], n_candidates=10, above=3)
     assert (above[0] > above[0, 0]).sum() == 3
     with pytest.raises(ValueError, match="block_sizes"):
-        st.tie_block_rows([32], n_candidates=31)
+        synthetic_rows.tie_block_rows([32], n_candidates=31)
 
 
 def test_tie_block_rows_match_closed_form_under_expected():
     sizes = list(range(1, 32))
-    scores, labels = st.tie_block_rows(sizes)
+    scores, labels = synthetic_rows.tie_block_rows(sizes)
     got = evaluate(scores, labels, k=10, ties="expected")
-    want = [st.single_relevant_moments(0, t, 10).loc["ndcg@10", "mean"] for t in sizes]
+    want = [reference.single_relevant_moments(0, t, 10).loc["ndcg@10", "mean"] for t in sizes]
     np.testing.assert_allclose(got["ndcg@10"], want, atol=1e-12)
     assert (evaluate(scores, labels, k=10, ties="input_order")["ndcg@10"] == 1).all()
 
 
 def test_simulated_sample_is_deterministic_and_well_formed():
-    a = st.simulate_tie_heavy_rows(50, seed=3)
-    b = st.simulate_tie_heavy_rows(50, seed=3)
+    a = synthetic_rows.simulate_tie_heavy_rows(50, seed=3)
+    b = synthetic_rows.simulate_tie_heavy_rows(50, seed=3)
     np.testing.assert_array_equal(a.scores, b.scores)
     np.testing.assert_array_equal(a.item_ids, b.item_ids)
     assert a.scores.shape == (50, 31)
@@ -73,35 +75,35 @@ def test_simulated_sample_is_deterministic_and_well_formed():
     assert set(np.unique(a.scores)) <= {0.0, 1.0, 2.0, 3.0}
     assert a.source.kind == "simulated"
     with pytest.raises(ValueError, match="p_relevant"):
-        st.simulate_tie_heavy_rows(5, p_relevant=1.5)
+        synthetic_rows.simulate_tie_heavy_rows(5, p_relevant=1.5)
 
 
 def test_random_tie_draws_respect_scores_and_converge():
-    scores, labels = st.tie_block_rows([31])
-    draws = st.random_tie_draws(scores, labels, 10, 4000, seed=1)
+    scores, labels = synthetic_rows.tie_block_rows([31])
+    draws = montecarlo.random_tie_draws(scores, labels, 10, 4000, seed=1)
     assert draws["hr@10"].shape == (4000, 1)
     se = draws["hr@10"].std() / np.sqrt(4000)
     assert abs(draws["hr@10"].mean() - 10 / 31) < 5 * se
     # a strictly better relevant item is never displaced
     s = np.array([[2.0, 1.0, 1.0, 1.0]])
     y = np.array([[1.0, 0.0, 0.0, 0.0]])
-    assert (st.random_tie_draws(s, y, 1, 50)["rr"] == 1).all()
+    assert (montecarlo.random_tie_draws(s, y, 1, 50)["rr"] == 1).all()
 
 
 def test_running_mean_bands():
-    bands = st.running_mean_bands(np.array([1.0, 0.0, 1.0, 0.0]))
+    bands = montecarlo.running_mean_bands(np.array([1.0, 0.0, 1.0, 0.0]))
     np.testing.assert_allclose(bands["mean"], [1.0, 0.5, 2 / 3, 0.5])
     assert bands.loc[0, "lower"] == bands.loc[0, "upper"] == 1.0
     assert (bands["lower"] <= bands["mean"]).all() and (bands["mean"] <= bands["upper"]).all()
     half = 1.96 * np.sqrt(np.var([1, 0, 1, 0], ddof=1) / 4)
     assert bands.loc[3, "upper"] - bands.loc[3, "mean"] == pytest.approx(half)
     with pytest.raises(ValueError, match="empty"):
-        st.running_mean_bands(np.array([]))
+        montecarlo.running_mean_bands(np.array([]))
 
 
 def test_three_way_check_agrees():
-    rows = st.random_small_rows(25, max_candidates=6, seed=4)
-    check = st.three_way_check(rows, 3, evaluate, n_draws=3000, seed=0)
+    rows = synthetic_rows.random_small_rows(25, max_candidates=6, seed=4)
+    check = montecarlo.three_way_check(rows, 3, evaluate, n_draws=3000, seed=0)
     assert set(check["metric"]) == {"hr@3", "ndcg@3", "rr"}
     assert (check["expected"] - check["enumeration"]).abs().max() < 1e-12
     assert (check["variance"] - check["enumeration_variance"]).abs().max() < 1e-12
@@ -111,8 +113,8 @@ def test_three_way_check_agrees():
 
 
 def test_seed_spread_one_row_per_seed():
-    smp = st.simulate_tie_heavy_rows(100, seed=0)
-    spread = st.seed_spread(
+    smp = synthetic_rows.simulate_tie_heavy_rows(100, seed=0)
+    spread = montecarlo.seed_spread(
         lambda s: evaluate(smp.scores, smp.labels, ties="hash", seed=s,
                            user_ids=smp.user_ids, item_ids=smp.item_ids),
         range(5),
@@ -124,15 +126,15 @@ def test_seed_spread_one_row_per_seed():
 
 
 def test_collision_bound():
-    assert st.collision_bound(2) == 1 / 2.0**64
-    assert st.collision_bound(31, bits=8) == 465 / 256
+    assert reference.collision_bound(2) == 1 / 2.0**64
+    assert reference.collision_bound(31, bits=8) == 465 / 256
 
 
 def test_ndcg_moments_by_blocks_equal_enumeration():
-    for scores, labels in st.random_small_rows(60, max_candidates=7, seed=11):
+    for scores, labels in synthetic_rows.random_small_rows(60, max_candidates=7, seed=11):
         means, variances = brute_force_moments(scores, labels, 3)
-        mean, var = st.ndcg_moments_by_blocks(scores, labels, 3)
+        mean, var = reference.ndcg_moments_by_blocks(scores, labels, 3)
         assert mean == pytest.approx(means["ndcg@3"], abs=1e-12)
         assert var == pytest.approx(variances["ndcg@3"], abs=1e-12)
     with pytest.raises(ValueError, match="no relevant"):
-        st.ndcg_moments_by_blocks(np.ones(3), np.zeros(3), 3)
+        reference.ndcg_moments_by_blocks(np.ones(3), np.zeros(3), 3)

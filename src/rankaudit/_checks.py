@@ -1,0 +1,66 @@
+"""The shared validators of scalar arguments: one place that says what an integer argument is.
+
+Every public function that takes a count, a cutoff or a seed checks it here, so the messages
+read the same everywhere and name the argument. Bools and floats are not integers (``k=True``
+or ``k=10.0`` is an error, never a silent cast); NumPy integers of any width are.
+
+This is a bottom room of the package: it imports nothing from rankaudit but :mod:`scalars`.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from rankaudit.scalars import plain
+
+__all__ = ["check_int", "check_positive_int", "check_seed", "check_unit_interval"]
+
+
+def check_int(
+    value: object, name: str, *, lo: int | None = None, hi: int | None = None
+) -> int:
+    """``value`` as a Python ``int`` if it is an integer in ``[lo, hi]``; else ``ValueError``.
+
+    The message names ``name``, the value and, for a non-integer, its type.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise ValueError(
+            f"{name} must be an integer{_range(lo, hi)}; got {plain(value)!r} "
+            f"({type(value).__name__})"
+        )
+    value = int(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ValueError(f"{name} must be an integer{_range(lo, hi)}; got {value}")
+    return value
+
+
+def check_positive_int(value: object, name: str) -> int:
+    """``value`` must be an integer >= 1 (bools and floats are rejected); returns it as ``int``."""
+    return check_int(value, name, lo=1)
+
+
+def check_seed(seed: object, name: str = "seed") -> int:
+    """A seed: any integer (hash-based rules use it modulo 2**64)."""
+    return check_int(seed, name)
+
+
+def check_unit_interval(value: object, name: str) -> float:
+    """A finite real number in ``[0, 1]`` (a probability or a share)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number in [0, 1]; got {plain(value)!r}")
+    value = float(value)
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a number in [0, 1]; got {value}")
+    return value
+
+
+def _range(lo: int | None, hi: int | None) -> str:
+    if lo is not None and hi is not None:
+        return f" in [{lo}, {hi}]"
+    if lo is not None:
+        return f" >= {lo}"
+    if hi is not None:
+        return f" <= {hi}"
+    return ""

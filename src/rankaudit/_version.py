@@ -1,0 +1,5 @@
+"""The one place the package version is written (``pyproject.toml`` reads it from here)."""
+
+__all__ = ["__version__"]
+
+__version__ = "0.1.0"
