@@ -53,6 +53,9 @@ def test_chapter_renders_figure_and_typeset_math(site):
     assert "<mjx-container" in dom, "MathJax did not typeset the math"
     assert "How this page was built" in dom
     assert "MovieLens 100K" in dom
+    link = re.search(r'href="([^"]*_downloads/[^"]*00_quickstart\.json)"', dom)
+    assert link, "the page does not link its results JSON"
+    assert (page.parent / link.group(1)).resolve().is_file(), "the linked results JSON is missing"
 
 
 def test_no_raw_tex_left_on_any_page(site):

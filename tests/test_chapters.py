@@ -47,8 +47,13 @@ def test_papermill_can_read_every_parameter(name):
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_chapter_runs_at_smoke_parameters(smoke_book, name):
     assert name not in smoke_book.failures, smoke_book.failures.get(name)
+    import jsonschema
+
+    from rankaudit.report.results import results_schema
+
     record = json.loads((smoke_book.paths.results / f"{name}.json").read_text())
-    assert {"params", "data_source", "rankaudit_version"} <= set(record)
+    assert {"params", "data_source", "rankaudit_version", "software"} <= set(record)
+    jsonschema.validate(record, results_schema(), cls=jsonschema.Draft202012Validator)
     sources = record["data_source"]
     sources = sources.values() if "kind" not in sources else [sources]
     for source in sources:
@@ -56,6 +61,7 @@ def test_chapter_runs_at_smoke_parameters(smoke_book, name):
         assert source["name"]
     page = (smoke_book.paths.executed / f"{name}.ipynb").read_text()
     assert "How this page was built" in page, f"{name} does not show its data source on the page"
+    assert f"{name}.json <" in page, f"{name} does not link its results JSON"
     for key, value in smoke_parameters(ROOT / "notebooks", name).items():
         assert record["params"][key] == value
 

@@ -16,3 +16,20 @@ def test_numpy_scalars_become_python_numbers_that_format():
 def test_other_values_pass_through():
     assert plain("text") == "text"
     assert plain([1, 2]) == [1, 2]
+
+
+def test_glue_many_glues_each_pair_as_a_plain_value(monkeypatch):
+    import pytest
+
+    import importlib
+
+    glue_module = importlib.import_module("rankaudit.report.glue")
+
+    calls = []
+    monkeypatch.setattr(glue_module, "glue", lambda name, value, display=False: calls.append(
+        (name, glue_module.plain(value))))
+    glue_module.glue_many(n_rows=np.int64(3), hr=np.float64(0.25))
+    assert calls == [("n_rows", 3), ("hr", 0.25)]
+    assert type(calls[0][1]) is int
+    with pytest.raises(ValueError, match="at least one"):
+        glue_module.glue_many()

@@ -65,3 +65,27 @@ def test_cli_values_are_typed_like_papermill():
     assert parse_cli_value("True") is True
     assert parse_cli_value("None") is None
     assert parse_cli_value("/data/ml-25m") == "/data/ml-25m"
+
+
+def test_results_links_point_at_the_chapter_files(tmp_path):
+    import nbformat
+
+    from rankaudit.report.pipeline import Paths, add_results_links
+
+    paths = Paths(tmp_path, tmp_path / "nb", tmp_path / "book", tmp_path / "exec", tmp_path / "res")
+    paths.results.mkdir()
+    (paths.results / "05_x.json").write_text("{}")
+    (paths.results / "05_x_rows.parquet").write_bytes(b"")
+    (paths.results / "06_y.json").write_text("{}")
+    nb = nbformat.v4.new_notebook()
+    box = nbformat.v4.new_code_cell("show_run()")
+    box.outputs = [nbformat.v4.new_output(
+        "display_data", data={"text/markdown": "```{admonition} How this page was built\n```"})]
+    nb.cells = [nbformat.v4.new_markdown_cell("# T"), box, nbformat.v4.new_markdown_cell("x")]
+    add_results_links(nb, "05_x", paths)
+    add_results_links(nb, "05_x", paths)  # idempotent: one links cell
+    links = [c for c in nb.cells if "rankaudit-results-links" in c.metadata.get("tags", [])]
+    assert len(links) == 1 and nb.cells.index(links[0]) == 2
+    text = links[0].source
+    assert "<../../res/05_x.json>" in text and "<../../res/05_x_rows.parquet>" in text
+    assert "06_y" not in text

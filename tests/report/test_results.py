@@ -47,3 +47,51 @@ def test_simulated_source_must_name_its_generator():
         DataSource("x", "simulated", "1")
     with pytest.raises(ValueError, match="kind"):
         DataSource("x", "made-up", "1")
+
+
+def _validate(record):
+    import jsonschema
+
+    from rankaudit.report.results import results_schema
+
+    jsonschema.validate(record, results_schema(), cls=jsonschema.Draft202012Validator)
+
+
+def test_results_record_the_software_and_satisfy_the_schema(tmp_path):
+    path = write_results("t", params={"k": 10}, data_source=SOURCE, results={"hr@10": 0.5})
+    record = json.loads(path.read_text())
+    _validate(record)
+    software = record["software"]
+    names = {p["name"]: p["version"] for p in software["packages"]}
+    assert names["numpy"] == np.__version__ and names["pandas"] == pd.__version__
+    commit = software["git"]["commit"]
+    assert commit is None or len(commit) == 40
+
+
+def test_results_of_several_sources_satisfy_the_schema():
+    other = DataSource("Real", "real", "2024")
+    path = write_results("t", params={}, data_source={"a": SOURCE, "b": other}, results={})
+    _validate(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda r: r.pop("software"),
+        lambda r: r.pop("params"),
+        lambda r: r["software"]["git"].update(commit="not-a-sha"),
+        lambda r: r["data_source"].update(kind="made-up"),
+        lambda r: r["data_source"].update(generator=None),  # simulated without a generator
+        lambda r: r.update(BadKey=1),
+        lambda r: r.update(table=[{"Bad Key": 1}]),
+    ],
+)
+def test_the_schema_rejects_broken_records(mutate):
+    import jsonschema
+
+    path = write_results("t", params={"k": 1}, data_source=SOURCE, results={"x": 1.0})
+    record = json.loads(path.read_text())
+    _validate(record)
+    mutate(record)
+    with pytest.raises(jsonschema.ValidationError):
+        _validate(record)

@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.data.diginetica_export import EXPORT_MARKER
-from rankaudit.data.sessions import SessionLog
+from rankaudit.data.session_log import SessionLog
 from rankaudit.data.source import DataSource
 
 __all__ = [

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rankaudit.data.sessions import SessionLog
+from rankaudit.data.session_log import SessionLog
 
 __all__ = ["EXPORT_MARKER", "hash_tokens", "write_diginetica"]
 

@@ -34,21 +34,15 @@ Generative story (every number is a field of :class:`SessionConfig`, i.e. a chap
 8. **Labels and time.** sale 2 > click 1 > none 0. Clicks follow their query by exponential dwell times
    (``click_gap_mean_s``), the next query follows the last event by ``query_gap_mean_s`` on average.
 
-Output: :class:`SessionLog` (the same tables :mod:`rankaudit.data.diginetica` produces)
---------------------------------------------------------------------------------------
-``items``   ``item_id, title, category, price`` (+ simulator-only latent columns)
-``queries`` ``query_id, session_id, user_id, timestamp, query_text, query_category`` (+ ``intent_*`` latent
-            columns and ``query_index``: position in the session)
-``serp``    ``query_id, item_id, rank, clicked, purchased, label``: one row per shown item, ``rank`` 1-based
-``clicks``  ``session_id, timestamp, item_id, query_id``: click events in time order; a query's *history* is
-            its session's clicks strictly before the query's timestamp.
+Output: a :class:`~rankaudit.data.session_log.SessionLog` (its module describes the tables).
 
-Public API: :class:`SessionConfig`, :func:`simulate_sessions`, :class:`SessionLog`, :func:`assign_time_windows`.
+Public API: :class:`SessionConfig`, :func:`simulate_sessions`; :class:`SessionLog` and
+:func:`assign_time_windows` are re-exported from :mod:`rankaudit.data.session_log`.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -56,6 +50,7 @@ from tqdm.auto import tqdm
 
 from rankaudit.data.catalog import generate_catalog
 from rankaudit.data.lexical import BM25Index
+from rankaudit.data.session_log import EPOCH, SessionLog, assign_time_windows
 from rankaudit.data.source import DataSource
 
 __all__ = [
@@ -70,7 +65,6 @@ __all__ = [
 
 GENERATOR = "rankaudit.data.sessions.simulate_sessions"
 GENERATOR_VERSION = "1.0"
-EPOCH = pd.Timestamp("2024-03-04")
 
 
 @dataclass(frozen=True)
@@ -119,35 +113,6 @@ class SessionConfig:
                 raise ValueError(f"SessionConfig.{name} must be >= 0, got {getattr(self, name)}")
 
 
-@dataclass
-class SessionLog:
-    """Search sessions in the shared schema (see module docstring)."""
-
-    items: pd.DataFrame
-    queries: pd.DataFrame
-    serp: pd.DataFrame
-    clicks: pd.DataFrame
-    source: DataSource
-    extra: dict = field(default_factory=dict)
-
-    def summary(self) -> dict[str, float]:
-        """Headline counts: sessions, queries, SERP rows, CTR, queries with a sale."""
-        q = self.queries
-        s = self.serp
-        sale_q = s.groupby("query_id").purchased.any()
-        return {
-            "n_items": int(len(self.items)),
-            "n_sessions": int(q.session_id.nunique()),
-            "n_queries": int(len(q)),
-            "n_serp_rows": int(len(s)),
-            "mean_serp_length": float(s.groupby("query_id").size().mean()),
-            "ctr": float(s.clicked.mean()),
-            "queries_with_click": float(s.groupby("query_id").clicked.any().mean()),
-            "queries_with_sale": float(sale_q.mean()),
-            "mean_queries_per_session": float(q.groupby("session_id").size().mean()),
-        }
-
-
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
@@ -167,191 +132,256 @@ def _query_text(item: pd.Series | tuple, level: int, order: int) -> str:
     return " ".join(parts).lower()
 
 
-def simulate_sessions(config: SessionConfig | None = None, *, progress: bool = True, **overrides) -> SessionLog:
-    """Simulate search sessions; ``overrides`` replace fields of ``config`` (default :class:`SessionConfig`)."""
+@dataclass(frozen=True)
+class _Catalog:
+    """The catalog as the simulator reads it: per-item codes and the engine's BM25 index."""
+
+    items: pd.DataFrame
+    index: BM25Index
+    category_onehot: np.ndarray  # (items, categories)
+    category_by_code: pd.Series
+    product_type: np.ndarray
+    brand: np.ndarray
+    line: np.ndarray
+    attribute: np.ndarray
+    log_price: np.ndarray
+    quality: np.ndarray
+    text_parts: list[tuple]  # (brand, line, product type, attribute) per item
+
+    @classmethod
+    def build(cls, cfg: SessionConfig) -> _Catalog:
+        items = generate_catalog(cfg.n_products, seed=cfg.seed)
+        onehot = np.zeros((len(items), items.category_code.max() + 1))
+        onehot[np.arange(len(items)), items.category_code.to_numpy()] = 1.0
+        return cls(
+            items=items,
+            index=BM25Index(items.title.to_numpy()),
+            category_onehot=onehot,
+            category_by_code=items.drop_duplicates("category_code")
+            .set_index("category_code")
+            .category,
+            product_type=items.type_code.to_numpy(),
+            brand=items.brand_code.to_numpy(),
+            line=items.line_code.to_numpy(),
+            attribute=items.attribute_code.to_numpy(),
+            log_price=np.log(items.price.to_numpy()),
+            quality=items.quality.to_numpy(),
+            text_parts=list(
+                zip(items.brand, items.line, items.product_type, items.attribute, strict=True)
+            ),
+        )
+
+
+@dataclass
+class _Buyers:
+    """Every session's state. Arrays over sessions, or over (session, intent slot).
+
+    An intent slot holds one latent intent: its target product, the order in which the query
+    reveals brand/line/attribute, its current level of detail and the buyer's price offset.
+    """
+
+    target: np.ndarray  # (sessions, slots) target product of each intent
+    reveal_order: np.ndarray  # (sessions, slots) order of revealed preferences (0..2)
+    level: np.ndarray  # (sessions, slots) preferences the query names (0..3)
+    price_offset: np.ndarray  # (sessions, slots) log-price target around the target's price
+    clock: np.ndarray  # (sessions,) time of the next query, seconds since EPOCH
+    user: np.ndarray  # (sessions,)
+    active: np.ndarray  # (sessions,) still searching
+    current_slot: np.ndarray  # (sessions,) the intent being searched now
+    n_intents: np.ndarray  # (sessions,) intent slots used so far
+    queries_in_intent: np.ndarray  # (sessions, slots)
+    bought_last: np.ndarray  # (sessions,) the previous query ended in a purchase
+    satisfied: np.ndarray  # (sessions, slots) the intent ended in a purchase
+
+    @classmethod
+    def draw(cls, cfg: SessionConfig, rng: np.random.Generator, n_items: int) -> _Buyers:
+        """Step 2-3 of the module docstring: sessions, their start times and pre-drawn intents."""
+        n, slots = cfg.n_sessions, cfg.max_queries
+        target = rng.integers(0, n_items, size=(n, slots))
+        reveal_order = rng.integers(0, 3, size=(n, slots))
+        level = rng.binomial(3, cfg.p_specific_start, size=(n, slots))
+        price_offset = rng.normal(0.0, 0.15, size=(n, slots))
+        start = rng.integers(0, cfg.n_days, n) * 86400 + rng.uniform(0, 86400, n)
+        user = rng.integers(0, cfg.n_users, n)
+        return cls(
+            target=target, reveal_order=reveal_order, level=level, price_offset=price_offset,
+            clock=start.astype(np.float64), user=user, active=np.ones(n, dtype=bool),
+            current_slot=np.zeros(n, dtype=np.int64), n_intents=np.ones(n, dtype=np.int64),
+            queries_in_intent=np.zeros((n, slots), dtype=np.int64),
+            bought_last=np.zeros(n, dtype=bool), satisfied=np.zeros((n, slots), dtype=bool),
+        )
+
+
+def _move_intents(cfg: SessionConfig, rng, buyers: _Buyers, sessions: np.ndarray):
+    """Step 3: before a later query each buyer keeps, refines, switches or returns to an intent.
+
+    Returns ``(switched, returned)`` per session in ``sessions``.
+    """
+    n, slots = len(sessions), cfg.max_queries
+    switched = (rng.random(n) < cfg.p_switch) | buyers.bought_last[sessions]
+    # a return goes to an earlier, unsatisfied intent other than the current one
+    open_slot = (np.arange(slots) < buyers.n_intents[sessions, None]) & ~buyers.satisfied[sessions]
+    open_slot[np.arange(n), buyers.current_slot[sessions]] = False
+    returned = switched & open_slot.any(axis=1) & (rng.random(n) < cfg.p_return)
+    fresh = switched & ~returned
+    back = sessions[returned]
+    keys = np.where(open_slot[returned], rng.random((len(back), slots)), -1.0)
+    buyers.current_slot[back] = keys.argmax(axis=1)  # uniform among the open slots
+    new = sessions[fresh]
+    buyers.current_slot[new] = buyers.n_intents[new]
+    buyers.n_intents[new] += 1
+    stay = sessions[~switched]
+    refine = rng.random(len(stay)) < cfg.p_refine
+    slot = buyers.current_slot[stay]
+    buyers.level[stay, slot] = np.minimum(buyers.level[stay, slot] + refine, 3)
+    return switched, returned
+
+
+def _retrieve(cfg: SessionConfig, rng, catalog: _Catalog, texts: list[str]):
+    """Step 5: BM25 once per distinct query text, a noisy production score per impression.
+
+    Returns ``(query_category, serp_items)``, ``serp_items`` padded with -1 for short SERPs.
+    """
+    distinct, which = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
+    bm25 = catalog.index.scores(list(distinct))
+    best_category = np.argmax(bm25 @ catalog.category_onehot, axis=1)
+    query_category = np.asarray(catalog.category_by_code.loc[best_category].to_numpy())[which]
+    n_items = len(catalog.quality)
+    shown = min(cfg.serp_size, n_items)
+    serp = np.full((len(texts), cfg.serp_size), -1, dtype=np.int64)
+    for lo in range(0, len(texts), 1000):
+        b = bm25[which[lo : lo + 1000]]
+        score = (b + cfg.retrieval_pop_weight * catalog.quality[None, :]
+                 + cfg.retrieval_noise * rng.gumbel(size=b.shape))
+        score[b <= 0] = -np.inf
+        top = np.argpartition(-score, shown - 1, axis=1)[:, :shown]
+        top_score = np.take_along_axis(score, top, axis=1)
+        by_score = np.argsort(-top_score, axis=1, kind="stable")
+        top = np.take_along_axis(top, by_score, axis=1)
+        top[~np.isfinite(np.take_along_axis(top_score, by_score, axis=1))] = -1
+        serp[lo : lo + 1000, :shown] = top
+    return query_category, serp
+
+
+def _click_and_buy(cfg: SessionConfig, rng, catalog: _Catalog, target, price_offset, stage, serp):
+    """Steps 6-7: position-based clicks on intent-matching items, at most one purchase per query.
+
+    ``target``/``price_offset``/``stage`` (earlier queries in the intent) are per query.
+    Returns ``(clicked, purchased, has_purchase)``.
+    """
+    shown = serp >= 0
+    item = np.where(shown, serp, 0)
+    want = target[:, None]
+    same_type = catalog.product_type[item] == catalog.product_type[want]
+    same_brand = catalog.brand[item] == catalog.brand[want]
+    same_line = catalog.line[item] == catalog.line[want]
+    same_attribute = catalog.attribute[item] == catalog.attribute[want]
+    price_gap = np.abs(catalog.log_price[item] - (catalog.log_price[want] + price_offset[:, None]))
+    appeal = (cfg.click_base + cfg.w_type * same_type + cfg.w_brand * same_brand
+              + cfg.w_line * same_line + cfg.w_attribute * same_attribute
+              - cfg.w_price * price_gap + cfg.w_quality * catalog.quality[item])
+    examined = np.arange(1, cfg.serp_size + 1, dtype=np.float64) ** (-cfg.position_bias)
+    clicked = shown & (rng.random(appeal.shape) < examined[None, :] * _sigmoid(appeal))
+    n_match = same_type.astype(int) + same_brand + same_line + same_attribute
+    buy = (cfg.buy_base + cfg.buy_match * n_match
+           + cfg.buy_stage * np.minimum(stage, 3)[:, None] - cfg.w_price * price_gap)
+    candidate = clicked & (rng.random(appeal.shape) < _sigmoid(buy))
+    noisy = np.where(candidate, buy + rng.gumbel(size=appeal.shape), -np.inf)
+    has_purchase = candidate.any(axis=1)
+    purchased = np.zeros_like(clicked)
+    purchased[np.flatnonzero(has_purchase), np.argmax(noisy, axis=1)[has_purchase]] = True
+    return clicked, purchased, has_purchase
+
+
+def simulate_sessions(
+    config: SessionConfig | None = None, *, progress: bool = True, **overrides
+) -> SessionLog:
+    """Simulate search sessions (the module docstring's steps 1-8, one query per session a round).
+
+    ``overrides`` replace fields of ``config`` (default :class:`SessionConfig`). Deterministic
+    for a given config (one ``numpy.random.default_rng(config.seed)``).
+    """
     cfg = config or SessionConfig()
     if overrides:
         cfg = SessionConfig(**{**asdict(cfg), **overrides})
     rng = np.random.default_rng(cfg.seed)
-    items = generate_catalog(cfg.n_products, seed=cfg.seed)
-    n_items = len(items)
-    index = BM25Index(items.title.to_numpy())
-    cat_onehot = np.zeros((n_items, items.category_code.max() + 1))
-    cat_onehot[np.arange(n_items), items.category_code.to_numpy()] = 1.0
-    cat_names = np.asarray(pd.Categorical(items.category).categories)
-    cat_by_code = items.drop_duplicates("category_code").set_index("category_code").category
-
-    S, M = cfg.n_sessions, cfg.max_queries
-    # intent slots per session, pre-drawn: target item, reveal order, starting level
-    target = rng.integers(0, n_items, size=(S, M))
-    order = rng.integers(0, 3, size=(S, M))
-    level0 = rng.binomial(3, cfg.p_specific_start, size=(S, M))
-    price_tol = rng.normal(0.0, 0.15, size=(S, M))  # buyer's price target around the target item's price
-
-    it_type = items.type_code.to_numpy()
-    it_brand = items.brand_code.to_numpy()
-    it_line = items.line_code.to_numpy()
-    it_attr = items.attribute_code.to_numpy()
-    it_logp = np.log(items.price.to_numpy())
-    it_q = items.quality.to_numpy()
-    text_parts = list(zip(items.brand, items.line, items.product_type, items.attribute, strict=True))
-
-    start = (rng.integers(0, cfg.n_days, S) * 86400 + rng.uniform(0, 86400, S)).astype(np.float64)
-    clock = start.copy()
-    user = rng.integers(0, cfg.n_users, S)
-    active = np.ones(S, dtype=bool)
-    cur = np.zeros(S, dtype=np.int64)           # current intent slot
-    n_intents = np.ones(S, dtype=np.int64)      # slots used
-    level = level0.copy()                       # current level per slot
-    k_in_intent = np.zeros((S, M), dtype=np.int64)
-    bought_last = np.zeros(S, dtype=bool)
-    satisfied = np.zeros((S, M), dtype=bool)   # slots whose intent ended in a purchase
-
-    q_rows, serp_rows, click_rows = [], [], []
-    qid_next = 0
-    exam = np.arange(1, cfg.serp_size + 1, dtype=np.float64) ** (-cfg.position_bias)
-    rounds = tqdm(range(M), desc="simulating sessions", disable=not progress, leave=False)
+    catalog = _Catalog.build(cfg)
+    buyers = _Buyers.draw(cfg, rng, len(catalog.items))
+    queries, serps, clicks = [], [], []
+    next_query_id = 0
+    rounds = tqdm(range(cfg.max_queries), desc="simulating sessions", disable=not progress,
+                  leave=False)
     for t in rounds:
-        s_idx = np.flatnonzero(active)
-        if len(s_idx) == 0:
+        sessions = np.flatnonzero(buyers.active)
+        if len(sessions) == 0:
             break
-        switched = np.zeros(len(s_idx), dtype=bool)
-        returned = np.zeros(len(s_idx), dtype=bool)
+        switched = returned = np.zeros(len(sessions), dtype=bool)
         if t > 0:
-            switched = (rng.random(len(s_idx)) < cfg.p_switch) | bought_last[s_idx]
-            # a return goes to an earlier, unsatisfied intent other than the current one
-            slots = np.arange(M)
-            open_slot = (slots < n_intents[s_idx, None]) & ~satisfied[s_idx]
-            open_slot[np.arange(len(s_idx)), cur[s_idx]] = False
-            can_return = open_slot.any(axis=1)
-            returned = switched & can_return & (rng.random(len(s_idx)) < cfg.p_return)
-            fresh = switched & ~returned
-            r = s_idx[returned]
-            keys = np.where(open_slot[returned], rng.random((len(r), M)), -1.0)
-            cur[r] = keys.argmax(axis=1)  # uniform among the open slots
-            f = s_idx[fresh]
-            cur[f] = n_intents[f]
-            n_intents[f] += 1
-            stay = s_idx[~switched]
-            refine = rng.random(len(stay)) < cfg.p_refine
-            level[stay, cur[stay]] = np.minimum(level[stay, cur[stay]] + refine, 3)
-        slot = cur[s_idx]
-        tgt = target[s_idx, slot]
-        lv = level[s_idx, slot]
-        od = order[s_idx, slot]
-        texts = [_query_text(text_parts[i], l_, o) for i, l_, o in zip(tgt, lv, od, strict=True)]
-        n_q = len(s_idx)
-        qids = np.arange(qid_next, qid_next + n_q)
-        qid_next += n_q
-
-        # retrieval: BM25 once per unique query text, noisy production score per impression
-        uq, uq_inv = np.unique(np.asarray(texts, dtype=object), return_inverse=True)
-        bm = index.scores(list(uq))
-        qcat = np.asarray(cat_by_code.loc[np.argmax(bm @ cat_onehot, axis=1)].to_numpy())[uq_inv]
-        serp_items = np.full((n_q, cfg.serp_size), -1, dtype=np.int64)
-        step = 1000
-        for lo in range(0, n_q, step):
-            b = bm[uq_inv[lo : lo + step]]
-            score = b + cfg.retrieval_pop_weight * it_q[None, :] + cfg.retrieval_noise * rng.gumbel(size=b.shape)
-            score[b <= 0] = -np.inf
-            kk = min(cfg.serp_size, n_items)
-            top = np.argpartition(-score, kk - 1, axis=1)[:, :kk]
-            top_s = np.take_along_axis(score, top, axis=1)
-            o = np.argsort(-top_s, axis=1, kind="stable")
-            top = np.take_along_axis(top, o, axis=1)
-            top_s = np.take_along_axis(top_s, o, axis=1)
-            top[~np.isfinite(top_s)] = -1
-            serp_items[lo : lo + step, :kk] = top
-        valid = serp_items >= 0
-        si = np.where(valid, serp_items, 0)
-
-        # clicks: position-based model with intent-dependent attractiveness
-        tg = tgt[:, None]
-        m_type = it_type[si] == it_type[tg]
-        m_brand = it_brand[si] == it_brand[tg]
-        m_line = it_line[si] == it_line[tg]
-        m_attr = it_attr[si] == it_attr[tg]
-        dprice = np.abs(it_logp[si] - (it_logp[tg] + price_tol[s_idx, slot][:, None]))
-        u = (cfg.click_base + cfg.w_type * m_type + cfg.w_brand * m_brand + cfg.w_line * m_line
-             + cfg.w_attribute * m_attr - cfg.w_price * dprice + cfg.w_quality * it_q[si])
-        p_click = exam[None, :] * _sigmoid(u)
-        clicked = valid & (rng.random(u.shape) < p_click)
-
-        # purchase: at most one per query, among clicked items
-        n_match = m_type.astype(int) + m_brand + m_line + m_attr
-        ub = cfg.buy_base + cfg.buy_match * n_match + cfg.buy_stage * np.minimum(k_in_intent[s_idx, slot], 3)[:, None] - cfg.w_price * dprice
-        cand = clicked & (rng.random(u.shape) < _sigmoid(ub))
-        noisy = np.where(cand, ub + rng.gumbel(size=u.shape), -np.inf)
-        has_buy = cand.any(axis=1)
-        buy_pos = np.argmax(noisy, axis=1)
-        purchased = np.zeros_like(clicked)
-        purchased[np.flatnonzero(has_buy), buy_pos[has_buy]] = True
-
-        # timestamps: clicks in rank order after the query, next query after the last event
-        n_clk = clicked.sum(axis=1)
-        gaps = rng.exponential(cfg.click_gap_mean_s, size=u.shape) + 1.0
-        ctime = clock[s_idx][:, None] + np.cumsum(np.where(clicked, gaps, 0.0), axis=1)
-        q_rows.append(pd.DataFrame({
-            "query_id": qids, "session_id": s_idx, "user_id": user[s_idx], "ts": clock[s_idx],
-            "query_text": texts, "query_category": qcat, "query_index": t,
-            "intent_slot": slot, "intent_target_item": tgt, "intent_level": lv,
-            "intent_switched": switched, "intent_returned": returned,
-            "intent_query_index": k_in_intent[s_idx, slot],
+            switched, returned = _move_intents(cfg, rng, buyers, sessions)
+        slot = buyers.current_slot[sessions]
+        target = buyers.target[sessions, slot]
+        level = buyers.level[sessions, slot]
+        texts = [
+            _query_text(catalog.text_parts[i], lv, order)
+            for i, lv, order in zip(target, level, buyers.reveal_order[sessions, slot], strict=True)
+        ]
+        query_ids = np.arange(next_query_id, next_query_id + len(sessions))
+        next_query_id += len(sessions)
+        category, serp = _retrieve(cfg, rng, catalog, texts)
+        stage = buyers.queries_in_intent[sessions, slot]
+        clicked, purchased, has_purchase = _click_and_buy(
+            cfg, rng, catalog, target, buyers.price_offset[sessions, slot], stage, serp
+        )
+        # step 8, time: clicks in rank order after the query, next query after the last event
+        gaps = rng.exponential(cfg.click_gap_mean_s, size=serp.shape) + 1.0
+        click_time = buyers.clock[sessions][:, None] + np.cumsum(np.where(clicked, gaps, 0.0), axis=1)
+        queries.append(pd.DataFrame({
+            "query_id": query_ids, "session_id": sessions, "user_id": buyers.user[sessions],
+            "ts": buyers.clock[sessions], "query_text": texts, "query_category": category,
+            "query_index": t, "intent_slot": slot, "intent_target_item": target,
+            "intent_level": level, "intent_switched": switched, "intent_returned": returned,
+            "intent_query_index": stage,
         }))
-        rr, cc = np.nonzero(valid)
-        serp_rows.append(pd.DataFrame({
-            "query_id": qids[rr], "item_id": serp_items[rr, cc], "rank": cc + 1,
-            "clicked": clicked[rr, cc], "purchased": purchased[rr, cc],
+        row, col = np.nonzero(serp >= 0)
+        serps.append(pd.DataFrame({
+            "query_id": query_ids[row], "item_id": serp[row, col], "rank": col + 1,
+            "clicked": clicked[row, col], "purchased": purchased[row, col],
         }))
-        cr, ccol = np.nonzero(clicked)
-        click_rows.append(pd.DataFrame({
-            "session_id": s_idx[cr], "ts": ctime[cr, ccol], "item_id": serp_items[cr, ccol], "query_id": qids[cr],
+        row, col = np.nonzero(clicked)
+        clicks.append(pd.DataFrame({
+            "session_id": sessions[row], "ts": click_time[row, col], "item_id": serp[row, col],
+            "query_id": query_ids[row],
         }))
-        last = np.where(n_clk > 0, ctime.max(axis=1, initial=0.0), clock[s_idx])
-        clock[s_idx] = np.maximum(last, clock[s_idx]) + rng.exponential(cfg.query_gap_mean_s, n_q) + 1.0
-        k_in_intent[s_idx, slot] += 1
-        bought_last[s_idx] = has_buy
-        satisfied[s_idx[has_buy], slot[has_buy]] = True
-        cont_p = np.where(has_buy, cfg.p_continue_after_purchase, cfg.p_continue)
-        active[s_idx] = rng.random(n_q) < cont_p
-        if t == M - 1:
-            active[:] = False
+        last = np.where(clicked.sum(axis=1) > 0, click_time.max(axis=1, initial=0.0),
+                        buyers.clock[sessions])
+        buyers.clock[sessions] = (np.maximum(last, buyers.clock[sessions])
+                                  + rng.exponential(cfg.query_gap_mean_s, len(sessions)) + 1.0)
+        buyers.queries_in_intent[sessions, slot] += 1
+        buyers.bought_last[sessions] = has_purchase
+        buyers.satisfied[sessions[has_purchase], slot[has_purchase]] = True
+        go_on = np.where(has_purchase, cfg.p_continue_after_purchase, cfg.p_continue)
+        buyers.active[sessions] = rng.random(len(sessions)) < go_on
+        if t == cfg.max_queries - 1:
+            buyers.active[:] = False
+    return _session_log(cfg, catalog, queries, serps, clicks)
 
-    queries = pd.concat(q_rows, ignore_index=True)
-    serp = pd.concat(serp_rows, ignore_index=True)
-    clicks = pd.concat(click_rows, ignore_index=True)
+
+def _session_log(cfg: SessionConfig, catalog: _Catalog, queries, serps, clicks) -> SessionLog:
+    """Step 8: the tables of a :class:`SessionLog`, with labels sale 2 > click 1 > none 0."""
+    queries = pd.concat(queries, ignore_index=True)
+    serp = pd.concat(serps, ignore_index=True)
+    clicks = pd.concat(clicks, ignore_index=True)
     queries.insert(3, "timestamp", EPOCH + pd.to_timedelta(queries.pop("ts").round(3), unit="s"))
     clicks.insert(1, "timestamp", EPOCH + pd.to_timedelta(clicks.pop("ts").round(3), unit="s"))
     serp["label"] = serp.clicked.astype(np.int8) + serp.purchased.astype(np.int8)
     clicks = clicks.sort_values(["session_id", "timestamp"], kind="stable").reset_index(drop=True)
     queries = queries.sort_values("query_id").reset_index(drop=True)
+    categories = np.asarray(pd.Categorical(catalog.items.category).categories)
     source = DataSource(
         name="Simulated shopping sessions",
         kind="simulated",
         version=GENERATOR_VERSION,
         generator=GENERATOR,
-        details={"config": asdict(cfg), "categories": [str(c) for c in cat_names]},
+        details={"config": asdict(cfg), "categories": [str(c) for c in categories]},
     )
-    return SessionLog(items=items, queries=queries, serp=serp, clicks=clicks, source=source)
-
-
-def assign_time_windows(queries: pd.DataFrame, fractions: dict[str, float]) -> pd.Series:
-    """Label each query with a time window by its **session's** start time (sessions are never cut).
-
-    ``fractions`` maps window names, in time order, to the share of sessions they take, e.g.
-    ``{"train": 0.6, "valid": 0.2, "test": 0.2}`` (the sequence encoders prepend an ``"encoder"`` window). Returns a
-    categorical Series aligned with ``queries``.
-    """
-    if not fractions or any(v < 0 for v in fractions.values()) or not np.isclose(sum(fractions.values()), 1.0):
-        raise ValueError(f"fractions must be non-negative and sum to 1, got {fractions}")
-    first = queries.groupby("session_id").timestamp.min().sort_values(kind="stable")
-    rank = np.arange(len(first)) / max(len(first), 1)
-    edges = np.cumsum(list(fractions.values()))
-    window_idx = np.searchsorted(edges, rank, side="right").clip(0, len(fractions) - 1)
-    names = list(fractions)
-    by_session = pd.Series(np.asarray(names, dtype=object)[window_idx], index=first.index)
-    return pd.Series(
-        pd.Categorical(queries.session_id.map(by_session), categories=names, ordered=True),
-        index=queries.index,
-        name="window",
-    )
+    return SessionLog(items=catalog.items, queries=queries, serp=serp, clicks=clicks, source=source)

@@ -1,6 +1,6 @@
 """Reporting: parameter validation, provenance, results JSON, the book pipeline."""
 
-from rankaudit.report.glue import glue
+from rankaudit.report.glue import glue, glue_many
 from rankaudit.report.params import (
     Bool,
     Choice,
@@ -24,6 +24,7 @@ __all__ = [
     "Str",
     "check_params",
     "glue",
+    "glue_many",
     "provenance_markdown",
     "read_results",
     "results_dir",

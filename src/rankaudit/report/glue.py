@@ -12,7 +12,7 @@ from typing import Any
 
 from rankaudit.scalars import plain
 
-__all__ = ["glue", "plain"]
+__all__ = ["glue", "glue_many", "plain"]
 
 
 def glue(name: str, value: Any, display: bool = False) -> None:
@@ -20,3 +20,14 @@ def glue(name: str, value: Any, display: bool = False) -> None:
     from myst_nb import glue as myst_glue
 
     myst_glue(name, plain(value), display=display)
+
+
+def glue_many(**values: Any) -> None:
+    """Glue every ``name=value`` pair, hidden: one call for a paragraph's numbers.
+
+    ``glue_many(n_rows=1000, hr=0.25)`` is ``glue("n_rows", 1000)`` then ``glue("hr", 0.25)``.
+    """
+    if not values:
+        raise ValueError("glue_many needs at least one name=value pair")
+    for name, value in values.items():
+        glue(name, value)

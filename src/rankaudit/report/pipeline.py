@@ -35,10 +35,13 @@ from rankaudit._paths import find_project_root
 __all__ = [
     "ChapterFailed",
     "Paths",
+    "add_results_links",
     "build_book",
     "chapter_names",
     "install_mathjax",
     "parse_cli_value",
+    "results_files",
+    "results_links_markdown",
     "run_chapter",
     "smoke_parameters",
 ]
@@ -170,9 +173,57 @@ def run_chapter(
     seconds = time.perf_counter() - start
     executed = nbformat.read(out, as_version=4)
     executed.metadata["rankaudit_run"] = {"parameters": dict(parameters or {}), "smoke": smoke}
+    add_results_links(executed, name, paths)
     nbformat.write(executed, out)
     log(f"  {name}: executed in {seconds:.1f} s -> {out.relative_to(paths.root) if out.is_relative_to(paths.root) else out}")
     return out
+
+
+def results_files(name: str, results: Path) -> list[Path]:
+    """The files chapter ``name`` wrote: ``<name>.json`` and any ``<name>_*.parquet``."""
+    found = [results / f"{name}.json"] if (results / f"{name}.json").is_file() else []
+    return found + sorted(results.glob(f"{name}_*.parquet"))
+
+
+def results_links_markdown(name: str, paths: Paths) -> str | None:
+    """A MyST paragraph with a ``{download}`` link to each results file of the chapter.
+
+    Links are relative to the folder the book reads chapters from (``book/chapters``), so the
+    site build copies each file next to the page (and fails strictly if one is missing).
+    """
+    files = results_files(name, paths.results)
+    if not files:
+        return None
+    folder = paths.book / "chapters"
+    links = []
+    for path in files:
+        rel = Path(os.path.relpath(path, folder)).as_posix()
+        kind = "results JSON" if path.suffix == ".json" else "row-level Parquet"
+        links.append(f"{{download}}`{path.name} <{rel}>` ({kind})")
+    return (
+        "```{admonition} Take the results away\n:class: seealso\n"
+        "This page's numbers, machine-readable (schema: `rankaudit/report/results.schema.json`): "
+        + "; ".join(links) + ".\n```"
+    )
+
+
+def add_results_links(notebook, name: str, paths: Paths) -> None:
+    """Insert the :func:`results_links_markdown` cell after the provenance box (else at the end)."""
+    import nbformat
+
+    text = results_links_markdown(name, paths)
+    if text is None:
+        return
+    cell = nbformat.v4.new_markdown_cell(text, metadata={"tags": ["rankaudit-results-links"]})
+    cells = [c for c in notebook.cells if "rankaudit-results-links" not in c.metadata.get("tags", [])]
+    where = len(cells)
+    for i, c in enumerate(cells):
+        outputs = c.get("outputs", []) if c.cell_type == "code" else []
+        if any("How this page was built" in str(o.get("data", {})) for o in outputs):
+            where = i + 1
+            break
+    cells.insert(where, cell)
+    notebook.cells = cells
 
 
 def install_mathjax(html_dir: Path) -> Path:

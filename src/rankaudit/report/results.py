@@ -1,8 +1,11 @@
 """The machine-readable record of a chapter run: ``book/_build/results/<stem>.json``.
 
 Results are stable and diffable: snake_case keys, sorted, full-precision floats, and
-always ``params``, ``data_source`` and ``rankaudit_version``. Two runs with the same
-parameters write byte-identical files. NaN or infinite values are refused, never written.
+always ``params``, ``data_source``, ``rankaudit_version`` and ``software`` (the git commit and
+the package versions that produced them, :mod:`rankaudit.report.environment`). Two runs with
+the same parameters in the same checkout write byte-identical files. NaN or infinite values
+are refused, never written. ``results.schema.json`` beside this module is the JSON Schema every
+results file satisfies (:func:`results_schema`, checked by the tests).
 """
 
 from __future__ import annotations
@@ -15,8 +18,26 @@ from typing import Any
 from rankaudit._json import to_jsonable
 from rankaudit._paths import results_dir
 from rankaudit._version import __version__
+from rankaudit.report.environment import software_record
 
-__all__ = ["read_results", "results_dir", "to_jsonable", "write_results"]
+__all__ = [
+    "RESERVED_KEYS",
+    "read_results",
+    "results_dir",
+    "results_schema",
+    "to_jsonable",
+    "write_results",
+]
+
+#: Keys every results file has, which a chapter's own results must not use.
+RESERVED_KEYS = ("params", "data_source", "rankaudit_version", "software")
+
+_SCHEMA = Path(__file__).with_name("results.schema.json")
+
+
+def results_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a chapter's results file."""
+    return json.loads(_SCHEMA.read_text(encoding="utf-8"))
 
 
 def write_results(
@@ -35,13 +56,14 @@ def write_results(
         source = {name: to_jsonable(src.to_dict()) for name, src in data_source.items()}
     else:
         source = to_jsonable(data_source.to_dict())
-    clash = {"params", "data_source", "rankaudit_version"} & set(results)
+    clash = set(RESERVED_KEYS) & set(results)
     if clash:
         raise ValueError(f"results must not use the reserved key(s) {sorted(clash)}.")
     record = {
         "params": to_jsonable(params, "params"),
         "data_source": source,
         "rankaudit_version": __version__,
+        "software": to_jsonable(software_record(), "software"),
         **to_jsonable(results),
     }
     path = results_dir() / f"{stem}.json"
