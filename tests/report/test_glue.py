@@ -19,9 +19,9 @@ def test_other_values_pass_through():
 
 
 def test_glue_many_glues_each_pair_as_a_plain_value(monkeypatch):
-    import pytest
-
     import importlib
+
+    import pytest
 
     glue_module = importlib.import_module("rankaudit.report.glue")
 
