@@ -100,10 +100,15 @@ def evaluate(
         ``(rows, candidates)`` array of scores (higher = better), a list of
         1-D rows of different lengths, or a long-format DataFrame (then
         ``labels`` must be None and the ``*_col`` keywords name its columns).
+        A tie is exact equality of the values as given (integers of any size
+        compared exactly, float32 kept float32, ``-0.0 == 0.0``; see
+        :mod:`rankaudit.ties.rules`).
     labels
-        Same shape as ``scores``; graded relevance >= 0, 0 = not relevant.
+        Same shape as ``scores``; graded relevance, finite, >= 0 and < 2**53,
+        0 = not relevant.
     k
-        Cutoff of HR and NDCG, an integer >= 1.
+        Cutoff of HR and NDCG, an integer >= 1 of any integer type (a cutoff
+        beyond the longest row acts as the row length).
     ties
         The tie rule (above).
     seed
