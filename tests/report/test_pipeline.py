@@ -89,3 +89,36 @@ def test_results_links_point_at_the_chapter_files(tmp_path):
     text = links[0].source
     assert "<../../res/05_x.json>" in text and "<../../res/05_x_rows.parquet>" in text
     assert "06_y" not in text
+
+
+def test_a_misspelt_parameter_is_refused_before_running(tmp_path):
+    """Issue 16: ``-p sede 5`` ran 00_quickstart at defaults and rewrote its results."""
+    from rankaudit.report.pipeline import declared_parameters
+
+    paths = _paths(tmp_path, ROOT / "notebooks")
+    assert declared_parameters(paths.notebooks, "00_quickstart") == ["data_dir", "k", "n_users", "seed"]
+    with pytest.raises(ValueError, match=r"Chapter 00_quickstart has no parameter 'sede'; its "
+                       r"parameters are: data_dir, k, n_users, seed"):
+        run_chapter("00_quickstart", {"sede": 5}, paths=paths, log=lambda *_: None)
+    assert not (tmp_path / "executed").exists()  # nothing ran, nothing was written
+
+
+def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "rankaudit.report.pipeline", "run", "00_quickstart", "-p", "sede", "5"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120,
+    )
+    assert out.returncode == 1
+    assert out.stderr.strip().splitlines() == [
+        "ERROR: Chapter 00_quickstart has no parameter 'sede'; its parameters are: data_dir, k, "
+        "n_users, seed"
+    ]
+
+
+def test_a_repeated_cli_parameter_is_refused():
+    from rankaudit.report.pipeline import main
+
+    assert main(["run", "00_quickstart", "-p", "k", "1", "-p", "k", "2"]) == 1

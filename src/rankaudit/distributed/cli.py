@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from rankaudit.distributed.evaluate import evaluate
 from rankaudit.distributed.prevalence import tie_prevalence
@@ -15,6 +17,17 @@ from rankaudit.ties.rules import TIE_RULES
 __all__ = ["build_parser", "main", "read_long_frame"]
 
 
+def _positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (``--n-workers 0`` would start no worker and wait forever)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m rankaudit.distributed",
@@ -22,17 +35,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--scheduler", default=None,
                         help="scheduler address, e.g. tcp://host:8786 (default: start a LocalCluster)")
-    parser.add_argument("--n-workers", type=int, default=2,
+    parser.add_argument("--n-workers", type=_positive_int, default=2,
                         help="LocalCluster worker processes (ignored with --scheduler); default 2")
     parser.add_argument("--input", default=None,
                         help="Parquet file/directory/glob or *.csv in long format "
                              "(default: a synthetic table)")
-    parser.add_argument("--synthetic-rows", type=int, default=100_000,
+    parser.add_argument("--synthetic-rows", type=_positive_int, default=100_000,
                         help="rows of the synthetic table when --input is not given; default 100000")
-    parser.add_argument("--k", type=int, default=10, help="cutoff of HR and NDCG; default 10")
+    parser.add_argument("--k", type=_positive_int, default=10, help="cutoff of HR and NDCG; default 10")
     parser.add_argument("--ties", choices=TIE_RULES, default="expected", help="tie rule")
     parser.add_argument("--seed", type=int, default=0, help="seed of 'hash' and 'random'")
-    parser.add_argument("--n-repeats", type=int, default=1, help="repeats of 'random'")
+    parser.add_argument("--n-repeats", type=_positive_int, default=1, help="repeats of 'random'")
     parser.add_argument("--empty", choices=("error", "zero", "drop"), default="error",
                         help="rows without a relevant item")
     parser.add_argument("--row-col", default="row_id")
@@ -52,45 +65,69 @@ def read_long_frame(path: str):
     """A Dask DataFrame from Parquet (file, directory or glob) or CSV files."""
     import dask.dataframe as dd
 
+    if "://" not in path and not any(c in path for c in "*?[") and not Path(path).exists():
+        raise FileNotFoundError(f"--input {path}: no such file or directory")
     if path.endswith(".csv") or path.endswith(".csv.gz"):
         return dd.read_csv(path)
     return dd.read_parquet(path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the example; a bad input or option prints one ``ERROR:`` line and returns 1."""
     args = build_parser().parse_args(argv)
-    from distributed import Client, LocalCluster
+    try:
+        return _run(args)
+    except (ValueError, FileNotFoundError, OSError, ImportError) as err:
+        print("ERROR: " + " ".join(str(err).split()), file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ImportError(
+            "python -m rankaudit.distributed needs Dask: pip install \".[distributed]\" from a "
+            "rankaudit checkout (or the dask[dataframe] and distributed packages)"
+        ) from None
 
     cluster = None
     if args.scheduler is None:
+        # CRITICAL: a worker's failed task is reported once, by main(), not as a logged traceback
         cluster = LocalCluster(n_workers=args.n_workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
-    with Client(cluster if cluster is not None else args.scheduler) as client:
-        print(f"scheduler: {client.scheduler.address}  workers: {len(client.nthreads())}")
-        if args.input is None:
-            table = SyntheticTable(args.synthetic_rows)
-            frame = synthetic_long_dask(table)
-            print(f"input: {table.source().label()}, {args.synthetic_rows:,} rows")
-        else:
-            frame = read_long_frame(args.input)
-            print(f"input: {args.input} ({frame.npartitions} partitions)")
-        columns = dict(row_col=args.row_col, item_col=args.item_col, score_col=args.score_col,
-                       label_col=args.label_col)
-        start = time.perf_counter()
-        result = evaluate(frame, k=args.k, ties=args.ties, seed=args.seed,
-                             n_repeats=args.n_repeats, empty=args.empty, user_col=args.user_col,
-                             row_partitioning=args.row_partitioning, **columns)
-        print(f"\n{result.n_rows:,} rows, ties={args.ties!r}, k={args.k}: means")
-        print(result.means.to_string())
-        if args.output:
-            result.rows.to_parquet(args.output)
-            print(f"per-row metrics written to {args.output}")
-        if args.prevalence:
-            prevalence = tie_prevalence(frame, k=args.k, row_partitioning=args.row_partitioning,
-                                           **columns)
-            print("\ntie prevalence")
-            print(prevalence.summary.to_string())
-        print(f"\nwall time: {time.perf_counter() - start:.2f} s")
-    if cluster is not None:
-        cluster.close()
+                               dashboard_address=None, silence_logs=logging.CRITICAL)
+    try:
+        with Client(cluster if cluster is not None else args.scheduler) as client:
+            _report(args, client)
+    finally:
+        if cluster is not None:
+            cluster.close()
     return 0
+
+
+def _report(args: argparse.Namespace, client) -> None:
+    print(f"scheduler: {client.scheduler.address}  workers: {len(client.nthreads())}")
+    if args.input is None:
+        table = SyntheticTable(args.synthetic_rows)
+        frame = synthetic_long_dask(table)
+        print(f"input: {table.source().label()}, {args.synthetic_rows:,} rows")
+    else:
+        frame = read_long_frame(args.input)
+        print(f"input: {args.input} ({frame.npartitions} partitions)")
+    columns = dict(row_col=args.row_col, item_col=args.item_col, score_col=args.score_col,
+                   label_col=args.label_col)
+    start = time.perf_counter()
+    result = evaluate(frame, k=args.k, ties=args.ties, seed=args.seed,
+                      n_repeats=args.n_repeats, empty=args.empty, user_col=args.user_col,
+                      row_partitioning=args.row_partitioning, **columns)
+    print(f"\n{result.n_rows:,} rows, ties={args.ties!r}, k={args.k}: means")
+    print(result.means.to_string())
+    if args.output:
+        result.rows.to_parquet(args.output)
+        print(f"per-row metrics written to {args.output}")
+    if args.prevalence:
+        prevalence = tie_prevalence(frame, k=args.k, row_partitioning=args.row_partitioning,
+                                    **columns)
+        print("\ntie prevalence")
+        print(prevalence.summary.to_string())
+    print(f"\nwall time: {time.perf_counter() - start:.2f} s")

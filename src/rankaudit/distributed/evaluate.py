@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from rankaudit.distributed.exact import exact_sums, means_from_sums
-from rankaudit.distributed.partitioning import rows_whole
+from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.ties.evaluate import evaluate as evaluate_local
 
 __all__ = ["DistributedEvaluation", "evaluate"]
@@ -211,6 +211,7 @@ def evaluate(
         result = rankaudit.distributed.evaluate(frame, k=10, ties="expected")
         result.means["ndcg@10"]
     """
+    check_dask_frame(frame, "evaluate")
     options = dict(
         k=k, ties=ties, seed=seed, item_col=item_col, score_col=score_col, label_col=label_col,
         user_col=user_col, n_repeats=n_repeats, empty=empty, return_variance=return_variance,

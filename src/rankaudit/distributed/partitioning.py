@@ -46,6 +46,7 @@ __all__ = [
     "ROW_PARTITIONINGS",
     "RowLayout",
     "analyse_rows",
+    "check_dask_frame",
     "check_rows_whole",
     "repair_boundaries",
     "rows_whole",
@@ -56,6 +57,21 @@ __all__ = [
 ROW_PARTITIONINGS = ("auto", "shuffle", "check")
 _TAG = "__rankaudit_line__"
 _POSITION_BITS = 40  # up to 2**40 lines per partition, 2**23 partitions
+
+
+def check_dask_frame(frame: object, function: str) -> None:
+    """Raise a ValueError unless ``frame`` is a Dask DataFrame (a pandas frame names the fix)."""
+    if isinstance(frame, pd.DataFrame):
+        raise ValueError(
+            f"frame: rankaudit.distributed.{function} takes a Dask DataFrame; got a pandas "
+            f"DataFrame. Use rankaudit.{function}(frame) on one machine, or "
+            "dask.dataframe.from_pandas(frame, npartitions=...)"
+        )
+    if not all(hasattr(frame, a) for a in ("_meta_nonempty", "map_partitions", "npartitions")):
+        raise ValueError(
+            f"frame: rankaudit.distributed.{function} takes a Dask DataFrame; got "
+            f"{type(frame).__name__}"
+        )
 
 
 def _row_column(frame, row_col: str) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.distributed.evaluate import _progress_compute, run_on_partition
-from rankaudit.distributed.partitioning import rows_whole
+from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.ties.prevalence import tie_prevalence as tie_prevalence_local
 from rankaudit.ties.validation import check_k
 
@@ -91,6 +91,7 @@ def tie_prevalence(
     on ``frame.compute()`` (module docstring); ``row_partitioning``,
     ``shuffle_method``, ``persist`` and ``progress`` as in :func:`rankaudit.distributed.evaluate`.
     """
+    check_dask_frame(frame, "tie_prevalence")
     k = check_k(k)
     options = dict(k=k, item_col=item_col, score_col=score_col, label_col=label_col)
     example = frame._meta_nonempty.iloc[:1]

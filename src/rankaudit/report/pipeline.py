@@ -38,6 +38,8 @@ __all__ = [
     "add_results_links",
     "build_book",
     "chapter_names",
+    "check_parameter_names",
+    "declared_parameters",
     "install_mathjax",
     "parse_cli_value",
     "results_files",
@@ -89,6 +91,35 @@ def smoke_parameters(notebooks: Path, name: str) -> dict[str, Any]:
     return dict(nb.metadata.get("rankaudit", {}).get("smoke_parameters", {}) or {})
 
 
+def declared_parameters(notebooks: Path, name: str) -> list[str]:
+    """Names assigned in a chapter's cell tagged ``parameters`` (what ``-p`` may set)."""
+    import ast
+
+    nb = _read_source(notebooks, name)
+    names: list[str] = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
+            for node in ast.walk(ast.parse(cell.source)):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.append(node.id)
+    return sorted(set(names))
+
+
+def check_parameter_names(notebooks: Path, name: str, parameters: Mapping[str, Any]) -> None:
+    """Raise a ValueError naming every parameter the chapter does not declare.
+
+    papermill would inject an unknown name as a new variable that nothing reads, so a typo
+    (``-p sede 5``) would silently run the chapter at its defaults.
+    """
+    known = declared_parameters(notebooks, name)
+    unknown = sorted(set(parameters) - set(known))
+    if unknown:
+        raise ValueError(
+            f"Chapter {name} has no parameter {', '.join(map(repr, unknown))}; its parameters "
+            f"are: {', '.join(known) or '(none)'}"
+        )
+
+
 def parse_cli_value(text: str) -> Any:
     """Type a ``-p key value`` string the way papermill's CLI does (int, float, bool, None, str)."""
     if text in ("True", "true"):
@@ -132,7 +163,8 @@ def run_chapter(
 ) -> Path:
     """Execute one chapter with papermill and return the executed notebook's path.
 
-    Raises :class:`ChapterFailed` naming the chapter and the failing cell.
+    Raises :class:`ChapterFailed` naming the chapter and the failing cell, and a
+    ValueError (before running anything) for a parameter the chapter does not declare.
     """
     import nbformat
     import papermill as pm
@@ -141,6 +173,7 @@ def run_chapter(
     nb = _read_source(paths.notebooks, name)
     params = dict(smoke_parameters(paths.notebooks, name) if smoke else {})
     params.update(parameters or {})
+    check_parameter_names(paths.notebooks, name, params)
     paths.executed.mkdir(parents=True, exist_ok=True)
     paths.results.mkdir(parents=True, exist_ok=True)
     out = paths.executed / f"{name}.ipynb"
@@ -267,6 +300,10 @@ def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
 
 
 def _parse_params(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise ValueError(f"parameter(s) {', '.join(map(repr, repeated))} given more than once")
     return {key: parse_cli_value(value) for key, value in pairs}
 
 
@@ -285,7 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     paths = Paths.default()
     try:
         if args.command == "run":
-            run_chapter(args.name, _parse_params(args.parameter), paths=paths, smoke=args.smoke)
+            params = _parse_params(args.parameter)
+            run_chapter(args.name, params, paths=paths, smoke=args.smoke)
         elif args.command == "run-all":
             failures = []
             for name in chapter_names(paths.notebooks):

@@ -100,10 +100,15 @@ def evaluate(
         ``(rows, candidates)`` array of scores (higher = better), a list of
         1-D rows of different lengths, or a long-format DataFrame (then
         ``labels`` must be None and the ``*_col`` keywords name its columns).
+        A tie is exact equality of the values as given (integers of any size
+        compared exactly, float32 kept float32, ``-0.0 == 0.0``; see
+        :mod:`rankaudit.ties.rules`).
     labels
-        Same shape as ``scores``; graded relevance >= 0, 0 = not relevant.
+        Same shape as ``scores``; graded relevance, finite, >= 0 and < 2**53,
+        0 = not relevant.
     k
-        Cutoff of HR and NDCG, an integer >= 1.
+        Cutoff of HR and NDCG, an integer >= 1 of any integer type (a cutoff
+        beyond the longest row acts as the row length).
     ties
         The tie rule (above).
     seed
@@ -226,10 +231,14 @@ def evaluate_batch(
     """
     n = batch.n_rows
     max_len = batch.max_len
+    names_k = k
+    # A cutoff beyond the longest row changes nothing; clamping keeps k an int64 in the kernels
+    # (k = 2**64 - 1 would otherwise be typed uint64 and compare wrongly with int64 ranks).
+    k = min(k, max(max_len, 1))
     disc, cum1, cum2 = discount_tables(k, max_len)
     hr, ndcg, rr = (np.empty(n) for _ in range(3))
     has_rel = np.empty(n, dtype=np.bool_)
-    hr_name, ndcg_name, rr_name = metric_names(k)
+    hr_name, ndcg_name, rr_name = metric_names(names_k)
     values = {hr_name: hr, ndcg_name: ndcg, rr_name: rr}
     if ties == "expected":
         h1, h2 = harmonic_tables(max_len)
@@ -255,7 +264,9 @@ def evaluate_batch(
         mode = _MODES[ties]
         if ties == "hash":
             assert batch.item_ids is not None
-            item_keys, item_codes = normalize_ids(batch.item_ids, batch.item_id_name)
+            item_keys, item_codes = normalize_ids(
+                batch.item_ids, batch.item_id_name, locate=batch.describe_position
+            )
             keys = row_keys(batch, seed)
         else:
             item_keys = item_codes = np.zeros(1, dtype=np.int64)

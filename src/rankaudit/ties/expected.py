@@ -239,7 +239,8 @@ def expected_kernel(
 ):  # pragma: no cover - compiled
     """Fill the per-row expectation (and variance if ``want_var``) arrays in place.
 
-    Returns ``(status, row, position)``; status 0 means every row was valid.
+    Returns ``(status, row, position)``; status 0 means every row was valid
+    (labels finite, >= 0 and < ``MAX_LABEL``; scores finite).
     Rows without a relevant item get 0 everywhere and ``has_rel = False``.  The loop
     body is the one-relevant-item case: a single fused SIMD pass over labels and
     scores when the relevant item sits where it sat in the previous such row

@@ -53,11 +53,10 @@ from __future__ import annotations
 
 import hashlib
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numba
 import numpy as np
-import pandas as pd
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -131,14 +130,22 @@ def splitmix64_array(x: np.ndarray) -> np.ndarray:
         return mix64_array(x.astype(np.uint64) + np.uint64(GAMMA))
 
 
-def normalize_ids(ids: Sequence[object] | np.ndarray, name: str = "ids") -> tuple[np.ndarray, np.ndarray]:
+def normalize_ids(
+    ids: Sequence[object] | np.ndarray,
+    name: str = "ids",
+    locate: Callable[[int], str] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Prepare an array of ids for the kernels: ``(keys, codes)``, both of the input's shape.
 
     ``keys`` is an integer array whose cast to ``uint64`` is :func:`id64` of each
     id; ``codes`` orders the ids for the collision fallback (integer ids: their
-    value; string ids: their rank in sorted string order) and is equal for two
-    ids exactly when the ids are equal.  Integer ids are passed through without
-    a copy.
+    value; string ids: their rank in sorted string order; in a mix, integers
+    before strings before bytes) and is equal for two ids exactly when the ids
+    are equal (``1`` and ``"1"`` are different ids).  Python integers of any
+    size are taken modulo 2**64 (``-1`` and ``2**64 - 1`` share a key but stay
+    different ids).  Integer ids are passed through without a copy.  Anything
+    else (None, floats, bools inside an object array) raises a ValueError
+    naming its position (``locate(flat_index)`` describes it when given).
     """
     arr = np.asarray(ids)
     if arr.dtype.kind in "iu":
@@ -146,20 +153,42 @@ def normalize_ids(ids: Sequence[object] | np.ndarray, name: str = "ids") -> tupl
     if arr.dtype.kind == "b":
         as_int = arr.astype(np.int64)
         return as_int, as_int
-    if arr.dtype.kind == "O" and arr.size and pd.api.types.infer_dtype(arr.reshape(-1)) == "integer":
-        as_int = arr.astype(np.int64)
-        return as_int, as_int
     if arr.dtype.kind not in "OUS":
         raise ValueError(f"{name} must be integers or strings; got dtype {arr.dtype}")
     flat = arr.reshape(-1)
     if arr.dtype.kind == "O":
-        bad = [x for x in flat if not isinstance(x, (str, bytes, numbers.Integral))]
-        if bad:
-            raise ValueError(f"{name} must be integers or strings; got {bad[0]!r}")
-    codes, uniques = pd.factorize(pd.Series(flat).map(str), sort=True)
-    first = np.unique(codes, return_index=True)[1]
-    keys = np.fromiter((id64(flat[i]) for i in first), dtype=np.uint64, count=len(uniques))
-    return keys[codes].reshape(arr.shape), codes.astype(np.int64).reshape(arr.shape)
+        for j, x in enumerate(flat):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(
+                x, (str, bytes, numbers.Integral)
+            ):
+                if locate is not None:
+                    where = f": {locate(j)}"
+                else:
+                    where = str(list(map(int, np.unravel_index(j, arr.shape))))
+                raise ValueError(
+                    f"{name}{where} is {x!r} ({type(x).__name__}); ids must be integers or strings"
+                )
+        if flat.size and all(isinstance(x, numbers.Integral) for x in flat):
+            values = [int(x) for x in flat]
+            if all(-(2**63) <= v < 2**63 for v in values):
+                as_int = np.array(values, dtype=np.int64).reshape(arr.shape)
+                return as_int, as_int
+    # Python ints beyond int64, strings, bytes or a mix: keys by id64, codes by the order
+    # (integers by value, then strings, then bytes); 1 and "1" are different ids.
+    tagged = [_sort_tag(x) for x in flat]
+    distinct = sorted(set(tagged))
+    code_of = {t: i for i, t in enumerate(distinct)}
+    codes = np.fromiter((code_of[t] for t in tagged), dtype=np.int64, count=len(tagged))
+    keys = np.fromiter((id64(t[1]) for t in distinct), dtype=np.uint64, count=len(distinct))
+    return keys[codes].reshape(arr.shape), codes.reshape(arr.shape)
+
+
+def _sort_tag(x: object) -> tuple[int, object]:
+    if isinstance(x, numbers.Integral):
+        return 0, int(x)
+    if isinstance(x, str):
+        return 1, str(x)
+    return 2, bytes(x)  # type: ignore[arg-type]
 
 
 def ids_to_keys(ids: Sequence[object] | np.ndarray, name: str = "ids") -> np.ndarray:

@@ -17,6 +17,8 @@ proof) of invariance, stronger with more permutations.
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -87,6 +89,36 @@ def _as_table(result: object, columns: Sequence[str] | None) -> pd.DataFrame:
     raise ValueError(f"the evaluator returned an array of shape {arr.shape}; expected <= 2-D")
 
 
+def _check_atol(atol: object) -> float:
+    if isinstance(atol, (bool, np.bool_)) or not isinstance(atol, numbers.Real):
+        raise ValueError(f"atol must be a finite number >= 0; got {atol!r} ({type(atol).__name__})")
+    value = float(atol)
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"atol must be a finite number >= 0; got {atol!r}")
+    return value
+
+
+def _checked_table(result: object, columns: Sequence[str] | None, when: str) -> pd.DataFrame:
+    """:func:`_as_table`, refusing output that is not numeric or not finite (NaN would make
+    every comparison False and read as a change)."""
+    try:
+        table = _as_table(result, columns)
+    except (TypeError, ValueError) as err:
+        if str(err).startswith(("columns:", "the evaluator")):
+            raise
+        raise ValueError(f"the evaluator's output {when} is not numeric: {err}") from err
+    values = table.to_numpy()
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row, col = (int(i[0]) for i in np.nonzero(bad))
+        raise ValueError(
+            f"the evaluator returned a non-finite value {float(values[row, col])!r} {when} "
+            f"(row {row}, column {table.columns[col]!r}); row-order invariance needs finite "
+            "results"
+        )
+    return table
+
+
 def audit_row_order(
     evaluator: Callable[..., object],
     scores: np.ndarray,
@@ -111,10 +143,11 @@ def audit_row_order(
     n_permutations
         Number of independent random permutations (each permutes every row).
     seed
-        Seed of ``numpy.random.default_rng`` drawing the permutations.
+        Seed of ``numpy.random.default_rng`` drawing the permutations (an
+        integer, used modulo 2**64).
     atol
-        Largest change still counted as equal (floating-point summation order
-        can move an invariant evaluator by ~1e-16).
+        Largest change still counted as equal, a finite number >= 0
+        (floating-point summation order can move an invariant evaluator by ~1e-16).
     columns
         Which columns of a DataFrame output to audit (default: every numeric
         column except ``row`` / ``row_id`` / ``user_id`` and the id columns that
@@ -132,11 +165,23 @@ def audit_row_order(
         Verdict ``is_invariant`` (every change <= ``atol``), the largest per-row
         change, the mean per-row largest change, the largest change of the mean,
         and per-metric / per-row tables.
+
+    Raises
+    ------
+    ValueError
+        On bad arguments (checked before the evaluator runs), and when the
+        evaluator returns a NaN / infinite or non-numeric value (naming the
+        permutation, row and column), or a different shape after a permutation.
     """
-    seed = check_seed(seed)
+    seed = check_seed(seed) & ((1 << 64) - 1)
+    atol = _check_atol(atol)
     if not callable(evaluator):
         raise ValueError(f"evaluator must be callable; got {type(evaluator).__name__}")
     n_permutations = check_positive_int(n_permutations, "n_permutations")
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
+        raise ValueError(f"progress must be True, False or None; got {progress!r}")
+    if isinstance(columns, str):
+        columns = [columns]
     s = np.asarray(scores)
     y = np.asarray(labels)
     if s.ndim != 2:
@@ -149,14 +194,14 @@ def audit_row_order(
         name: np.asarray(v) for name, v in ids.items() if np.shape(v) == s.shape  # type: ignore[arg-type]
     }
 
-    baseline = _as_table(evaluator(s, y, **ids), columns)
+    baseline = _checked_table(evaluator(s, y, **ids), columns, "on the input order")
     worst = np.zeros(baseline.shape)
     max_mean_change = np.zeros(baseline.shape[1])
     base_values = baseline.to_numpy()
     base_mean = base_values.mean(axis=0)
     rng = np.random.default_rng(seed)
     show = progress if progress is not None else s.shape[0] * n_permutations >= 200_000
-    for _ in tqdm(range(n_permutations), desc="permutations", disable=not show, leave=False):
+    for i in tqdm(range(n_permutations), desc="permutations", disable=not show, leave=False):
         perm = np.argsort(rng.random(s.shape), axis=1)
         moved = {
             name: np.take_along_axis(per_candidate[name], perm, axis=1)
@@ -164,9 +209,10 @@ def audit_row_order(
             else v
             for name, v in ids.items()
         }
-        out = _as_table(
+        out = _checked_table(
             evaluator(np.take_along_axis(s, perm, axis=1), np.take_along_axis(y, perm, axis=1), **moved),
             columns,
+            f"after permutation {i}",
         )
         values = out.to_numpy()
         if values.shape != base_values.shape or list(out.columns) != list(baseline.columns):

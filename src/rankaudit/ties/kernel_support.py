@@ -49,6 +49,10 @@ NONFINITE_SCORE = 1
 BAD_LABEL = 2
 DUPLICATE_ITEM = 3
 
+# Labels are gains: finite numbers in [0, MAX_LABEL).  Beyond 2**53 a float64 no longer
+# holds every integer, and squared gains (variances) would overflow towards inf - inf = NaN.
+MAX_LABEL = 2.0**53
+
 
 def discount_tables(k: int, max_len: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Discount ``D(r) = 1/log2(r + 1)`` for ``r <= k`` and 0 beyond, with cumulative sums.
@@ -88,12 +92,12 @@ def collect_relevant(labels, a, n, rel):  # pragma: no cover - compiled
     """Positions of relevant candidates (label > 0) of one row into ``rel``.
 
     Returns ``(m, bad)``: the number of relevant items and the position of the
-    first negative or NaN label (-1 if none).
+    first negative, NaN, infinite or too large (>= ``MAX_LABEL``) label (-1 if none).
     """
     m = 0
     for j in range(n):
         lab = labels[a + j]
-        if not (lab >= 0):
+        if not (lab >= 0 and lab < MAX_LABEL):
             return m, j
         if lab > 0:
             rel[m] = j
@@ -139,7 +143,7 @@ def scan_labels(labels, a, n):  # pragma: no cover - compiled
         isr = np.int32(lab > 0) & keep
         m = np.int32(m + isr)
         w = np.int32(w + isr * np.int32(j))
-        bad = np.int32(bad + (np.int32(not (lab >= 0)) & keep))
+        bad = np.int32(bad + (np.int32(not ((lab >= 0) & (lab < MAX_LABEL))) & keep))
     return m, w, bad
 
 
@@ -179,7 +183,7 @@ def scan_row(labels, scores, a, n, s):  # pragma: no cover - compiled
         isr = np.int32(lab > 0) & keep
         m = np.int32(m + isr)
         w = np.int32(w + isr * np.int32(j))
-        bad = np.int32(bad + (np.int32(not (lab >= 0)) & keep))
+        bad = np.int32(bad + (np.int32(not ((lab >= 0) & (lab < MAX_LABEL))) & keep))
         x = scores[base + j]
         gt = np.int32(gt + (np.int32(x > s) & keep))
         eq = np.int32(eq + (np.int32(x == s) & keep))

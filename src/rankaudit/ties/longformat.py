@@ -13,6 +13,8 @@ else the row id.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 
@@ -29,6 +31,11 @@ def _require_columns(df: pd.DataFrame, columns: dict[str, str | None]) -> None:
                 f"{keyword}={column!r} is not a column of the DataFrame; "
                 f"columns are: {', '.join(map(str, df.columns))}"
             )
+        if column is not None and int((df.columns == column).sum()) > 1:
+            raise ValueError(
+                f"{keyword}={column!r} names {int((df.columns == column).sum())} columns of the "
+                "DataFrame; column names must be unique (rename or drop the duplicates)"
+            )
 
 
 def _first_null(values: pd.Series, name: str) -> None:
@@ -40,7 +47,9 @@ def _first_null(values: pd.Series, name: str) -> None:
 
 def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series) -> np.ndarray:
     values = df[column].to_numpy()
-    if values.dtype.kind in "fiub":
+    if values.dtype.kind in "fiub" or (
+        values.dtype.kind == "O" and all(isinstance(x, numbers.Real) for x in values)
+    ):  # object columns of Python ints stay exact (no float64 round trip)
         return _numeric(values.reshape(-1, 1), kind, None).reshape(-1)
     coerced = pd.to_numeric(df[column], errors="coerce")
     failed = (coerced.isna() & df[column].notna()).to_numpy() | np.array(
@@ -76,6 +85,8 @@ def batch_from_long(
         if need_items:
             _require_columns(df, {"item_col": item_col})
         item_col = None
+    if item_col is not None:
+        _require_columns(df, {"item_col": item_col})
     if len(df) == 0:
         raise ValueError("the DataFrame has zero rows; nothing to evaluate")
     _first_null(df[row_col], row_col)

@@ -11,9 +11,14 @@ where "precedes" is the rule's within-tie order (see :mod:`rankaudit.ties.rules`
 - ``pessimistic``: lower label first (relevant items last), then input position;
 - ``hash``: smaller ``tie_hash(seed, user, item)`` first, then smaller item id.
 
-The metrics need only the ranks of the relevant items, so the kernel makes one
-pass over the row per relevant item (one pass in the common one-relevant case)
-instead of sorting it.  Ranks are then put in increasing order before summing,
+The metrics need only the ranks of the relevant items, so for rows with few
+relevant items (``m <= SORT_ABOVE``) the kernel makes one pass over the row per
+relevant item (one pass in the common one-relevant case) instead of sorting it:
+``O(m n)``.  Rows with more relevant items are sorted once by decreasing score
+(a stable merge sort, ``O(n log n)``) and each tie block that holds a relevant
+item is ordered by the rule's key (``O(t log t)`` for a block of ``t``), so a row
+of 40,000 candidates with 20,000 relevant costs milliseconds, not seconds.  Both
+paths give the same integer ranks, hence bit-identical metrics.  Ranks are then put in increasing order before summing,
 so the result does not depend on the input order beyond what the rule itself
 does.  Tests hold the kernel equal to the sort-based reference
 :func:`rankaudit.ties.rules.rank_candidates` + :mod:`rankaudit.ties.metrics`.
@@ -37,12 +42,21 @@ from rankaudit.ties.kernel_support import (
     sort_by_rank,
 )
 
-__all__ = ["HASH", "INPUT_ORDER", "OPTIMISTIC", "PESSIMISTIC", "ordered_kernel"]
+__all__ = [
+    "HASH",
+    "INPUT_ORDER",
+    "OPTIMISTIC",
+    "PESSIMISTIC",
+    "SORT_ABOVE",
+    "ordered_kernel",
+]
 
 INPUT_ORDER = 0
 OPTIMISTIC = 1
 PESSIMISTIC = 2
 HASH = 3
+
+SORT_ABOVE = 16  # rows with more relevant items than this take the sort path
 
 
 @numba.njit(cache=True)
@@ -73,6 +87,85 @@ def _rank_of(scores, labels, a, n, p, mode, row_key, item_keys, item_codes):  # 
                 hj = splitmix64_nb(row_key ^ numba.uint64(item_keys[a + j]))
                 cnt += (hj < hp) or (hj == hp and item_codes[a + j] < item_codes[a + p])
     return cnt + 1, bad
+
+
+@numba.njit(cache=True)
+def _sorted_ranks(
+    scores, labels, a, n, mode, row_key, item_keys, item_codes, ranks, gains
+):  # pragma: no cover - compiled
+    """Ranks of all relevant candidates of one row by one stable sort: ``O(n log n)``.
+
+    Fills ``ranks[:m]`` / ``gains[:m]`` in increasing rank order and returns ``m``.
+    The row's scores must already be known finite.
+    """
+    neg = np.empty(n, np.float64)
+    for j in range(n):
+        neg[j] = -np.float64(scores[a + j])
+    order = np.argsort(neg, kind="mergesort")  # decreasing score, then input position
+    m = 0
+    b = 0
+    while b < n:
+        s = neg[order[b]]
+        e = b + 1
+        n_rel = 1 if labels[a + order[b]] > 0 else 0
+        while e < n and neg[order[e]] == s:
+            if labels[a + order[e]] > 0:
+                n_rel += 1
+            e += 1
+        if n_rel > 0:
+            if mode == INPUT_ORDER or e - b == 1:
+                for q in range(b, e):
+                    lab = labels[a + order[q]]
+                    if lab > 0:
+                        ranks[m] = q + 1
+                        gains[m] = lab
+                        m += 1
+            elif mode == OPTIMISTIC or mode == PESSIMISTIC:
+                rel_lab = np.empty(n_rel, np.float64)
+                r = 0
+                for q in range(b, e):
+                    lab = labels[a + order[q]]
+                    if lab > 0:
+                        rel_lab[r] = -np.float64(lab) if mode == OPTIMISTIC else np.float64(lab)
+                        r += 1
+                by_label = np.argsort(rel_lab, kind="mergesort")  # then input position
+                first = b + 1 if mode == OPTIMISTIC else b + 1 + (e - b - n_rel)
+                for r in range(n_rel):
+                    lab = rel_lab[by_label[r]]
+                    ranks[m] = first + r
+                    gains[m] = -lab if mode == OPTIMISTIC else lab
+                    m += 1
+            else:  # HASH: order by (key, item code) within the block
+                t = e - b
+                hs = np.empty(t, np.uint64)
+                for q in range(t):
+                    hs[q] = splitmix64_nb(row_key ^ numba.uint64(item_keys[a + order[b + q]]))
+                by_hash = np.argsort(hs, kind="mergesort")
+                r0 = m
+                for q in range(t):
+                    jq = order[b + by_hash[q]]
+                    lab = labels[a + jq]
+                    if lab > 0:
+                        # items with an equal key (a 64-bit collision) go by item code
+                        before = q
+                        lo = q
+                        while lo > 0 and hs[by_hash[lo - 1]] == hs[by_hash[q]]:
+                            lo -= 1
+                        hi = q + 1
+                        while hi < t and hs[by_hash[hi]] == hs[by_hash[q]]:
+                            hi += 1
+                        if hi - lo > 1:
+                            before = lo
+                            for u in range(lo, hi):
+                                ju = order[b + by_hash[u]]
+                                before += item_codes[a + ju] < item_codes[a + jq]
+                        ranks[m] = b + before + 1
+                        gains[m] = lab
+                        m += 1
+                if m - r0 > 1:
+                    sort_by_rank(ranks[r0:m], gains[r0:m], m - r0)
+        b = e
+    return m
 
 
 @numba.njit(cache=True)
@@ -129,14 +222,28 @@ def ordered_kernel(
             ndcg[row] = 0.0
             rr[row] = 0.0
             continue
-        for i in range(m):
-            r, nbad = _rank_of(scores, labels, a, n, rel[i], mode, row_key, item_keys, item_codes)
-            if i == 0 and nbad > 0:
-                return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
-            ranks[i] = r
-            gains[i] = labels[a + rel[i]]
-        idcg = ideal_dcg(rel, m, labels, a, disc, ideal)
-        sort_by_rank(ranks, gains, m)
+        if m > SORT_ABOVE:
+            bad = first_nonfinite(scores, a, n)
+            if bad >= 0:
+                return NONFINITE_SCORE, row, bad
+            _sorted_ranks(scores, labels, a, n, mode, row_key, item_keys, item_codes, ranks, gains)
+            for i in range(m):
+                ideal[i] = labels[a + rel[i]]
+            ideal[:m] = np.sort(ideal[:m])[::-1]  # the same values ideal_dcg sorts, O(m log m)
+            idcg = 0.0
+            for i in range(m):
+                idcg += ideal[i] * disc[i + 1]
+        else:
+            for i in range(m):
+                r, nbad = _rank_of(
+                    scores, labels, a, n, rel[i], mode, row_key, item_keys, item_codes
+                )
+                if i == 0 and nbad > 0:
+                    return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
+                ranks[i] = r
+                gains[i] = labels[a + rel[i]]
+            idcg = ideal_dcg(rel, m, labels, a, disc, ideal)
+            sort_by_rank(ranks, gains, m)
         dcg = 0.0
         for i in range(m):
             dcg += gains[i] * disc[ranks[i]]

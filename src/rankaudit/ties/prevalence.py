@@ -65,6 +65,8 @@ def prevalence_kernel(
     n_rows, row_len, offsets, scores, labels, k, max_len,
     any_tie, boundary, rel_tied, rel_boundary, block, n_rel,
 ):  # pragma: no cover - compiled
+    """Per-row tie flags; ``(status, row, position)`` as the metric kernels (labels finite,
+    >= 0 and < ``MAX_LABEL``; scores finite)."""
     rel = np.empty(max(max_len, 1), np.int64)
     for row in range(n_rows):
         a, n = row_bounds(row, row_len, offsets)
@@ -86,11 +88,14 @@ def prevalence_kernel(
         tied = False
         crosses = False
         best = -1
-        for i in range(m):
+        for i in range(m):  # O(m log n): counts from the sorted row by binary search
             p = rel[i]
             if best < 0 or scores[a + p] > scores[a + best]:
                 best = p
-            g, t, _ = count_above_equal(scores, a, n, scores[a + p])
+            lo = np.searchsorted(srt, scores[a + p], side="left")
+            hi = np.searchsorted(srt, scores[a + p], side="right")
+            g = n - hi
+            t = hi - lo
             if t > 1:
                 tied = True
             if g < k and k < g + t:
@@ -149,7 +154,7 @@ def tie_prevalence(
     block = np.empty(n, dtype=np.int64)
     n_rel = np.empty(n, dtype=np.int64)
     status = prevalence_kernel(
-        *batch.kernel_layout(), batch.scores, batch.labels, k, batch.max_len,
+        *batch.kernel_layout(), batch.scores, batch.labels, min(k, batch.max_len + 1), batch.max_len,
         any_tie, boundary, rel_tied, rel_boundary, block, n_rel,
     )
     raise_for_status(*status, batch)

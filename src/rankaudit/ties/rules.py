@@ -16,6 +16,14 @@ rule               order within a tie block
 ``optimistic``     higher label first: relevant items first (upper bound).
 =================  ==========================================================
 
+What a tie is: two candidates of a row tie when their scores are *exactly equal as
+given* -- no rounding, no tolerance.  float32 scores are compared as float32 and
+float64 as float64 (``np.float32(0.1)`` and ``0.1`` are different numbers);
+``-0.0`` equals ``0.0``; integers are compared exactly at any size (integers
+beyond 2**53 and long doubles are replaced by their rank, which keeps every
+``>`` and ``==``, never cast lossily to float64).  NaN and infinite scores are
+refused.
+
 A rule is *row-order invariant* when permuting a row's candidates (keeping
 their ids, labels and scores) leaves the metric unchanged; all rules except
 ``input_order`` are.

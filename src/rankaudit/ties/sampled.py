@@ -63,7 +63,8 @@ def random_kernel(
     """Fill per-row means (and sample std when ``n_repeats > 1``) over random tie orders.
 
     ``row_keys[row]`` is the row's ``row_key`` (see module docstring).
-    Returns ``(status, row, position)``; status 0 means every row was valid.
+    Returns ``(status, row, position)``; status 0 means every row was valid
+    (labels finite, >= 0 and < ``MAX_LABEL``; scores finite).
     """
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)

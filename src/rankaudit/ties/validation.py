@@ -95,6 +95,14 @@ class Batch:
             return np.full(self.n_rows, self.row_len, dtype=np.int64)
         return np.diff(self.row_offsets)  # type: ignore[arg-type]
 
+    def describe_position(self, index: int) -> str:
+        """'row 3 (...) candidate 2': how error messages name one entry of the flat arrays."""
+        if self.row_len is not None:
+            row = index // self.row_len if self.row_len else 0
+        else:
+            row = int(np.searchsorted(self.row_offsets, index, side="right") - 1)  # type: ignore[arg-type]
+        return f"{self.describe_row(row)} candidate {index - self.row_start(row)}"
+
     def describe_row(self, row: int) -> str:
         """'row 3' or 'row 3 (row_id='u7')': how error messages name a row."""
         if self.row_id_name == "row":
@@ -144,22 +152,120 @@ def _first_non_numeric_row(values: Sequence[Sequence[object]]) -> tuple[int, obj
     return -1, None
 
 
-def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
-    """Convert to a kernel-friendly numeric dtype without copying when possible."""
+_EXACT_INT = 2**53  # every integer of magnitude <= 2**53 is exactly a float64
+
+
+def _dense_rank(values: np.ndarray, finite: np.ndarray) -> np.ndarray:
+    """Finite values -> their rank among the distinct finite values (as float64), non-finite
+    ones kept as float64 (so the kernels still report them).  The ranks order and tie exactly
+    as the values do, which is all any rule looks at."""
+    out = np.asarray(values, dtype=np.float64).copy() if values.dtype.kind != "O" else np.array(
+        [float(x) for x in values.reshape(-1)], dtype=np.float64
+    ).reshape(values.shape)
+    if values.dtype.kind == "O":  # Python compares int, float and Fraction exactly
+        chosen = [x for x, ok in zip(values.reshape(-1), finite.reshape(-1), strict=True) if ok]
+        position = {x: float(i) for i, x in enumerate(sorted(set(chosen)))}
+        flat = out.reshape(-1)
+        for j, (x, ok) in enumerate(zip(values.reshape(-1), finite.reshape(-1), strict=True)):
+            if ok:
+                flat[j] = position[x]
+        return out
+    _, inverse = np.unique(values[finite], return_inverse=True)
+    out[finite] = inverse.reshape(-1)
+    return out
+
+
+def _exact_scores(values: np.ndarray) -> np.ndarray:
+    """Scores for the kernels, compared exactly as given (what counts as a tie).
+
+    float16 -> float32; float32 and float64 pass through; integers of magnitude <= 2**53 become
+    float64 (exact); larger integers, long doubles that float64 cannot hold, and Python ints or
+    other exact numbers in object arrays are replaced by their dense rank, which keeps every
+    ``>`` and ``==`` of the input (a lossy cast would turn ``2**53`` and ``2**53 + 1`` into a tie).
+    """
     kind = values.dtype.kind
     if kind == "f":
-        return values.astype(np.float32) if values.dtype.itemsize < 4 else values
+        if values.dtype.itemsize < 4:
+            return values.astype(np.float32)
+        if values.dtype.itemsize <= 8:
+            return values
+        finite = np.isfinite(values)
+        with np.errstate(over="ignore"):
+            as64 = values.astype(np.float64)
+        if np.array_equal(as64[finite], values[finite]):
+            return as64
+        return _dense_rank(values, finite)
     if kind in "iu":
-        return values if name == "labels" else values.astype(np.float64)
+        if values.size == 0 or (values.min() >= -_EXACT_INT and values.max() <= _EXACT_INT):
+            return values.astype(np.float64)
+        return _dense_rank(values, np.ones(values.shape, dtype=bool))
+    # object array of numbers.Real
+    flat = values.reshape(-1)
+    finite = np.array([_finite_real(x) for x in flat], dtype=bool).reshape(values.shape)
+    if all(isinstance(x, (float, np.floating)) or _small_int(x) for x in flat):
+        return np.asarray(values, dtype=np.float64)
+    return _dense_rank(values, finite)
+
+
+def _finite_real(x: object) -> bool:
+    if isinstance(x, numbers.Integral):
+        return True
+    try:
+        return bool(np.isfinite(x))  # type: ignore[call-overload]
+    except (TypeError, OverflowError):
+        return True
+
+
+def _small_int(x: object) -> bool:
+    return isinstance(x, numbers.Integral) and -_EXACT_INT <= int(x) <= _EXACT_INT  # type: ignore[call-overload]
+
+
+def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
+    """Convert to a kernel-friendly numeric dtype without copying when possible.
+
+    Labels keep integer dtypes; scores go through :func:`_exact_scores`.
+    """
+    kind = values.dtype.kind
+    if kind == "f" or (kind in "iu" and name != "labels"):
+        if name == "labels":
+            if values.dtype.itemsize > 8:
+                return values.astype(np.float64)
+            return values.astype(np.float32) if values.dtype.itemsize < 4 else values
+        return _exact_scores(values)
+    if kind in "iu":
+        return values
     if kind == "b":
         return values.view(np.uint8) if name == "labels" else values.astype(np.float64)
     row, value = _first_non_numeric_row(raw if raw is not None else values)  # type: ignore[arg-type]
     if row < 0 and kind == "O":
-        return np.asarray(values, dtype=np.float64)
+        if name == "labels":
+            with np.errstate(over="ignore"):
+                return np.array([float(x) for x in values.reshape(-1)]).reshape(values.shape)
+        return _exact_scores(values)
     raise ValueError(
         f"{name}: row {max(row, 0)} holds a non-numeric value {plain(value)!r}; {name} must be "
         f"numbers (got dtype {values.dtype})"
     )
+
+
+def _asarray_exact(values: object) -> np.ndarray:
+    """``np.asarray``, except that nested lists holding integers beyond 2**53 stay exact
+    (an object array) instead of being rounded to float64, and lists mixing strings with
+    numbers stay an object array instead of becoming strings (ids ``1`` and ``"1"`` differ)."""
+    arr = np.asarray(values)
+    if isinstance(values, np.ndarray):
+        return arr
+    if arr.dtype.kind in "US":  # NumPy turns [1, "1"] into ["1", "1"]: keep the ids' types
+        obj = np.asarray(values, dtype=object)
+        if obj.shape == arr.shape and not all(isinstance(x, (str, bytes)) for x in obj.reshape(-1)):
+            return obj
+        return arr
+    if arr.dtype != np.float64:
+        return arr
+    obj = np.asarray(values, dtype=object)
+    if any(isinstance(x, numbers.Integral) and not _small_int(x) for x in obj.reshape(-1)):
+        return obj
+    return arr
 
 
 def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndarray] | None]:
@@ -167,13 +273,13 @@ def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndar
     if values is None:
         raise ValueError(f"{name} is required")
     try:
-        arr = np.asarray(values)
+        arr = _asarray_exact(values)
     except ValueError:  # inhomogeneous lists of lists: ragged rows
-        return None, [np.asarray(r).reshape(-1) for r in values]  # type: ignore[union-attr]
+        return None, [_asarray_exact(r).reshape(-1) for r in values]  # type: ignore[union-attr]
     if arr.dtype == object and arr.ndim == 1 and arr.size and all(
         isinstance(r, (list, tuple, np.ndarray)) for r in arr
     ):
-        return None, [np.asarray(r).reshape(-1) for r in arr]
+        return None, [_asarray_exact(r).reshape(-1) for r in arr]
     if arr.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D (rows, candidates); got shape {arr.shape}"
@@ -243,8 +349,8 @@ def batch_from_arrays(
         offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
         n_rows = len(rows_s)
         row_len = None
-        flat_s = _numeric(_concat(rows_s), "scores", rows_s)
-        flat_y = _numeric(_concat(rows_y), "labels", rows_y)
+        flat_s = _numeric_rows(rows_s, "scores")
+        flat_y = _numeric_rows(rows_y, "labels")
         flat_i = None if rows_i is None else _concat(rows_i)
 
     users = None
@@ -265,6 +371,20 @@ def batch_from_arrays(
         user_id_name=None if users is None else "user_id",
         row_len=row_len,
     )
+
+
+def _numeric_rows(rows: list[np.ndarray], name: str) -> np.ndarray:
+    """Ragged rows -> one flat numeric array.  Rows of mixed dtypes are converted one by one
+    (a joint concatenation would round int64 beyond 2**53 to float64)."""
+    if len({r.dtype for r in rows if r.size}) <= 1:
+        return _numeric(_concat(rows), name, rows)
+    row, value = _first_non_numeric_row(rows)
+    if row >= 0:
+        raise ValueError(
+            f"{name}: row {row} holds a non-numeric value {plain(value)!r}; {name} must be numbers"
+        )
+    parts = [_numeric(r, name, [r]) for r in rows]
+    return _concat([p.astype(np.float64) if p.dtype.kind != "f" else p for p in parts])
 
 
 def _concat(rows: list[np.ndarray]) -> np.ndarray:
@@ -307,7 +427,7 @@ def raise_for_status(status: int, row: int, position: int, batch: Batch) -> None
     if status == BAD_LABEL:
         raise ValueError(
             f"labels: {where} has an invalid label {plain(batch.labels[idx])!r} at candidate "
-            f"{position}; labels must be numbers >= 0 (0 = not relevant)"
+            f"{position}; labels must be finite numbers >= 0 and < 2**53 (0 = not relevant)"
         )
     if status == DUPLICATE_ITEM:
         assert batch.item_ids is not None
