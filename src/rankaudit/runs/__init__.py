@@ -20,6 +20,7 @@ from rankaudit.runs.adapters import (
     run_from_ir_measures,
     run_from_ranx,
 )
+from rankaudit.runs.compare import RunComparison, compare_runs
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.evaluate import RunAudit, audit_run, evaluate_run
 from rankaudit.runs.measures import Measure, parse_measure, parse_measures
@@ -29,7 +30,8 @@ from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
 
 __all__ = [
-    "RUN_TIE_RULES", "Measure", "Qrels", "Run", "RunAudit", "RunFileError", "audit_run",
+    "RUN_TIE_RULES", "Measure", "Qrels", "Run", "RunAudit", "RunComparison", "RunFileError",
+    "audit_run", "compare_runs",
     "evaluate_run", "parse_measure", "parse_measures", "qrels_from_ir_measures", "qrels_from_ranx",
     "read_long_qrels", "read_long_run", "read_trec_qrels", "read_trec_run", "run_from_ir_measures",
     "run_from_ranx",
