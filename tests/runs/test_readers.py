@@ -112,3 +112,20 @@ def test_adapters_ranx_and_ir_measures():
     pd.testing.assert_frame_equal(got, want)
     with pytest.raises(ValueError, match="ir_measures"):
         run_from_ir_measures([("q", "d", 1.0)])
+
+
+def test_writers_round_trip(tmp_path):
+    from rankaudit.runs import write_trec_qrels, write_trec_run
+
+    rng = np.random.default_rng(0)
+    scores = np.r_[rng.random(50), [0.1, 0.1, 1 / 3, 1e-300, -2.5e17]]
+    q = np.repeat(["a", "b", "c", "d", "e"], 11)
+    docs = [f"doc{i}" for i in range(len(scores))]
+    write_trec_run(tmp_path / "r.txt", q, docs, scores)
+    back = read_trec_run(tmp_path / "r.txt")
+    got = dict(zip(back.docno.to_pylist(), back.score, strict=True))
+    assert all(got[d] == s for d, s in zip(docs, scores, strict=True))  # exact doubles
+    write_trec_qrels(tmp_path / "q.txt", q, docs, np.arange(len(docs)) % 3 - 1)
+    assert read_trec_qrels(tmp_path / "q.txt").relevance.tolist() == list(np.arange(len(docs)) % 3 - 1)
+    with pytest.raises(ValueError, match="white space"):
+        write_trec_run(tmp_path / "x.txt", ["a b"], ["d"], [1.0])

@@ -27,12 +27,12 @@ from rankaudit.runs.measures import Measure, parse_measure, parse_measures
 from rankaudit.runs.rules import RUN_TIE_RULES
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
-from rankaudit.runs.trec import read_trec_qrels, read_trec_run
+from rankaudit.runs.trec import read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run
 
 __all__ = [
     "RUN_TIE_RULES", "Measure", "Qrels", "Run", "RunAudit", "RunComparison", "RunFileError",
     "audit_run", "compare_runs",
     "evaluate_run", "parse_measure", "parse_measures", "qrels_from_ir_measures", "qrels_from_ranx",
     "read_long_qrels", "read_long_run", "read_trec_qrels", "read_trec_run", "run_from_ir_measures",
-    "run_from_ranx",
+    "run_from_ranx", "write_trec_qrels", "write_trec_run",
 ]

@@ -41,12 +41,13 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.tables import Qrels, Run
 
-__all__ = ["read_trec_qrels", "read_trec_run"]
+__all__ = ["read_trec_qrels", "read_trec_run", "write_trec_qrels", "write_trec_run"]
 
 _RUN_FIELDS = ("query", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("query", "iter", "docno", "relevance")
@@ -200,3 +201,53 @@ def read_trec_qrels(path: str | os.PathLike) -> Qrels:
         pa.array(query, pa.string()), pa.array(docno, pa.string()),
         np.asarray(rel, dtype=np.int64), str(path), lines, True,
     )
+
+
+def _write(table: pa.Table, path: str | os.PathLike) -> Path:
+    p = Path(path)
+    pacsv.write_csv(table, p, pacsv.WriteOptions(include_header=False, delimiter=" ",
+                                                 quoting_style="none"))
+    return p
+
+
+def _ids(values: object, name: str) -> pa.Array:
+    arr = pa.array(np.asarray(values).reshape(-1).astype(str))
+    bad = pc.match_substring_regex(arr, r"(^$)|\s")
+    if pc.any(bad).as_py():
+        row = int(np.flatnonzero(np.asarray(bad))[0])
+        raise ValueError(f"{name} {arr[row].as_py()!r} (row {row}) is empty or holds white space")
+    return arr
+
+
+def write_trec_run(path: str | os.PathLike, query: object, docno: object, score: object,
+                   tag: str = "rankaudit") -> Path:
+    """Write a TREC run file; lines are sorted per query by score descending (ranks 1, 2, ...
+    in that order, ties in the given order), scores written so that they read back exactly."""
+    q, d = _ids(query, "query"), _ids(docno, "docno")
+    s = np.asarray(score, dtype=np.float64).reshape(-1)
+    if not (len(q) == len(d) == len(s)):
+        raise ValueError(f"query, docno and score differ in length: {len(q)}, {len(d)}, {len(s)}")
+    if not np.all(np.isfinite(s)):
+        raise ValueError(f"score of row {int(np.flatnonzero(~np.isfinite(s))[0])} is not finite")
+    codes = pc.dictionary_encode(q).indices.to_numpy()
+    order = np.lexsort((-s, codes))
+    starts = np.r_[True, codes[order][1:] != codes[order][:-1]]
+    group_start = np.maximum.accumulate(np.where(starts, np.arange(len(order)), 0))
+    rank = np.arange(len(order)) - group_start + 1
+    text = pc.cast(pa.array(s[order]), pa.string())
+    table = pa.table({"q": q.take(order), "z": pa.array(["Q0"] * len(order)),
+                      "d": d.take(order), "r": rank, "s": text,
+                      "t": pa.array([tag] * len(order))})
+    return _write(table, path)
+
+
+def write_trec_qrels(path: str | os.PathLike, query: object, docno: object, relevance: object
+                     ) -> Path:
+    """Write a TREC qrels file (``qid 0 docno rel``), in the given order."""
+    q, d = _ids(query, "query"), _ids(docno, "docno")
+    r = np.asarray(relevance).reshape(-1)
+    if r.dtype.kind not in "iub":
+        raise ValueError(f"relevance must be integers; got dtype {r.dtype}")
+    table = pa.table({"q": q, "i": pa.array(np.zeros(len(q), dtype=np.int64)), "d": d,
+                      "r": r.astype(np.int64)})
+    return _write(table, path)
