@@ -1,0 +1,92 @@
+"""Two runs on one qrels, paired by query, under the expected rule and the worst cases.
+
+For each query ``q`` the paired difference is ``d_q = E[m(B, q)] - E[m(A, q)]`` (exact
+expectations over tie orders).  The comparison is *tie-robust* when the sign of the mean
+difference survives the worst case for the winner: if B wins on average, B under its
+pessimistic order must still beat A under its optimistic order (and symmetrically).
+Significance tests are left to the caller (the command line uses
+:mod:`rankaudit.ranking.significance`), so this room imports nothing above it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from rankaudit.runs.evaluate import evaluate_batch
+from rankaudit.runs.layout import join_run_qrels
+from rankaudit.runs.measures import Measure, parse_measure
+from rankaudit.runs.tables import Qrels, Run
+
+__all__ = ["RunComparison", "compare_runs"]
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """Per-query values of runs A and B (queries both runs were evaluated on)."""
+
+    measure: Measure
+    queries: np.ndarray
+    a: dict[str, np.ndarray]
+    b: dict[str, np.ndarray]
+
+    @property
+    def differences(self) -> np.ndarray:
+        """``B - A`` per query under the expected rule."""
+        return self.b["expected"] - self.a["expected"]
+
+    def summary(self) -> dict[str, object]:
+        """Means under expected, the two worst cases and whether the sign survives them."""
+        mean_a, mean_b = float(self.a["expected"].mean()), float(self.b["expected"].mean())
+        b_worst = float(self.b["pessimistic"].mean() - self.a["optimistic"].mean())
+        a_worst = float(self.b["optimistic"].mean() - self.a["pessimistic"].mean())
+        diff = mean_b - mean_a
+        if diff > 0:
+            survives = b_worst > 0
+        elif diff < 0:
+            survives = a_worst < 0
+        else:
+            survives = False
+        return {
+            "measure": str(self.measure),
+            "n_queries": int(len(self.queries)),
+            "mean_a": mean_a,
+            "mean_b": mean_b,
+            "mean_difference": float(diff),
+            "b_pessimistic_minus_a_optimistic": b_worst,
+            "b_optimistic_minus_a_pessimistic": a_worst,
+            "sign_survives_worst_case": bool(survives),
+        }
+
+    def per_query(self) -> pd.DataFrame:
+        out = {"query": self.queries}
+        for rule in ("expected", "pessimistic", "optimistic"):
+            out[f"a_{rule}"] = self.a[rule]
+            out[f"b_{rule}"] = self.b[rule]
+        out["difference"] = self.differences
+        return pd.DataFrame(out)
+
+
+def compare_runs(
+    run_a: Run, run_b: Run, qrels: Qrels, measure: str | Measure = "nDCG@10", *,
+    relevance_level: int = 1, complete: bool = False,
+) -> RunComparison:
+    """Evaluate both runs under expected, pessimistic and optimistic, paired by query.
+
+    Queries are those evaluated for both runs (with ``complete=True`` all qrels queries).
+    Raises ValueError when the runs share no evaluated query.
+    """
+    m = parse_measure(measure)
+    vals = []
+    for run in (run_a, run_b):
+        batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
+        vals.append((batch.queries, {rule: evaluate_batch(batch, (m,), rule)[:, 0]
+                                     for rule in ("expected", "pessimistic", "optimistic")}))
+    (qa, va), (qb, vb) = vals
+    common, ia, ib = np.intersect1d(qa.astype(str), qb.astype(str), return_indices=True)
+    if len(common) == 0:
+        raise ValueError("the two runs share no query that the qrels judge: nothing to compare")
+    return RunComparison(m, common.astype(object), {r: v[ia] for r, v in va.items()},
+                         {r: v[ib] for r, v in vb.items()})

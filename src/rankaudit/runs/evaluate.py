@@ -1,0 +1,177 @@
+"""Evaluate a run against qrels: every measure, every tie rule, per query and in aggregate.
+
+:func:`evaluate_run` is the one-rule call (a DataFrame, one row per query).
+:func:`audit_run` evaluates several rules on one layout and adds what the rules disagree on:
+the tie envelope (optimistic minus pessimistic) and the tie prevalence (share of queries
+whose value moves between the bounds: a tie that can change the measure).
+Definitions: :mod:`rankaudit.runs.measures`; rules: :mod:`rankaudit.runs.rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from rankaudit.runs.kernels import expected_kernel, ordered_kernel
+from rankaudit.runs.layout import QueryBatch, join_run_qrels
+from rankaudit.runs.measures import Measure, parse_measures
+from rankaudit.runs.rules import check_run_rule, tie_keys
+from rankaudit.runs.tables import Qrels, Run
+
+__all__ = ["RunAudit", "audit_run", "evaluate_batch", "evaluate_run"]
+
+DEFAULT_MEASURES = ("nDCG@10", "P@10", "AP", "RR")
+#: two values closer than this (relative to 1) count as equal for the prevalence
+MOVE_TOLERANCE = 1e-12
+
+
+def _tables(batch: QueryBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    size = batch.max_len + 1
+    r = np.arange(size, dtype=np.float64)
+    log2r = np.log2(r + 1.0)  # log2r[r] = log2(r + 1): trec_eval divides by it
+    disc = np.zeros(size)
+    disc[1:] = 1.0 / log2r[1:]
+    cum_disc = np.cumsum(disc)
+    harmonic = np.zeros(size)
+    harmonic[1:] = np.cumsum(1.0 / r[1:])
+    return log2r, cum_disc, harmonic
+
+
+def evaluate_batch(
+    batch: QueryBatch, measures: Sequence[Measure], ties: str, *, seed: int = 0
+) -> np.ndarray:
+    """``(queries, measures)`` values of ``batch`` under ``ties`` (kernels, no checks)."""
+    codes = np.asarray([m.code for m in measures], dtype=np.int64)
+    cutoffs = np.asarray([m.cutoff or 0 for m in measures], dtype=np.int64)
+    out = np.empty((batch.n_queries, len(measures)))
+    log2r, cum_disc, harmonic = _tables(batch)
+    common = (batch.ideal_offsets, batch.ideal_gains, batch.n_rel, codes, cutoffs, log2r)
+    if ties == "expected":
+        expected_kernel(batch.offsets, batch.scores, batch.gains, batch.relevant, *common,
+                        cum_disc, harmonic, out)
+    else:
+        keys = np.ascontiguousarray(tie_keys(batch, ties, seed), dtype=np.int64)
+        ordered_kernel(batch.offsets, batch.scores, batch.gains, batch.relevant, keys, *common, out)
+    return out
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be an integer; got {seed!r}")
+    return int(seed)
+
+
+def evaluate_run(
+    run: Run, qrels: Qrels, measures: Sequence[str | Measure] = DEFAULT_MEASURES, *,
+    ties: str = "trec_eval", relevance_level: int = 1, complete: bool = False, seed: int = 0,
+) -> pd.DataFrame:
+    """Every measure of every evaluated query under one tie rule.
+
+    Returns a DataFrame with a ``query`` column and one column per measure (named as
+    ``str(measure)``, e.g. ``nDCG@10``); its mean over rows is the trec_eval aggregate.
+    ``complete=True`` is ``trec_eval -c``; ``relevance_level`` is ``trec_eval -l``.
+    """
+    ms = parse_measures(measures)
+    ties = check_run_rule(ties)
+    seed = _check_seed(seed)
+    batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
+    values = evaluate_batch(batch, ms, ties, seed=seed)
+    frame = pd.DataFrame(values, columns=[str(m) for m in ms])
+    frame.insert(0, "query", batch.queries)
+    frame.attrs.update(ties=ties, relevance_level=batch.relevance_level, complete=batch.complete)
+    return frame
+
+
+@dataclass(frozen=True)
+class RunAudit:
+    """The values of one run under several tie rules.
+
+    ``values[rule]`` is a ``(queries, measures)`` array; ``queries`` names the rows and
+    ``measures`` the columns.  ``moves[j]`` flags, per query, whether measure ``j`` differs
+    between the pessimistic and optimistic orders.
+    """
+
+    queries: np.ndarray
+    measures: tuple[Measure, ...]
+    values: dict[str, np.ndarray]
+    moves: np.ndarray
+    any_tie: np.ndarray
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.queries)
+
+    def aggregate(self) -> pd.DataFrame:
+        """Long table ``measure, ties, value``: the mean over queries (0 rows: error)."""
+        if self.n_queries == 0:
+            raise ValueError("no query is in both the run and the qrels: nothing to average")
+        rows = [
+            {"measure": str(m), "ties": rule, "value": float(vals[:, j].mean())}
+            for j, m in enumerate(self.measures) for rule, vals in self.values.items()
+        ]
+        return pd.DataFrame(rows)
+
+    def envelope(self) -> pd.DataFrame:
+        """One row per measure: the value under each rule, the tie envelope and prevalence."""
+        agg = self.aggregate().pivot(index="measure", columns="ties", values="value")
+        agg = agg.reindex(index=[str(m) for m in self.measures], columns=list(self.values))
+        agg.columns.name = None
+        if "optimistic" in agg and "pessimistic" in agg:
+            agg["envelope"] = agg["optimistic"] - agg["pessimistic"]
+        agg["prevalence"] = self.moves.mean(axis=0)
+        return agg.reset_index()
+
+    def per_query(self) -> pd.DataFrame:
+        """Long table ``query, measure, ties, value``."""
+        parts = []
+        for rule, vals in self.values.items():
+            for j, m in enumerate(self.measures):
+                parts.append(pd.DataFrame({"query": self.queries, "measure": str(m),
+                                           "ties": rule, "value": vals[:, j]}))
+        return pd.concat(parts, ignore_index=True)
+
+    def prevalence(self) -> dict[str, float]:
+        """Share of queries with a tie that can move each measure, and with any tie at all."""
+        out = {str(m): float(self.moves[:, j].mean()) if self.n_queries else 0.0
+               for j, m in enumerate(self.measures)}
+        out["any_tie"] = float(self.any_tie.mean()) if self.n_queries else 0.0
+        return out
+
+
+def _any_tie(batch: QueryBatch) -> np.ndarray:
+    """Per query: do two of its documents share a score?"""
+    n = batch.n_queries
+    if len(batch.scores) == 0:
+        return np.zeros(n, dtype=bool)
+    row_q = np.repeat(np.arange(n), np.diff(batch.offsets))
+    order = np.lexsort((batch.scores, row_q))
+    s, q = batch.scores[order], row_q[order]
+    same = (s[1:] == s[:-1]) & (q[1:] == q[:-1])
+    return np.bincount(q[1:][same], minlength=n) > 0
+
+
+def audit_run(
+    run: Run, qrels: Qrels, measures: Sequence[str | Measure] = DEFAULT_MEASURES, *,
+    ties: Sequence[str] = ("trec_eval", "expected", "pessimistic", "optimistic"),
+    relevance_level: int = 1, complete: bool = False, seed: int = 0,
+) -> RunAudit:
+    """Evaluate ``run`` under every rule of ``ties`` (the bounds are always computed, for the
+    prevalence) on one layout."""
+    ms = parse_measures(measures)
+    if isinstance(ties, str):
+        ties = [t.strip() for t in ties.split(",") if t.strip()]
+    rules = [check_run_rule(t) for t in ties]
+    if not rules:
+        raise ValueError("no tie rule given")
+    if len(set(rules)) != len(rules):
+        raise ValueError(f"a tie rule is given twice: {rules}")
+    seed = _check_seed(seed)
+    batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
+    computed = {rule: evaluate_batch(batch, ms, rule, seed=seed)
+                for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])}
+    moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
+    values = {rule: computed[rule] for rule in rules}
+    return RunAudit(batch.queries, ms, values, moves, _any_tie(batch))

@@ -1,0 +1,147 @@
+"""In-memory runs and qrels: the long format every reader returns.
+
+A :class:`Run` holds one line per retrieved document: query id, document id (``docno``)
+and score, all in file order.  A :class:`Qrels` holds one line per judgment: query id,
+docno and an integer relevance label (negative labels allowed, as in trec_eval, where
+they mean "in the pool but not judged": never relevant, gain 0).
+
+Ids are kept as strings, exactly as written (``"01"`` and ``"1"`` are different queries,
+as in trec_eval, which compares ids with ``strcmp``).  Scores are IEEE doubles.
+
+**What counts as a tie.**  Two documents of one query are tied exactly when their
+parsed scores are equal as doubles (``==``), the comparison trec_eval makes after
+``atof``.  So ``"0.1"`` and ``"0.10"`` tie, ``"0.1"`` and ``"0.1000000000000000056"``
+tie (the same double), while ``"0.30000000000000004"`` and ``"0.3"`` do not.  No
+tolerance is applied: a score rounded when it was written is a tie the rounding made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+__all__ = ["Qrels", "Run"]
+
+
+def _as_string_array(values: object, name: str) -> pa.Array:
+    arr = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values)
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    if pa.types.is_dictionary(arr.type):
+        arr = arr.cast(arr.type.value_type)
+    if pa.types.is_integer(arr.type):
+        arr = arr.cast(pa.string())
+    if pa.types.is_large_string(arr.type):
+        arr = arr.cast(pa.string())
+    if not pa.types.is_string(arr.type):
+        raise ValueError(f"{name} must be strings (or integers); got {arr.type}")
+    if arr.null_count:
+        row = int(np.flatnonzero(np.asarray(arr.is_null()))[0])
+        raise ValueError(f"{name} has a missing value at row {row}")
+    return arr
+
+
+def _location(table: Run | Qrels, row: int) -> tuple[str, int | None, str]:
+    if not table.from_file:
+        return table.source, None, f"row {row}"
+    line = int(table.lines[row]) if table.lines is not None else row + 1
+    return table.source, line, f"line {line}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """A ranking run in long format (file order kept).
+
+    Attributes
+    ----------
+    query, docno
+        ``pyarrow`` string arrays, one entry per line.
+    score
+        ``float64`` numpy array, finite.
+    source
+        Where it came from (a file name, or a description), for messages.
+    """
+
+    query: pa.Array
+    docno: pa.Array
+    score: np.ndarray
+    source: str = "<run>"
+    lines: np.ndarray | None = None
+    from_file: bool = False
+
+    def location(self, row: int) -> tuple[str, int | None, str]:
+        """``(source, line, label)`` of ``row``: the 1-based file line for a file, else the row."""
+        return _location(self, row)
+
+    @classmethod
+    def from_arrays(cls, query: object, docno: object, score: object, source: str = "<run>") -> Run:
+        """Build a run from three equal-length sequences (checked: strings or ints, finite scores)."""
+        q = _as_string_array(query, "query")
+        d = _as_string_array(docno, "docno")
+        s = np.ascontiguousarray(np.asarray(score, dtype=np.float64))
+        if not (len(q) == len(d) == len(s)):
+            raise ValueError(f"query, docno and score differ in length: {len(q)}, {len(d)}, {len(s)}")
+        bad = np.flatnonzero(~np.isfinite(s))
+        if len(bad):
+            raise ValueError(f"{source}: score of row {int(bad[0])} is not finite ({s[bad[0]]})")
+        return cls(q, d, s, source)
+
+    def __len__(self) -> int:
+        return len(self.score)
+
+    def to_pandas(self):
+        """The run as a DataFrame with columns ``query, docno, score``."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {"query": self.query.to_numpy(zero_copy_only=False),
+             "docno": self.docno.to_numpy(zero_copy_only=False), "score": self.score}
+        )
+
+
+@dataclass(frozen=True)
+class Qrels:
+    """Relevance judgments in long format: ``query``, ``docno`` (string arrays) and
+    ``relevance`` (``int64`` numpy array; negative = judged unjudgeable, as trec_eval)."""
+
+    query: pa.Array
+    docno: pa.Array
+    relevance: np.ndarray
+    source: str = "<qrels>"
+    lines: np.ndarray | None = None
+    from_file: bool = False
+
+    def location(self, row: int) -> tuple[str, int | None, str]:
+        """``(source, line, label)`` of ``row``: the 1-based file line for a file, else the row."""
+        return _location(self, row)
+
+    @classmethod
+    def from_arrays(cls, query: object, docno: object, relevance: object, source: str = "<qrels>") -> Qrels:
+        """Build qrels from three equal-length sequences (labels must be integers)."""
+        q = _as_string_array(query, "query")
+        d = _as_string_array(docno, "docno")
+        raw = np.asarray(relevance)
+        if raw.dtype.kind == "f":
+            if not np.all(np.isfinite(raw)) or np.any(raw != np.round(raw)):
+                row = int(np.flatnonzero(~np.isfinite(raw) | (raw != np.round(raw)))[0])
+                raise ValueError(f"{source}: relevance of row {row} is not an integer ({raw[row]})")
+        elif raw.dtype.kind not in "iub":
+            raise ValueError(f"{source}: relevance must be integers; got dtype {raw.dtype}")
+        r = np.ascontiguousarray(raw.astype(np.int64))
+        if not (len(q) == len(d) == len(r)):
+            raise ValueError(f"query, docno and relevance differ in length: {len(q)}, {len(d)}, {len(r)}")
+        return cls(q, d, r, source)
+
+    def __len__(self) -> int:
+        return len(self.relevance)
+
+    def to_pandas(self):
+        """The qrels as a DataFrame with columns ``query, docno, relevance``."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {"query": self.query.to_numpy(zero_copy_only=False),
+             "docno": self.docno.to_numpy(zero_copy_only=False), "relevance": self.relevance}
+        )

@@ -1,0 +1,87 @@
+"""--ties trec_eval reproduces trec_eval (via pytrec_eval) per query and in aggregate."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rankaudit.runs import evaluate_run, read_trec_qrels, read_trec_run, run_from_ranx
+from rankaudit.runs.measures import parse_measures
+from tests.runs.conftest import FIXTURES, random_run_and_qrels, write_trec
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+MEASURES = ("nDCG@10", "nDCG@5", "nDCG", "P@10", "P@5", "R@10", "AP", "RR", "Success@10",
+            "Success@1")
+
+
+def _pytrec(run: dict, qrels: dict, level: int) -> dict:
+    # pytrec_eval takes "ndcg_cut.10" and reports "ndcg_cut_10"
+    names = {m.trec_eval_name[: m.trec_eval_name.rfind("_")] + f".{m.cutoff}" if m.cutoff
+             else m.trec_eval_name for m in parse_measures(MEASURES)}
+    return pytrec_eval.RelevanceEvaluator(qrels, names, relevance_level=level).evaluate(run)
+
+
+def _nested(path) -> dict:
+    out: dict = {}
+    for line in open(path):
+        f = line.split()
+        if f:
+            out.setdefault(f[0], {})[f[2]] = float(f[4]) if len(f) == 6 else int(f[3])
+    return out
+
+
+def _check(frame, expected: dict) -> None:
+    assert sorted(frame["query"]) == sorted(expected)
+    for _, row in frame.iterrows():
+        for m in parse_measures(MEASURES):
+            assert row[str(m)] == pytest.approx(expected[row["query"]][m.trec_eval_name],
+                                                abs=1e-12), (row["query"], str(m))
+    for m in parse_measures(MEASURES):
+        mean = np.mean([v[m.trec_eval_name] for v in expected.values()])
+        assert frame[str(m)].mean() == pytest.approx(mean, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("level", [1, 2])
+def test_random_files_match_pytrec_eval(tmp_path, seed, level):
+    run, qrels = random_run_and_qrels(seed)
+    run_path, qrels_path = write_trec(run, qrels, tmp_path, sep=" " if seed % 2 else "\t")
+    frame = evaluate_run(read_trec_run(run_path), read_trec_qrels(qrels_path), MEASURES,
+                         ties="trec_eval", relevance_level=level)
+    _check(frame, _pytrec(run, qrels, level))
+
+
+def test_fixture_files_match_pytrec_eval():
+    for name in ("run_a.txt", "run_b.txt"):
+        run = _nested(FIXTURES / name)
+        qrels = _nested(FIXTURES / "qrels.txt")
+        frame = evaluate_run(read_trec_run(FIXTURES / name), read_trec_qrels(FIXTURES / "qrels.txt"),
+                             MEASURES)
+        _check(frame, _pytrec(run, qrels, 1))
+
+
+def test_docno_order_is_byte_order_descending():
+    # 'B' < 'a' in byte order; trec_eval puts the larger docno first among ties
+    run = run_from_ranx({"q": {"a": 1.0, "B": 1.0, "aa": 1.0}})
+    from rankaudit.runs import qrels_from_ranx
+
+    for relevant, rr in (("aa", 1.0), ("a", 0.5), ("B", 1 / 3)):
+        frame = evaluate_run(run, qrels_from_ranx({"q": {relevant: 1}}), ["RR"])
+        assert frame["RR"].item() == rr
+        got = pytrec_eval.RelevanceEvaluator({"q": {relevant: 1}}, {"recip_rank"}).evaluate(
+            {"q": {"a": 1.0, "B": 1.0, "aa": 1.0}})
+        assert got["q"]["recip_rank"] == rr
+
+
+def test_complete_scores_missing_queries_zero(tmp_path):
+    run, qrels = random_run_and_qrels(3)
+    run_path, qrels_path = write_trec(run, qrels, tmp_path)
+    r, q = read_trec_run(run_path), read_trec_qrels(qrels_path)
+    plain = evaluate_run(r, q, MEASURES)
+    full = evaluate_run(r, q, MEASURES, complete=True)
+    assert set(full["query"]) == set(qrels)
+    missing = full[~full["query"].isin(plain["query"])]
+    assert len(missing) >= 1 and (missing[list(map(str, parse_measures(MEASURES)))] == 0).all().all()
+    merged = full.set_index("query").loc[plain["query"]]
+    assert np.array_equal(merged.to_numpy(), plain.set_index("query").to_numpy())

@@ -1,0 +1,111 @@
+"""The rankaudit command line, end to end in a subprocess: exit codes, JSON shape, bad files."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIX = ROOT / "tests" / "fixtures" / "trec"
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run([sys.executable, "-m", "rankaudit", *map(str, args)],
+                          capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+def _one_line_error(proc: subprocess.CompletedProcess, code: int = 1) -> str:
+    assert proc.returncode == code, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return lines[0]
+
+
+def test_audit_json_shape_and_values(tmp_path):
+    out = tmp_path / "audit.json"
+    proc = _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@10", "RR", "P@10", "AP",
+                "--per-query", "--format", "json", "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    assert {"aggregate", "per_query", "prevalence", "n_queries", "inputs"} <= set(doc)
+    assert doc["n_queries"] == 3
+    rules = {"trec_eval", "expected", "pessimistic", "optimistic"}
+    assert {(r["measure"], r["ties"]) for r in doc["aggregate"]} == {
+        (m, t) for m in ("nDCG@10", "RR", "P@10", "AP") for t in rules}
+    assert len(doc["per_query"]) == 3 * 4 * 4
+    assert set(doc["per_query"][0]) == {"query", "measure", "ties", "value"}
+    by = {(r["measure"], r["ties"]): r["value"] for r in doc["aggregate"]}
+    for m in ("nDCG@10", "RR", "AP"):
+        assert by[(m, "pessimistic")] <= by[(m, "expected")] <= by[(m, "optimistic")]
+    assert [i["name"] for i in doc["inputs"]] == ["run_a.txt", "qrels.txt"]
+    assert all(len(i["sha256"]) == 64 for i in doc["inputs"])
+    assert set(doc["prevalence"]) == {"nDCG@10", "RR", "P@10", "AP", "any_tie"}
+
+
+def test_audit_table_and_csv():
+    proc = _cli("audit", FIX / "run_b.txt", FIX / "qrels.txt")
+    assert proc.returncode == 0 and "envelope" in proc.stdout
+    proc = _cli("audit", FIX / "run_b.txt", FIX / "qrels.txt", "--format", "csv", "-c")
+    assert proc.returncode == 0
+    assert proc.stdout.splitlines()[0] == "measure,ties,value"
+
+
+def test_compare_and_checklist():
+    proc = _cli("compare", FIX / "run_a.txt", FIX / "run_b.txt", FIX / "qrels.txt", "-m", "AP",
+                "--format", "json", "--n-perm", "200", "--n-boot", "200")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert {"mean_difference", "p_value_sign_flip", "sign_survives_worst_case",
+            "b_pessimistic_minus_a_optimistic"} <= set(doc)
+    assert 0 < doc["p_value_sign_flip"] <= 1
+    proc = _cli("checklist", FIX / "run_a.txt", FIX / "qrels.txt")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.count("**") >= 12 and "Sensitivity analysis" in proc.stdout
+
+
+@pytest.mark.parametrize("command", ["", "audit", "compare", "checklist"])
+def test_help(command):
+    proc = _cli(*([command] if command else []), "--help")
+    assert proc.returncode == 0 and "usage" in proc.stdout
+
+
+def test_console_script_declared():
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'rankaudit = "rankaudit.cli:main"' in text
+
+
+@pytest.mark.parametrize(
+    "content, needle",
+    [
+        ("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 0.4\n", ":2: expected 6 fields"),
+        ("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 abc t\n", ":2: score 'abc' is not a number"),
+        ("q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 nan t\n", ":2: score 'nan' is not a finite number"),
+        ("101 Q0 d1 1 0.5 t\n\n101  Q0 d1 2 0.4 t\n", ":3: document 'd1' is retrieved twice"),
+        ("", "no run lines"),
+    ],
+)
+def test_malformed_run(tmp_path, content, needle):
+    run = tmp_path / "bad.run"
+    run.write_text(content)
+    line = _one_line_error(_cli("audit", run, FIX / "qrels.txt"))
+    assert needle in line and "bad.run" in line
+
+
+def test_malformed_qrels_and_arguments(tmp_path):
+    qrels = tmp_path / "bad.qrels"
+    qrels.write_text("101 0 doc-07 1\n101 0 doc-03 x\n")
+    assert ":2: relevance 'x' is not an integer" in _one_line_error(
+        _cli("audit", FIX / "run_a.txt", qrels))
+    assert "no such file" in _one_line_error(_cli("audit", tmp_path / "missing", FIX / "qrels.txt"))
+    assert "unknown measure" in _one_line_error(
+        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@x"))
+    assert "unknown tie rule" in _one_line_error(
+        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "random"))
+    _one_line_error(_cli("audit", FIX / "run_a.txt"), code=2)
+    _one_line_error(_cli("frobnicate"), code=2)
