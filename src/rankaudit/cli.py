@@ -26,8 +26,12 @@ from pathlib import Path
 
 import numpy as np
 
+from rankaudit._version import __version__
+from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
+from rankaudit.report.checklist import Checklist, ChecklistItem
 from rankaudit.runs.compare import compare_runs
 from rankaudit.runs.evaluate import DEFAULT_MEASURES, audit_run
+from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.measures import parse_measures
 from rankaudit.runs.rules import RUN_TIE_RULES, check_run_rule
 from rankaudit.runs.tables import Qrels, Run
@@ -49,12 +53,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("rankaudit")
-    except PackageNotFoundError:  # pragma: no cover - source checkout without install
-        return "unknown"
+    return __version__
 
 
 def _sha256(path: str) -> str:
@@ -165,8 +164,6 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- compare
 def cmd_compare(args: argparse.Namespace) -> int:
-    from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
-
     (measure,) = parse_measures([args.measure])
     qrels = _read_qrels(args.qrels, args)
     comparison = compare_runs(_read_run(args.run_a, args), _read_run(args.run_b, args), qrels,
@@ -218,9 +215,6 @@ def run_checklist(run: Run, qrels: Qrels, *, measure: str = "nDCG@10", ties: str
                   relevance_level: int = 1, complete: bool = False, n_permutations: int = 5,
                   seed: int = 0, tolerance: float = 1e-3, label: str = ""):
     """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run."""
-    from rankaudit.report.checklist import Checklist, ChecklistItem
-    from rankaudit.runs.layout import join_run_qrels
-
     (m,) = parse_measures([measure])
     ties = check_run_rule(ties)
     rules = list(dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic",
