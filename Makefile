@@ -13,6 +13,7 @@ help:
 	@echo "make book     set up, fetch data, run every chapter, build the site (book/_build/html)"
 	@echo "make test     set up, fetch data, run the test suite (chapters at smoke parameters, site in Chromium)"
 	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\"   rerun one chapter with parameters, rebuild the site"
+	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\" OUT=~/rerun   the same into a folder of your own (site untouched)"
 	@echo "make bench    speed benchmarks against peers (prints ratio tables)"
 	@echo "make lint     ruff"
 
@@ -45,10 +46,15 @@ site: setup
 book: chapters
 	$(PIPELINE) build
 
+# With OUT=dir the rerun (executed notebook, results, figures, one HTML page) goes to dir only.
 chapter: data
-	@test -n "$(NB)" || { echo "usage: make chapter NB=<chapter stem> ARGS=\"-p key value\""; exit 2; }
+	@test -n "$(NB)" || { echo "usage: make chapter NB=<chapter stem> ARGS=\"-p key value\" [OUT=dir]"; exit 2; }
+ifeq ($(strip $(OUT)),)
 	$(PIPELINE) run $(NB) $(ARGS)
 	$(PIPELINE) build
+else
+	$(PIPELINE) run $(NB) $(ARGS) --out "$(OUT)"
+endif
 
 # --- checks ------------------------------------------------------------------------------
 test: data chromium

@@ -1,4 +1,4 @@
-"""Shared fixtures: the project paths and the chapters executed once at smoke parameters."""
+"""Shared fixtures: the project paths, the chapters executed once at smoke parameters, the site."""
 
 from __future__ import annotations
 
@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rankaudit.report.pipeline import ChapterFailed, Paths, chapter_names, run_chapter
+from rankaudit.report.pipeline import (
+    ChapterFailed,
+    Paths,
+    build_book,
+    chapter_names,
+    run_chapter,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,3 +41,10 @@ def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
         except ChapterFailed as err:
             result.failures[name] = str(err)
     return result
+
+
+@pytest.fixture(scope="session")
+def site(smoke_book: SmokeBook) -> Path:
+    """The site built strictly, once, from the smoke-executed chapters (its ``_build/html``)."""
+    assert not smoke_book.failures, f"chapters failed: {sorted(smoke_book.failures)}"
+    return build_book(smoke_book.paths.book, smoke_book.paths.executed, log=lambda *_: None)

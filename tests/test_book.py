@@ -1,4 +1,4 @@
-"""Build the site from the smoke-executed chapters and check it in headless Chromium."""
+"""Check the site built from the smoke-executed chapters (``site`` in conftest) in headless Chromium."""
 
 from __future__ import annotations
 
@@ -7,8 +7,6 @@ import shutil
 import subprocess
 
 import pytest
-
-from rankaudit.report.pipeline import build_book
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_data]
 
@@ -29,12 +27,6 @@ def _rendered_dom(page) -> str:
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
-
-
-@pytest.fixture(scope="module")
-def site(smoke_book):
-    assert not smoke_book.failures, f"chapters failed: {sorted(smoke_book.failures)}"
-    return build_book(smoke_book.paths.book, smoke_book.paths.executed, log=lambda *_: None)
 
 
 def test_index_renders_with_parts(site):

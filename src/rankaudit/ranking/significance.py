@@ -15,7 +15,17 @@ Paired randomisation test  H0: the labels "baseline"/"variant" are exchangeable 
                            ``p = (1 + #{|T*| >= |T|}) / (1 + P)``. ``T`` and the lift have the same sign
                            because ``mean(b) > 0`` for MRR.
 
-Public API: :func:`lift_pct`, :func:`paired_bootstrap_lift`, :func:`paired_randomisation_test`.
+Exact sign-flip test       for small ``n``, all ``2**n`` sign vectors (:func:`exact_sign_flip_pvalue`): the
+                           p-value the randomisation test estimates, ``#{|T*| >= |T|} / 2**n``.
+Multiple comparisons       adjusted p-values for ``m`` hypotheses tested together; reject ``i`` when
+                           ``adjusted_i <= alpha``.  Bonferroni ``min(1, m p_i)``; Holm (1979, Scand. J.
+                           Statist. 6:65-70), step-down, ``max_{j <= r(i)} min(1, (m - j + 1) p_(j))``; both
+                           control the family-wise error rate.  Benjamini & Hochberg (1995, JRSS B
+                           57:289-300), step-up, ``min_{j >= r(i)} min(1, m p_(j) / j)``, controls the false
+                           discovery rate for independent or positively dependent tests.
+
+Public API: :func:`lift_pct`, :func:`paired_bootstrap_lift`, :func:`paired_randomisation_test`,
+:func:`exact_sign_flip_pvalue`, :func:`bonferroni_adjust`, :func:`holm_adjust`, :func:`bh_adjust`.
 """
 
 from __future__ import annotations
@@ -23,10 +33,17 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = [
+    "bh_adjust",
+    "bonferroni_adjust",
+    "exact_sign_flip_pvalue",
+    "holm_adjust",
     "lift_pct",
     "paired_bootstrap_lift",
     "paired_randomisation_test",
 ]
+
+#: Largest number of queries :func:`exact_sign_flip_pvalue` enumerates (2**20 sign vectors).
+MAX_EXACT_N = 20
 
 
 def _check_pair(base: np.ndarray, variant: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -92,3 +109,60 @@ def paired_randomisation_test(base: np.ndarray, variant: np.ndarray, *, n_perm: 
         t = np.abs(signs @ d) / n
         hits += int(np.sum(t >= t_obs - tol))
     return (1 + hits) / (1 + n_perm)
+
+
+def exact_sign_flip_pvalue(base: np.ndarray, variant: np.ndarray) -> float:
+    """Two-sided sign-flip p-value over all ``2**n`` sign vectors (``n <= MAX_EXACT_N`` queries).
+
+    ``p = #{s in {-1, 1}^n : |mean(s * d)| >= |mean(d)|} / 2**n`` with ``d = variant - base``: the
+    exact value that :func:`paired_randomisation_test` estimates by sampling sign vectors.
+    """
+    b, v = _check_pair(base, variant)
+    n = len(b)
+    if n > MAX_EXACT_N:
+        raise ValueError(f"exact enumeration needs at most {MAX_EXACT_N} queries, got {n}; "
+                         "use paired_randomisation_test")
+    d = v - b
+    codes = np.arange(2**n, dtype=np.int64)[:, None]
+    signs = ((codes >> np.arange(n)) & 1) * 2 - 1
+    t = np.abs(signs @ d) / n
+    tol = 1e-12 * max(1.0, float(np.abs(d).sum()) / n)
+    return float(np.mean(t >= abs(d.mean()) - tol))
+
+
+def _check_pvalues(pvalues: np.ndarray) -> np.ndarray:
+    p = np.asarray(pvalues, dtype=np.float64)
+    if p.ndim != 1 or len(p) == 0:
+        raise ValueError(f"pvalues must be a non-empty 1-D array, got shape {p.shape}")
+    bad = np.flatnonzero(~((p >= 0) & (p <= 1)))
+    if len(bad):
+        raise ValueError(f"pvalues must lie in [0, 1]; position {bad[0]} is {p[bad[0]]}")
+    return p
+
+
+def bonferroni_adjust(pvalues: np.ndarray) -> np.ndarray:
+    """Bonferroni-adjusted p-values ``min(1, m p_i)`` (family-wise error rate)."""
+    p = _check_pvalues(pvalues)
+    return np.minimum(1.0, len(p) * p)
+
+
+def holm_adjust(pvalues: np.ndarray) -> np.ndarray:
+    """Holm step-down adjusted p-values, in the input order (family-wise error rate)."""
+    p = _check_pvalues(pvalues)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    adjusted = np.empty(m)
+    adjusted[order] = np.maximum.accumulate(stepped)
+    return adjusted
+
+
+def bh_adjust(pvalues: np.ndarray) -> np.ndarray:
+    """Benjamini-Hochberg step-up adjusted p-values, in the input order (false discovery rate)."""
+    p = _check_pvalues(pvalues)
+    m = len(p)
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, m * p[order] / np.arange(1, m + 1))
+    adjusted = np.empty(m)
+    adjusted[order] = np.minimum.accumulate(stepped[::-1])[::-1]
+    return adjusted

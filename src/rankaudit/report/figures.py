@@ -15,10 +15,12 @@ import pandas as pd
 import seaborn as sns
 
 __all__ = [
+    "plot_ablation_design",
     "plot_prevalence",
     "plot_table2",
     "plot_throughput",
     "plot_tie_rule_sensitivity",
+    "plot_variant_lifts",
 ]
 
 
@@ -78,6 +80,49 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
            xlabel="NDCG@10 range across tie rules (log scale; 0 drawn at the left edge)",
            ylabel="")
     ax.legend(loc="lower right")
+
+
+#: The progressive design of Part III: each step's features, added to the previous baseline.
+DESIGN_STEPS = (
+    ("MLR", "engine features\n(no session context)"),
+    ("P1", "+ NCD, CosSim of\nlast click, last 5 clicks"),
+    ("P2", "+ NCD, CosSim of the\nquery-matched click (Ref)"),
+    ("P2 + seq", "+ CosSim to a\nsequence encoder's summary"),
+)
+
+
+def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
+    """The MLR -> P1 -> P2 -> +sequence design (top) and the time windows of each chapter (bottom).
+
+    ``windows`` maps a label (e.g. ``"chapter 11"``) to ``{window name: share of sessions}`` in
+    time order, as passed to ``rankaudit.data.session_log.assign_time_windows``.
+    """
+    palette = dict(zip(["encoder", "train", "valid", "test"], sns.color_palette("colorblind", 4), strict=True))
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(10, 5.6), gridspec_kw={"height_ratios": [1.1, 1]})
+    top.set(xlim=(0, len(DESIGN_STEPS)), ylim=(0, 1), title="Progressive design: each step is "
+            "tested against the one before it")
+    top.axis("off")
+    for i, (name, added) in enumerate(DESIGN_STEPS):
+        top.text(i + 0.4, 0.68, name, ha="center", va="center", fontsize=13, weight="bold",
+                 bbox={"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"})
+        top.text(i + 0.4, 0.22, added, ha="center", va="center", fontsize=10)
+        if i:
+            top.annotate("", xy=(i + 0.1, 0.68), xytext=(i - 0.3, 0.68),
+                         arrowprops={"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f"})
+    labels = list(windows)
+    for y, label in enumerate(labels):
+        left = 0.0
+        for name, share in windows[label].items():
+            bottom.barh(y, share, left=left, color=palette.get(name, "grey"), edgecolor="white")
+            bottom.text(left + share / 2, y, f"{name}\n{share:.0%}", ha="center", va="center",
+                        fontsize=10)
+            left += share
+    bottom.set(yticks=range(len(labels)), yticklabels=labels, xlim=(0, 1),
+               xlabel="sessions, ordered by start time (share of the log)",
+               title="Time windows: a session belongs wholly to the window of its start")
+    bottom.invert_yaxis()
+    bottom.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
     fig.tight_layout()
     return fig
 
@@ -98,5 +143,31 @@ def plot_throughput(throughput: pd.DataFrame, n_rows: int):
            xlabel="row layout in the Dask partitions", ylabel="rows per second (log scale)",
            yscale="log")
     ax.legend()
+
+
+def plot_variant_lifts(table: pd.DataFrame, title: str, *, truth: Mapping[str, bool] | None = None):
+    """Lift (%) with its 95% CI per variant; marker filled where Holm rejects at the table's alpha.
+
+    ``table`` is :func:`rankaudit.ranking.comparisons.compare_variants`'s output; ``truth``
+    optionally maps a variant to whether it has a real effect (printed on the y labels).
+    """
+    frame = table.iloc[::-1].reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(frame) + 1.6))
+    colors = sns.color_palette("colorblind", 2)
+    for y, row in frame.iterrows():
+        kept = bool(row["reject_holm"])
+        ax.plot([row["ci_low"], row["ci_high"]], [y, y], color=colors[kept], lw=2.5)
+        ax.plot(row["lift_pct"], y, "o", ms=8, color=colors[kept],
+                mfc=colors[kept] if kept else "white", mew=2)
+    names = [f"{v} ({'real' if truth[v] else 'null'})" if truth else str(v)
+             for v in frame["variant"]]
+    ax.set_yticks(range(len(frame)), names)
+    ax.axvline(0, color="black", lw=1.2, ls=":")
+    ax.set(title=title, xlabel="lift of mean RR over the baseline (%), with 95% paired bootstrap CI",
+           ylabel="variant")
+    handles = [plt.Line2D([], [], color=colors[1], marker="o", lw=2.5, label="Holm rejects"),
+               plt.Line2D([], [], color=colors[0], marker="o", mfc="white", lw=2.5,
+                          label="Holm does not reject")]
+    ax.legend(handles=handles, loc="lower right", frameon=True)
     fig.tight_layout()
     return fig

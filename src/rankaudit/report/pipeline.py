@@ -8,9 +8,13 @@ executed notebooks by Jupyter Book 1 with ``execute_notebooks: "off"`` and
 ``-W -n --keep-going``, so a warning or a broken reference fails the build, and MathJax 3
 is copied next to the HTML so that math typesets offline.
 
+``run NN_name --out DIR`` is a student's rerun (:func:`run_chapter_into`): the executed
+notebook, the results JSON, the figures and one readable HTML page all go into ``DIR``, and
+nothing under ``book/_build`` (the site, the executed chapters, the results) is touched.
+
 Command line (what the Makefile calls)::
 
-    python -m rankaudit.report.pipeline run NN_name [--smoke] [-p key value ...]
+    python -m rankaudit.report.pipeline run NN_name [--smoke] [-p key value ...] [--out DIR]
     python -m rankaudit.report.pipeline run-all [--smoke] [--force]
     python -m rankaudit.report.pipeline build
 """
@@ -31,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from rankaudit._paths import find_project_root
+from rankaudit.report.standalone import export_figures, render_page
 
 __all__ = [
     "ChapterFailed",
@@ -45,6 +50,7 @@ __all__ = [
     "results_files",
     "results_links_markdown",
     "run_chapter",
+    "run_chapter_into",
     "smoke_parameters",
 ]
 
@@ -159,10 +165,13 @@ def run_chapter(
     *,
     paths: Paths | None = None,
     smoke: bool = False,
+    plain_links: bool = False,
     log=print,
 ) -> Path:
     """Execute one chapter with papermill and return the executed notebook's path.
 
+    ``plain_links`` writes the results links as plain Markdown links relative to the executed
+    notebook (a standalone folder) instead of the site's ``{download}`` roles.
     Raises :class:`ChapterFailed` naming the chapter and the failing cell, and a
     ValueError (before running anything) for a parameter the chapter does not declare.
     """
@@ -206,10 +215,55 @@ def run_chapter(
     seconds = time.perf_counter() - start
     executed = nbformat.read(out, as_version=4)
     executed.metadata["rankaudit_run"] = {"parameters": dict(parameters or {}), "smoke": smoke}
-    add_results_links(executed, name, paths)
+    add_results_links(executed, name, paths, plain=plain_links)
     nbformat.write(executed, out)
     log(f"  {name}: executed in {seconds:.1f} s -> {out.relative_to(paths.root) if out.is_relative_to(paths.root) else out}")
     return out
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    path, folder = path.resolve(), folder.resolve()
+    return path == folder or path.is_relative_to(folder)
+
+
+def run_chapter_into(
+    name: str,
+    out: Path,
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    paths: Paths | None = None,
+    smoke: bool = False,
+    log=print,
+) -> dict[str, Any]:
+    """A student's rerun of one chapter into the folder ``out``, leaving the built site alone.
+
+    Writes ``out/<name>.ipynb`` (executed), ``out/<name>.json`` (results, plus any row-level
+    Parquet), ``out/figures/<name>_figNN*.png`` and ``out/<name>.html`` (one readable page,
+    :func:`rankaudit.report.standalone.render_page`). Returns those paths under the keys
+    ``notebook``, ``results``, ``figures`` and ``page``. ``out`` must not lie inside the book's
+    build folder (``book/_build``): a ``ValueError`` says so.
+    """
+    base = paths or Paths.default()
+    out = Path(out).expanduser().resolve()
+    build = base.book / "_build"
+    for guarded in (build, base.executed, base.results):
+        if _inside(out, guarded):
+            raise ValueError(
+                f"out={str(out)!r} lies inside {guarded}, which the site is built from; "
+                "choose a folder of your own (e.g. OUT=~/rerun/{name})."
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    mine = Paths(base.root, base.notebooks, base.book, out, out)
+    notebook = run_chapter(name, parameters, paths=mine, smoke=smoke, plain_links=True, log=log)
+    figures = export_figures(notebook, out / "figures")
+    page = render_page(notebook, out / f"{name}.html")
+    log(f"  {name}: {len(figures)} figure(s), page {page}")
+    return {
+        "notebook": notebook,
+        "results": results_files(name, out),
+        "figures": figures,
+        "page": page,
+    }
 
 
 def results_files(name: str, results: Path) -> list[Path]:
@@ -218,21 +272,25 @@ def results_files(name: str, results: Path) -> list[Path]:
     return found + sorted(results.glob(f"{name}_*.parquet"))
 
 
-def results_links_markdown(name: str, paths: Paths) -> str | None:
+def results_links_markdown(name: str, paths: Paths, *, plain: bool = False) -> str | None:
     """A MyST paragraph with a ``{download}`` link to each results file of the chapter.
 
     Links are relative to the folder the book reads chapters from (``book/chapters``), so the
-    site build copies each file next to the page (and fails strictly if one is missing).
+    site build copies each file next to the page (and fails strictly if one is missing). With
+    ``plain``, they are Markdown links relative to ``paths.executed`` (a standalone rerun folder).
     """
     files = results_files(name, paths.results)
     if not files:
         return None
-    folder = paths.book / "chapters"
+    folder = paths.executed if plain else paths.book / "chapters"
     links = []
     for path in files:
         rel = Path(os.path.relpath(path, folder)).as_posix()
         kind = "results JSON" if path.suffix == ".json" else "row-level Parquet"
-        links.append(f"{{download}}`{path.name} <{rel}>` ({kind})")
+        if plain:
+            links.append(f"[{path.name}]({rel}) ({kind})")
+        else:
+            links.append(f"{{download}}`{path.name} <{rel}>` ({kind})")
     return (
         "```{admonition} Take the results away\n:class: seealso\n"
         "This page's numbers, machine-readable (schema: `rankaudit/report/results.schema.json`): "
@@ -240,11 +298,11 @@ def results_links_markdown(name: str, paths: Paths) -> str | None:
     )
 
 
-def add_results_links(notebook, name: str, paths: Paths) -> None:
+def add_results_links(notebook, name: str, paths: Paths, *, plain: bool = False) -> None:
     """Insert the :func:`results_links_markdown` cell after the provenance box (else at the end)."""
     import nbformat
 
-    text = results_links_markdown(name, paths)
+    text = results_links_markdown(name, paths, plain=plain)
     if text is None:
         return
     cell = nbformat.v4.new_markdown_cell(text, metadata={"tags": ["rankaudit-results-links"]})
@@ -315,6 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     one.add_argument("--smoke", action="store_true", help="use the chapter's smoke parameters")
     one.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
                      metavar=("KEY", "VALUE"))
+    one.add_argument("--out", metavar="DIR", default=None,
+                     help="write the executed notebook, results, figures and a readable page into "
+                          "DIR instead of the site's build folder (the site is left unchanged)")
     every = sub.add_parser("run-all", help="execute every chapter at its default parameters")
     every.add_argument("--force", action="store_true", help="rerun fresh chapters too")
     sub.add_parser("build", help="build the site from the executed chapters")
@@ -323,7 +384,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "run":
             params = _parse_params(args.parameter)
-            run_chapter(args.name, params, paths=paths, smoke=args.smoke)
+            if args.out:
+                run_chapter_into(args.name, Path(args.out), params, paths=paths, smoke=args.smoke)
+            else:
+                run_chapter(args.name, params, paths=paths, smoke=args.smoke)
         elif args.command == "run-all":
             failures = []
             for name in chapter_names(paths.notebooks):
