@@ -251,7 +251,14 @@ def hash_agreement(
     ``se = sd / sqrt(n_seeds)`` (sd: seed-to-seed sd of the row-mean NDCG@k),
     ``z = (hash_mean - expected) / se``; the closed-form sd of one run's row mean under uniform
     random ties is ``sqrt(sum_r Var_r) / n_rows`` (exact per-row variances).
+
+    ``n_relevant_tied`` counts the rows whose relevant item shares its score with another
+    candidate (:func:`rankaudit.tie_prevalence`); ``no_relevant_ties`` is true exactly when that
+    count is 0, the case in which every tie order gives the same metric.
     """
+    from rankaudit import tie_prevalence
+
+    n_relevant_tied = int(tie_prevalence(scores, rows.labels, k=k).rows["relevant_tied"].sum())
     exp = _eval(scores, rows.labels, k=k, ties="expected", return_variance=True)
     expected = float(exp[f"ndcg@{k}"].mean())
     closed_sd = float(np.sqrt(exp[f"ndcg@{k}_var"].sum()) / len(exp))
@@ -274,7 +281,8 @@ def hash_agreement(
         "z": float(z),
         "within_1se": degenerate or bool(abs(mean - expected) <= se),
         "within_2se": degenerate or bool(abs(mean - expected) <= 2 * se),
-        "no_relevant_ties": degenerate,
+        "no_relevant_ties": n_relevant_tied == 0,
+        "n_relevant_tied": n_relevant_tied,
         "n_seeds": int(n_seeds),
     }
 
@@ -337,10 +345,11 @@ def table3_results(
     n_hash_seeds: int,
     n_permutations: int,
     score_name: str,
+    dataset: str = "",
 ) -> dict[str, Any]:
     """Table 3 (hash seeds vs the exact expectation) for one score, from the row-level arrays.
 
-    Returns ``table3`` (the issue's keys plus se, z and the closed-form sd),
+    Returns ``table3`` (``dataset``, ``score``, the issue's keys plus se, z and the closed-form sd),
     ``table3_rules`` (input order, one hash seed, hash mean, random mean, expected, bounds),
     ``per_seed_ndcg10`` (the hash-seed means), ``collisions`` and ``permutation`` (row-order
     audits of input-order, hash and expected on this score).
@@ -371,7 +380,7 @@ def table3_results(
             }
         )
     return {
-        "table3": {"score": score_name, **agreement},
+        "table3": {"dataset": dataset, "score": score_name, **agreement},
         "table3_rules": rules[["tie_rule", "ndcg10", "hr10", "ndcg10_sd", "hr10_sd", "delta_ndcg10", "delta_hr10"]].to_dict(orient="records"),
         "per_seed_ndcg10": [float(v) for v in per_seed[:, 0]],
         "collisions": hash_collisions(rows, n_seeds=n_hash_seeds),
@@ -495,17 +504,23 @@ def run_table3_chapter(
     k: int,
     n_hash_seeds: int,
     n_permutations: int,
+    simulate: dict | None = None,
 ) -> tuple[AuditRun, dict[str, Any]]:
-    """Like :func:`run_audit_chapter` for Table 3 (one score; see :func:`table3_results`)."""
+    """Like :func:`run_audit_chapter` for Table 3 (one score; see :func:`table3_results`).
+    ``simulate``: the Amazon simulator's overrides when ``data_dir`` is None."""
     from rankaudit.scores import FAMILIES
 
     if score not in FAMILIES:
         raise ValueError(f"score must be one of {list(FAMILIES)}, got {score!r}")
     run = prepare_audit(
-        dataset, data_dir=data_dir, n_rows=n_rows, n_negatives=n_negatives, seed=seed, families=[score]
+        dataset, data_dir=data_dir, n_rows=n_rows, n_negatives=n_negatives, seed=seed, families=[score],
+        simulate=simulate,
     )
     path = save_rows(stem, run.rows, run.scores)
-    args = {"k": k, "seed": seed, "n_hash_seeds": n_hash_seeds, "n_permutations": n_permutations, "score_name": score}
+    args = {
+        "k": k, "seed": seed, "n_hash_seeds": n_hash_seeds, "n_permutations": n_permutations,
+        "score_name": score, "dataset": dataset,
+    }
     results = table3_results(run.rows, run.scores[score], **args)
     results.update(
         rows_file=path.name,
