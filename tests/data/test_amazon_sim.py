@@ -76,3 +76,11 @@ def test_source_says_simulated_and_names_generator() -> None:
     assert source.kind == "simulated"
     assert source.generator.startswith("rankaudit.data.amazon_sim.simulate_amazon_beauty(")
     assert "seed=7" in source.generator and "SIMULATED" in source.label()
+
+
+def test_default_switches_leave_the_default_catalog_untouched() -> None:
+    """title_vocabulary=0 and extra_tokens=True are the original generator, draw for draw."""
+    a = simulate_amazon_beauty(**SMALL)
+    b = simulate_amazon_beauty(**SMALL, title_vocabulary=0, extra_tokens=True)
+    pd.testing.assert_frame_equal(a[1], b[1])
+    assert a[1]["title"].str.split().str.len().eq(4).all()  # store, adjective, two words

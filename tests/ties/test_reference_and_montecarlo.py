@@ -138,3 +138,22 @@ def test_ndcg_moments_by_blocks_equal_enumeration():
         assert var == pytest.approx(variances["ndcg@3"], abs=1e-12)
     with pytest.raises(ValueError, match="no relevant"):
         reference.ndcg_moments_by_blocks(np.ones(3), np.zeros(3), 3)
+
+
+def test_three_way_check_with_a_cutoff_per_row_exercises_the_cutoff():
+    rows = synthetic_rows.random_small_rows(40, max_candidates=6, seed=5)
+    rng = np.random.default_rng(1)
+    ks = [int(rng.integers(1, len(s) + 1)) for s, _ in rows]
+    check = montecarlo.three_way_check(rows, ks, evaluate, n_draws=2000, seed=0)
+    assert set(check["metric"]) == {"hr@k", "ndcg@k", "rr"}
+    assert (check.groupby("row")["k"].first().to_numpy() == np.array(ks)).all()
+    assert (check["expected"] - check["enumeration"]).abs().max() < 1e-12
+    assert (check["variance"] - check["enumeration_variance"]).abs().max() < 1e-12
+    hr = check[check["metric"] == "hr@k"]
+    assert (hr["expected"] < 1).any()  # the cutoff bites: HR@k is not trivially 1
+    ndcg = check[check["metric"] == "ndcg@k"]
+    assert (ndcg["expected"] - ndcg["sklearn"]).abs().max() < 1e-12
+    with pytest.raises(ValueError, match="cutoffs"):
+        montecarlo.three_way_check(rows, ks[:-1], evaluate, n_draws=10)
+    with pytest.raises(ValueError, match=r"k\[0\]"):
+        montecarlo.three_way_check(rows, [0] + ks[1:], evaluate, n_draws=10)

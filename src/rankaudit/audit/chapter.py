@@ -79,6 +79,7 @@ def run_audit_chapter(
             "n_hash_seeds": n_hash_seeds,
             "n_permutations": n_permutations,
             "score_name": score,
+            "dataset": dataset,
         }
         spec = {"function": "table3_results", "args": args}
     results = _replay(spec, run.rows, run.scores)

@@ -163,7 +163,12 @@ def hash_agreement(
     ``se = sd / sqrt(n_seeds)`` (sd: seed-to-seed sd of the row-mean NDCG@k),
     ``z = (hash_mean - expected) / se``; the closed-form sd of one run's row mean under uniform
     random ties is ``sqrt(sum_r Var_r) / n_rows`` (exact per-row variances).
+
+    ``n_relevant_tied`` counts the rows whose relevant item shares its score with another
+    candidate (:func:`rankaudit.tie_prevalence`); ``no_relevant_ties`` is true exactly when that
+    count is 0, the case in which every tie order gives the same metric.
     """
+    n_relevant_tied = int(tie_prevalence(scores, rows.labels, k=k).rows["relevant_tied"].sum())
     exp = _eval(scores, rows.labels, k=k, ties="expected", return_variance=True)
     expected = float(exp[f"ndcg@{k}"].mean())
     closed_sd = float(np.sqrt(exp[f"ndcg@{k}_var"].sum()) / len(exp))
@@ -186,7 +191,8 @@ def hash_agreement(
         "z": float(z),
         "within_1se": degenerate or bool(abs(mean - expected) <= se),
         "within_2se": degenerate or bool(abs(mean - expected) <= 2 * se),
-        "no_relevant_ties": degenerate,
+        "no_relevant_ties": n_relevant_tied == 0,
+        "n_relevant_tied": n_relevant_tied,
         "n_seeds": int(n_seeds),
     }
 
@@ -230,10 +236,12 @@ def table3_results(
     n_hash_seeds: int,
     n_permutations: int,
     score_name: str,
+    dataset: str = "",
 ) -> dict[str, Any]:
     """Table 3 (hash seeds vs the exact expectation) for one score, from the row-level arrays.
 
-    Returns ``table3`` (the issue's keys plus se, z and the closed-form sd),
+    Returns ``table3`` (``dataset``, ``score``, Guo et al.'s Table 3 quantities plus se, z and
+    the closed-form sd),
     ``table3_rules`` (input order, one hash seed, hash mean, random mean, expected, bounds),
     ``per_seed_ndcg10`` (the hash-seed means), ``collisions`` and ``permutation`` (row-order
     audits of input-order, hash and expected on this score).
@@ -262,7 +270,7 @@ def table3_results(
             }
         )
     return {
-        "table3": {"score": score_name, **agreement},
+        "table3": {"dataset": dataset, "score": score_name, **agreement},
         "table3_rules": rules[["tie_rule", "ndcg10", "hr10", "ndcg10_sd", "hr10_sd", "delta_ndcg10", "delta_hr10"]].to_dict(orient="records"),
         "per_seed_ndcg10": [float(v) for v in per_seed[:, 0]],
         "collisions": hash_collisions(rows.user_ids, rows.item_ids, n_seeds=n_hash_seeds),

@@ -21,7 +21,14 @@ Generative model (all draws from one ``numpy.random.default_rng(seed)``):
    with probability proportional to ``p_i``. Repeated (user, item) pairs are removed.
 4. **Ratings.** 1-5 stars; in-favourite-category reviews use ``RATING_P_IN`` and others
    ``RATING_P_OUT`` (both skewed to 5 stars as in the real data).
-5. **Timestamps.** Unix milliseconds: a user start time uniform in 2015-2023 plus exponential
+5. **Lexical density** (two switches; their defaults keep the draws above, byte for byte).
+   ``title_vocabulary = V > 0`` replaces each category's 12 real title words by ``V``
+   pseudo-words (four syllables, so never equal to a store name), still drawn with Zipf weights;
+   a large ``V`` spreads titles over many rare tokens. ``extra_tokens=False`` drops the shared
+   adjective, the feature bullets and the category name from the metadata (the category path is
+   then ``["Beauty & Personal Care"]``), leaving store and title words as the only tokens. These
+   extra draws come from a second generator, ``default_rng([seed, 1])``.
+6. **Timestamps.** Unix milliseconds: a user start time uniform in 2015-2023 plus exponential
    gaps (mean 30 days), so each user's reviews are in generation order.
 
 The outputs have the published columns of ``Beauty_and_Personal_Care.jsonl.gz`` and
@@ -38,7 +45,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rankaudit._checks import check_positive_int
+from rankaudit._checks import check_int, check_positive_int
 from rankaudit._version import __version__
 from rankaudit.data.amazon_schema import META_FILE, REVIEWS_FILE
 from rankaudit.data.source import DataSource
@@ -94,6 +101,8 @@ RATING_P_IN = np.array([0.06, 0.04, 0.07, 0.15, 0.68])
 RATING_P_OUT = np.array([0.14, 0.07, 0.10, 0.16, 0.53])
 _ALPHABET = np.frombuffer(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", dtype=np.uint8)
 _SYLLABLES = "ka lo mi ra ve su na to be li co du ne sa ri po ma fe zu ly".split()
+#: Distinct store names of two or three syllables: the most stores the generator can name.
+MAX_STORES = len(_SYLLABLES) ** 2 + len(_SYLLABLES) ** 3
 _START_MS = 1_420_070_400_000  # 2015-01-01
 _SPAN_MS = 8 * 365 * 86_400_000
 _DAY_MS = 86_400_000
@@ -107,6 +116,8 @@ DEFAULTS = dict(
     store_exponent=1.1,
     max_history=300,
     affinity=0.7,
+    title_vocabulary=0,
+    extra_tokens=True,
     seed=0,
 )
 
@@ -136,6 +147,31 @@ def _store_names(rng: np.random.Generator, n: int) -> list[str]:
             seen.add(name)
             names.append(name)
     return names
+
+
+def _pseudo_words(rng: np.random.Generator, n: int) -> list[str]:
+    """``n`` distinct lower-case pseudo-words of four syllables (8 letters)."""
+    words: list[str] = []
+    seen: set[str] = set()
+    while len(words) < n:
+        word = "".join(_SYLLABLES[j] for j in rng.integers(0, len(_SYLLABLES), size=4))
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+
+def _sparse_titles(
+    seed: int, category: np.ndarray, store_names: list[str], title_vocabulary: int
+) -> list[str]:
+    """Titles ``"<Store> <Word> <Word>"`` with words from a per-category pseudo-word list."""
+    rng = np.random.default_rng([seed, 1])
+    vocab = [_pseudo_words(rng, title_vocabulary) for _ in CATEGORIES]
+    words = rng.choice(title_vocabulary, size=(len(category), 2), p=_zipf_weights(title_vocabulary, 0.8))
+    return [
+        f"{store_names[i]} {vocab[c][a].capitalize()} {vocab[c][b].capitalize()}"
+        for i, (c, (a, b)) in enumerate(zip(category, words, strict=True))
+    ]
 
 
 def _catalog(rng: np.random.Generator, n_items: int, n_stores: int, store_exponent: float):
@@ -181,6 +217,8 @@ def simulate_amazon_beauty(
     store_exponent: float = DEFAULTS["store_exponent"],
     max_history: int = DEFAULTS["max_history"],
     affinity: float = DEFAULTS["affinity"],
+    title_vocabulary: int = DEFAULTS["title_vocabulary"],
+    extra_tokens: bool = DEFAULTS["extra_tokens"],
     seed: int = DEFAULTS["seed"],
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Simulated ``(reviews, meta)`` in the published Amazon Reviews 2023 schema.
@@ -194,12 +232,24 @@ def simulate_amazon_beauty(
         n_users=n_users, n_items=n_items, n_stores=n_stores, max_history=max_history
     ).items():
         check_positive_int(value, name)
+    if n_stores > MAX_STORES:
+        raise ValueError(f"n_stores must be <= {MAX_STORES} (distinct 2-3 syllable names), got {n_stores}")
     if not 0.0 <= affinity <= 1.0:
         raise ValueError(f"affinity must lie in [0, 1], got {affinity}")
+    check_int(title_vocabulary, "title_vocabulary", lo=0)
+    if not isinstance(extra_tokens, bool | np.bool_):
+        raise ValueError(f"extra_tokens must be True or False, got {extra_tokens!r}")
     if user_exponent <= 1.0:
         raise ValueError(f"user_exponent must be > 1 (Zipf), got {user_exponent}")
     rng = np.random.default_rng(seed)
     asins, category, stores, titles, features, categories = _catalog(rng, n_items, n_stores, store_exponent)
+    if title_vocabulary > 0:
+        titles = _sparse_titles(seed, category, stores, int(title_vocabulary))
+    if not extra_tokens:
+        if title_vocabulary == 0:
+            titles = [" ".join(t.split(" ")[:1] + t.split(" ")[2:]) for t in titles]  # drop adjective
+        features = [[] for _ in range(n_items)]
+        categories = [["Beauty & Personal Care"] for _ in range(n_items)]
 
     popularity = 1.0 / rng.permutation(np.arange(1, n_items + 1)).astype(np.float64) ** item_exponent
     n_cat = len(CATEGORIES)

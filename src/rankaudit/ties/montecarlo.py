@@ -114,12 +114,18 @@ def seed_spread(
 
 def three_way_check(
     rows: Sequence[tuple[np.ndarray, np.ndarray]],
-    k: int,
+    k: int | Sequence[int],
     evaluate: Callable[..., pd.DataFrame],
     n_draws: int,
     seed: int = 0,
 ) -> pd.DataFrame:
     """Check the closed form against enumeration, Monte Carlo and scikit-learn, row by row.
+
+    ``k`` is one cutoff for every row, or one cutoff per row (a sequence as long as ``rows``,
+    e.g. drawn from ``1..len(row)`` so that the cutoff falls inside the rows and HR@k and the
+    discount cutoff are exercised). With one ``k`` the metrics are named ``hr@<k>``,
+    ``ndcg@<k>`` and ``rr``; with per-row cutoffs ``hr@k``, ``ndcg@k`` and ``rr``, and the
+    column ``k`` holds each row's cutoff in both cases.
 
     For each small row and metric (``hr@k``, ``ndcg@k``, ``rr``) the output holds
 
@@ -135,15 +141,21 @@ def three_way_check(
     """
     from sklearn.metrics import ndcg_score
 
-    k = check_int(k, "k", lo=1)
-    lengths = sorted({len(s) for s, _ in rows})
+    per_row = not isinstance(k, int | np.integer)
+    if per_row:
+        ks = [check_int(v, f"k[{i}]", lo=1) for i, v in enumerate(k)]
+        if len(ks) != len(rows):
+            raise ValueError(f"k has {len(ks)} cutoffs for {len(rows)} rows")
+    else:
+        ks = [check_int(k, "k", lo=1)] * len(rows)
+    groups = sorted({(len(s), ks[i]) for i, (s, _) in enumerate(rows)})
     records = []
-    for n in lengths:
-        idx = [i for i, (s, _) in enumerate(rows) if len(s) == n]
+    for n, k in groups:
+        idx = [i for i, (s, _) in enumerate(rows) if len(s) == n and ks[i] == k]
         scores = np.stack([rows[i][0] for i in idx]).astype(np.float64)
         labels = np.stack([rows[i][1] for i in idx]).astype(np.float64)
         exact = evaluate(scores, labels, k=k, ties="expected", return_variance=True)
-        draws = random_tie_draws(scores, labels, k, n_draws, seed=seed + n)
+        draws = random_tie_draws(scores, labels, k, n_draws, seed=seed + n + 1000 * k * per_row)
         for j, i in enumerate(idx):
             means, variances = brute_force_moments(scores[j], labels[j], k)
             sk = float(ndcg_score(labels[j : j + 1], scores[j : j + 1], k=k, ignore_ties=False))
@@ -153,8 +165,9 @@ def three_way_check(
                 e = float(exact[metric].iloc[j])
                 mc = float(x.mean())
                 records.append({
-                    "row": i, "n_candidates": n, "n_relevant": int((labels[j] > 0).sum()),
-                    "metric": metric, "expected": e,
+                    "row": i, "n_candidates": n, "k": k,
+                    "n_relevant": int((labels[j] > 0).sum()),
+                    "metric": metric.replace(f"@{k}", "@k") if per_row else metric, "expected": e,
                     "variance": float(exact[f"{metric}_var"].iloc[j]),
                     "enumeration": means[metric], "enumeration_variance": variances[metric],
                     "monte_carlo": mc, "mc_se": se,
