@@ -30,6 +30,7 @@ __all__ = [
     "hash_ready",
     "hash_seed_study",
     "lookup",
+    "paper_table2_frame",
     "prevalence_table",
     "table2",
     "table2_frame",
@@ -311,3 +312,25 @@ def lookup(results: Mapping[str, Any], score: str, tie_rule: str, metric: str = 
         if line["score"] == score and line["tie_rule"] == tie_rule:
             return float(line[metric])
     raise KeyError(f"no Table 2 line for score={score!r}, tie_rule={tie_rule!r}")
+
+
+def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
+    """Table 2 as the paper lays it out: one line per score; NDCG@10 and HR@10 under input order
+    and the hash rule, each with ``Δ`` = hash - input order (the paper's direction); then the
+    prevalence measures (shares of rows with any tie, a tie crossing the top-k boundary, the
+    relevant item tied). Rounded to 4 decimals for display."""
+    t2 = pd.DataFrame(results["table2"])
+    prev = pd.DataFrame(results["prevalence"]).set_index("score")
+    scores = list(dict.fromkeys(t2["score"]))
+    cols: dict[tuple[str, str], pd.Series] = {}
+    for metric, label in (("ndcg10", "NDCG@10"), ("hr10", "HR@10")):
+        io = t2[t2["tie_rule"] == "input_order"].set_index("score")[metric].reindex(scores)
+        h = t2[t2["tie_rule"] == "hash"].set_index("score")[metric].reindex(scores)
+        cols[(label, "input order")] = io
+        cols[(label, "hash")] = h
+        cols[(label, "Δ input order → hash")] = h - io
+    for key, label in (("any_tie", "any tie"), ("boundary_tie", "boundary tie"), ("relevant_tie", "relevant tied")):
+        cols[("prevalence", label)] = prev[key].reindex(scores)
+    frame = pd.DataFrame(cols).round(4)
+    frame.index.name = "score"
+    return frame

@@ -36,9 +36,14 @@ puts it uniformly on :math:`G+1, \dots, G+t`. Hence, with :math:`D(r) = 1/\log_2
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
+from rankaudit.data.source import DataSource
+
 __all__ = [
+    "tag_preset",
     "DEFAULT_PRESET",
     "PRESETS",
     "calibrate_tie_regime",
@@ -133,3 +138,10 @@ def measured_tie_regime(scores: np.ndarray, labels: np.ndarray) -> dict[str, flo
         "p_all": float(negatives.mean()),
     }
 
+
+def tag_preset(source: DataSource, preset: str) -> DataSource:
+    """``source`` with ``details["preset"] = preset`` when it is simulated (a real source is
+    returned unchanged: a real ``data_dir`` overrides the simulator and its presets)."""
+    if not source.is_simulated:
+        return source
+    return replace(source, details={**source.details, "preset": preset})

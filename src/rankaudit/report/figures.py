@@ -6,7 +6,7 @@ axes; the caption is the chapter's (a MyST ``figure`` around the cell output).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -17,6 +17,7 @@ import seaborn as sns
 __all__ = [
     "plot_ablation_design",
     "plot_prevalence",
+    "plot_regimes",
     "plot_table2",
     "plot_throughput",
     "plot_tie_rule_sensitivity",
@@ -169,5 +170,30 @@ def plot_variant_lifts(table: pd.DataFrame, title: str, *, truth: Mapping[str, b
                plt.Line2D([], [], color=colors[0], marker="o", mfc="white", lw=2.5,
                           label="Holm does not reject")]
     ax.legend(handles=handles, loc="lower right", frameon=True)
+    fig.tight_layout()
+    return fig
+
+
+def plot_regimes(records: Sequence[Mapping[str, Any]], paper: Mapping[str, float], title: str):
+    """Weighted-overlap NDCG@10 and HR@10 per tie rule for each preset (bars) with the paper's
+    input-order and hash values as black markers (the paper has no expected value for Table 2)."""
+    frame = pd.DataFrame([r for r in records if r["score"] == "weighted"])
+    presets = list(dict.fromkeys(frame["preset"]))
+    rules = ["input_order", "hash", "expected"]
+    # seaborn places the hue bars of one category side by side across a width of 0.8: the
+    # paper's markers go over the paper_regime bar (the category centre if that preset is absent)
+    slot = presets.index("paper_regime") if "paper_regime" in presets else None
+    offset = 0.0 if slot is None else -0.4 + 0.8 * (slot + 0.5) / len(presets)
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), sharey=True)
+    for ax, metric, label in zip(axes, ("ndcg", "hr"), ("NDCG@10", "HR@10"), strict=True):
+        long = frame.melt(id_vars="preset", value_vars=[f"{metric}_{r}" for r in rules], var_name="rule", value_name="value")
+        long["rule"] = long["rule"].str.removeprefix(f"{metric}_")
+        sns.barplot(data=long, x="rule", y="value", hue="preset", order=rules, ax=ax, palette="colorblind")
+        xs = np.array([0.0, 1.0]) + offset
+        ax.scatter(xs, [paper[f"{metric}_input_order"], paper[f"{metric}_hash"]], marker="D", s=60,
+                   color="black", zorder=5, label="paper (real Amazon)")
+        ax.set(title=label, xlabel="tie rule", ylabel="mean over rows", ylim=(0, 1.05))
+        ax.legend(fontsize=8, loc="upper right")
+    fig.suptitle(title)
     fig.tight_layout()
     return fig

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from rankaudit.audit.tables import paper_table2_frame
+from rankaudit.data.amazon_presets import tag_preset
 from rankaudit.data.source import DataSource
-from rankaudit.report.tie_regimes import paper_table2_frame, tag_preset
 
 
 def _line(score, rule, ndcg, hr):
