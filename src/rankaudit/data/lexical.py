@@ -16,7 +16,12 @@ from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer
+
+from rankaudit._optional import require
+
+CountVectorizer = require(
+    "sklearn.feature_extraction.text", purpose="rankaudit.data.lexical"
+).CountVectorizer
 
 TOKEN_PATTERN = r"[a-z0-9]+"
 
