@@ -19,10 +19,6 @@ import scipy.sparse as sp
 
 from rankaudit._optional import require
 
-CountVectorizer = require(
-    "sklearn.feature_extraction.text", purpose="rankaudit.data.lexical"
-).CountVectorizer
-
 TOKEN_PATTERN = r"[a-z0-9]+"
 
 
@@ -38,7 +34,8 @@ class BM25Index:
         if len(docs) == 0:
             raise ValueError("BM25Index: docs is empty")
         self.k1, self.b = float(k1), float(b)
-        self._vec = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, dtype=np.float64)
+        text = require("sklearn.feature_extraction.text", purpose="rankaudit.data.lexical")
+        self._vec = text.CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, dtype=np.float64)
         tf = self._vec.fit_transform(list(docs)).tocsr()
         n_docs = tf.shape[0]
         dl = np.asarray(tf.sum(axis=1)).ravel()
