@@ -27,7 +27,9 @@ def find_project_root(start: Path | None = None) -> Path:
     here = (start or Path.cwd()).resolve()
     for candidate in (here, *here.parents):
         toml = candidate / "pyproject.toml"
-        if toml.is_file() and 'name = "rankaudit"' in toml.read_text(encoding="utf-8"):
+        if toml.is_file() and re.search(  # the distribution is named rankaudit-book since issue 16
+            r'^name = "rankaudit(-book)?"$', toml.read_text(encoding="utf-8"), re.M
+        ):
             return candidate
     raise FileNotFoundError(f"No rankaudit project root above {here}.")
 
