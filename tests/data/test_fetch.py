@@ -60,7 +60,7 @@ def test_load_ml100k_names_the_bad_line(tmp_path):
     (tmp_path / "ml-100k.item").write_text(
         "item_id:token\tmovie_title:token_seq\trelease_year:token\tclass:token_seq\n2\tA\t1995\tDrama\n"
     )
-    with pytest.raises(ValueError, match=r"ml-100k.inter, line 3: column 'item_id' is not numeric"):
+    with pytest.raises(ValueError, match=r"ml-100k.inter, line 3: column 'item_id' must be an integer"):
         load_ml100k(tmp_path)
 
 

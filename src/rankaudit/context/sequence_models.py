@@ -45,8 +45,10 @@ from __future__ import annotations
 
 import math
 
-import torch
-from torch import nn
+from rankaudit._optional import require
+
+torch = require("torch", purpose="rankaudit.context.sequence_models")
+nn = torch.nn
 
 __all__ = [
     "PerceiverSeqEncoder",

@@ -22,11 +22,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import torch
 from tqdm.auto import tqdm
 
+from rankaudit._optional import require
 from rankaudit.context.losses import lambdarank_loss, ndcg
 from rankaudit.context.sequence_models import MAX_CLICKS, SequenceEncoder, make_encoder
+
+torch = require("torch", purpose="rankaudit.context.sequence_training")
 
 __all__ = [
     "SequenceData",

@@ -32,6 +32,7 @@ import io
 import json
 import math
 import re
+import zlib
 from array import array
 from collections import Counter
 from collections.abc import Iterator
@@ -44,6 +45,7 @@ import pandas as pd
 from rankaudit.data.amazon_schema import DATASET_NAME, DATASET_VERSION, META_FILE, REVIEWS_FILE
 from rankaudit.data.amazon_sim import simulate_amazon_beauty, simulation_source
 from rankaudit.data.source import DataSource
+from rankaudit.data.textfile import first_undecodable_line
 
 __all__ = [
     "AmazonFormatError",
@@ -95,14 +97,34 @@ def _open_text(path: Path) -> io.TextIOBase:
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, record)`` for each line of a (gzipped) JSON-lines file.
 
-    Raises :class:`AmazonFormatError` for an empty line, invalid JSON, or a value that is not a
-    JSON object. Line numbers are 1-based.
+    Raises :class:`AmazonFormatError` for an empty line, invalid JSON, a value that is not a
+    JSON object, bytes that are not UTF-8, an empty file, and a truncated or fake (plain text
+    named ``.gz``) gzip file -- at the line where reading stopped. Line numbers are 1-based.
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
+    number = 0
     with _open_text(path) as handle:
-        for number, line in enumerate(handle, start=1):
+        lines = enumerate(handle, start=1)
+        while True:
+            try:
+                number, line = next(lines)
+            except StopIteration:
+                break
+            except UnicodeDecodeError:  # text is decoded in blocks: find the line itself
+                try:
+                    line_no, bad = first_undecodable_line(path, "utf-8")
+                except (EOFError, zlib.error, gzip.BadGzipFile, OSError):
+                    line_no, bad = number + 1, b""
+                raise AmazonFormatError(
+                    path, line_no or number + 1, f"not valid UTF-8 text (byte(s) {bad!r})"
+                ) from None
+            except (EOFError, zlib.error, gzip.BadGzipFile) as err:
+                raise AmazonFormatError(
+                    path, number + 1,
+                    f"cannot decompress ({err}); the file is truncated or not gzip data",
+                ) from None
             text = line.rstrip("\r\n")
             if not text.strip():
                 raise AmazonFormatError(path, number, "empty line")
@@ -113,6 +135,8 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             if not isinstance(record, dict):
                 raise AmazonFormatError(path, number, f"expected a JSON object, got {type(record).__name__}")
             yield number, record
+    if number == 0:
+        raise AmazonFormatError(path, 1, "empty file (expected one JSON object per line)")
 
 
 def _nonempty_str(record: dict, field: str, path: Path, number: int) -> str:

@@ -47,6 +47,7 @@ import pandas as pd
 from rankaudit.data.diginetica_export import EXPORT_MARKER
 from rankaudit.data.session_log import SessionLog
 from rankaudit.data.source import DataSource
+from rankaudit.data.textfile import first_undecodable_line
 
 __all__ = [
     "FILES",
@@ -86,6 +87,9 @@ def read_table(path: Path, required: list[str]) -> pd.DataFrame:
         raise ValueError(f"{path}{where}: malformed row ({e})") from None
     except pd.errors.EmptyDataError:
         raise ValueError(f"{path} line 1: empty file, expected a header") from None
+    except UnicodeDecodeError:
+        line, bad = first_undecodable_line(path, "utf-8")
+        raise ValueError(f"{path} line {line}: not valid UTF-8 text (byte(s) {bad!r})") from None
     df.columns = [_canon(c) for c in df.columns]
     missing = [c for c in required if c not in df.columns]
     if missing:
@@ -102,10 +106,15 @@ def read_table(path: Path, required: list[str]) -> pd.DataFrame:
         if col in INT_COLUMNS or col in FLOAT_COLUMNS:
             s = df[col].str.strip()
             num = pd.to_numeric(s, errors="coerce")
+            if col in FLOAT_COLUMNS:
+                num = num.where(np.isfinite(num.to_numpy(dtype=float)))  # inf is not a price
+            else:  # whole integers only: 1.7 is not an id, a time or a count
+                num = num.where(s.str.fullmatch(r"[+-]?\d+") & (num.abs() < 2**63))
             bad = num.isna().to_numpy() & (s.to_numpy() != "") if col not in ("itemid", "sessionid", "queryid") else num.isna().to_numpy()
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"{path} line {i + 2}: column {col!r} is not a number: {df[col].iloc[i]!r}")
+                kind = "a finite number" if col in FLOAT_COLUMNS else "a number (a whole integer)"
+                raise ValueError(f"{path} line {i + 2}: column {col!r} is not {kind}: {df[col].iloc[i]!r}")
             df[col] = num if col in FLOAT_COLUMNS else num.astype("Int64")
     return df
 

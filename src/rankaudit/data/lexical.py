@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import CountVectorizer
+
+from rankaudit._optional import require
 
 __all__ = ["BM25Index", "TOKEN_PATTERN", "tokenize"]
 
@@ -35,7 +36,8 @@ class BM25Index:
         if len(docs) == 0:
             raise ValueError("BM25Index: docs is empty")
         self.k1, self.b = float(k1), float(b)
-        self._vec = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, dtype=np.float64)
+        text = require("sklearn.feature_extraction.text", purpose="rankaudit.data.lexical")
+        self._vec = text.CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, dtype=np.float64)
         tf = self._vec.fit_transform(list(docs)).tocsr()
         n_docs = tf.shape[0]
         dl = np.asarray(tf.sum(axis=1)).ravel()

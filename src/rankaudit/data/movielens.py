@@ -19,11 +19,13 @@ import pandas as pd
 
 from rankaudit.data.fetch import ML100K_FILES, default_data_root, sha256
 from rankaudit.data.source import DataSource
+from rankaudit.data.textfile import DataFormatError, integer_column, number_column, read_delimited
 
 __all__ = [
     "GENOME_CONCEPTS",
     "GENOME_THRESHOLD",
     "ML100K_GENRES",
+    "RATING_RANGE",
     "detect_movielens_format",
     "load_ml100k",
     "load_ml100k_grouplens",
@@ -45,7 +47,7 @@ def _read_atomic(path: Path, expected: list[str]) -> pd.DataFrame:
             f"{path} not found. Run `make data` to fetch MovieLens-100K, or point data_dir "
             "at a directory holding the RecBole ml-100k files."
         )
-    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
+    frame = read_delimited(path, sep="\t", dtype=str, keep_default_na=False, quoting=3)
     frame.columns = [c.split(":", 1)[0] for c in frame.columns]
     missing = [c for c in expected if c not in frame.columns]
     if missing:
@@ -53,15 +55,17 @@ def _read_atomic(path: Path, expected: list[str]) -> pd.DataFrame:
     return frame
 
 
+#: MovieLens ratings lie on a 0.5..5 scale (ML-100K: whole stars 1..5; ML-10M and later: half stars).
+RATING_RANGE = (0.5, 5.0)
+
+
 def _numeric(frame: pd.DataFrame, column: str, path: Path, kind: type, header_lines: int = 1) -> np.ndarray:
-    values = pd.to_numeric(frame[column], errors="coerce")
-    bad = np.flatnonzero(values.isna().to_numpy())
-    if bad.size:
-        line = int(bad[0]) + 1 + header_lines
-        raise ValueError(
-            f"{path}, line {line}: column {column!r} is not numeric ({frame[column].iloc[bad[0]]!r})."
-        )
-    return values.to_numpy().astype(kind)
+    """A column as ``kind``: ids and timestamps must be whole integers (``1.7`` is refused),
+    ratings finite numbers in :data:`RATING_RANGE`; the error names the file and line."""
+    if kind is np.int64:
+        return integer_column(frame, column, path, header_lines)
+    lo, hi = RATING_RANGE if column == "rating" else (None, None)
+    return number_column(frame, column, path, header_lines, lo=lo, hi=hi)
 
 
 def load_ml100k(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
@@ -144,7 +148,9 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
     for path in (data_path, item_path):
         if not path.is_file():
             raise FileNotFoundError(f"{path} not found (GroupLens ML-100K layout needs u.data and u.item)")
-    raw = pd.read_csv(data_path, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=3)
+    raw = read_delimited(
+        data_path, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=3, header_lines=0
+    )
     if raw.shape[1] != 4:
         raise ValueError(f"{data_path}: expected 4 tab-separated columns, found {raw.shape[1]}")
     raw.columns = ["user_id", "item_id", "rating", "timestamp"]
@@ -156,8 +162,9 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
             "timestamp": _numeric(raw, "timestamp", data_path, np.int64, header_lines=0),
         }
     )
-    item_raw = pd.read_csv(
-        item_path, sep="|", header=None, dtype=str, keep_default_na=False, encoding="latin-1", quoting=3
+    item_raw = read_delimited(
+        item_path, sep="|", header=None, dtype=str, keep_default_na=False, encoding="latin-1",
+        quoting=3, header_lines=0,
     )
     if item_raw.shape[1] != 5 + len(ML100K_GENRES):
         raise ValueError(
@@ -199,16 +206,32 @@ _GENOME_FILES = ("ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.
 
 
 def _read_csv_checked(path: Path, columns: dict[str, str], **kwargs) -> pd.DataFrame:
+    """A GroupLens CSV with at least ``columns`` (typed); errors name the file and line."""
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found")
-    header = pd.read_csv(path, nrows=0).columns.tolist()
+    header = read_delimited(path, sep=",", nrows=0).columns.tolist()
     missing = [c for c in columns if c not in header]
     if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}; header is {header}")
+        raise DataFormatError(path, 1, f"missing column(s) {missing}; header is {header}")
+    dtype = {c: columns.get(c, "str") for c in header}
+    frame = read_delimited(path, sep=",", dtype=dtype, **kwargs)
+    if kwargs.get("nrows") == 0:
+        return frame[list(columns)]
+    for column, kind in columns.items():
+        values = frame[column]
+        if kind == "str" and values.isna().any():
+            line = int(np.flatnonzero(values.isna().to_numpy())[0]) + 2
+            raise DataFormatError(path, line, f"column {column!r} is missing")
+    return frame[list(columns)]
+
+
+def _genome_chunks(path: Path, header: dict[str, str], chunksize: int):
+    """``genome-scores.csv`` in chunks; a malformed line is located by a full (error-path) read."""
     try:
-        return pd.read_csv(path, usecols=list(columns), dtype=columns, **kwargs)
-    except ValueError as err:
-        raise ValueError(f"{path}: {err}") from None
+        yield from pd.read_csv(path, dtype=header, chunksize=chunksize)
+    except (ValueError, EOFError, OSError):
+        read_delimited(path, sep=",", dtype=header)  # raises a DataFormatError with the line
+        raise
 
 
 def _genome_version(directory: Path, n_ratings: int) -> str:
@@ -255,7 +278,7 @@ def load_tag_genome(
     score_path = directory / "genome-scores.csv"
     header = {"movieId": "int64", "tagId": "int64", "relevance": "float64"}
     _read_csv_checked(score_path, header, nrows=0)
-    for chunk in pd.read_csv(score_path, dtype=header, chunksize=2_000_000):
+    for chunk in _genome_chunks(score_path, header, chunksize=2_000_000):
         bad = chunk["relevance"].isna() | ~chunk["relevance"].between(0.0, 1.0)
         if bad.any():
             line = int(chunk.index[np.flatnonzero(bad.to_numpy())[0]]) + 2
@@ -281,7 +304,7 @@ def load_tag_genome(
     )
     if raw["rating"].isna().any() or not raw["rating"].between(0.5, 5.0).all():
         line = int(np.flatnonzero((raw["rating"].isna() | ~raw["rating"].between(0.5, 5.0)).to_numpy())[0]) + 2
-        raise ValueError(f"{directory / 'ratings.csv'}, line {line}: rating must lie in [0.5, 5]")
+        raise DataFormatError(directory / "ratings.csv", line, "rating must lie in [0.5, 5]")
     unknown = ~raw["movieId"].isin(movies["movieId"])
     if unknown.any():
         line = int(np.flatnonzero(unknown.to_numpy())[0]) + 2

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from rankaudit._optional import install_hint, require
 from rankaudit.distributed.evaluate import evaluate
 from rankaudit.distributed.prevalence import tie_prevalence
 from rankaudit.distributed.synthetic import SyntheticTable, synthetic_long_dask
@@ -63,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def read_long_frame(path: str):
     """A Dask DataFrame from Parquet (file, directory or glob) or CSV files."""
-    import dask.dataframe as dd
+    dd = require("dask.dataframe", purpose="rankaudit.distributed")
 
     if "://" not in path and not any(c in path for c in "*?[") and not Path(path).exists():
         raise FileNotFoundError(f"--input {path}: no such file or directory")
@@ -87,8 +88,8 @@ def _run(args: argparse.Namespace) -> int:
         from distributed import Client, LocalCluster
     except ImportError:
         raise ImportError(
-            "python -m rankaudit.distributed needs Dask: pip install \".[distributed]\" from a "
-            "rankaudit checkout (or the dask[dataframe] and distributed packages)"
+            "python -m rankaudit.distributed needs Dask: install the 'distributed' extra, "
+            + install_hint("distributed")
         ) from None
 
     cluster = None

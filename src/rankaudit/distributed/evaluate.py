@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from rankaudit._optional import require
 from rankaudit.distributed.exact import exact_sums, means_from_sums
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.ties.evaluate import evaluate as evaluate_local
@@ -112,7 +113,7 @@ def _meta_frame(frame, *, row_col: str, item_col: str | None, score_col: str, la
 
 def _progress_compute(tasks: list, progress: bool, desc: str) -> list:
     """Compute dask delayed ``tasks``; with a distributed client, show a tqdm bar over them."""
-    import dask
+    dask = require("dask", purpose="rankaudit.distributed")
 
     try:
         from distributed import as_completed, get_client
@@ -229,6 +230,6 @@ def evaluate(
 
 
 def _sums(part, columns: list[str]):
-    import dask
+    dask = require("dask", purpose="rankaudit.distributed")
 
     return dask.delayed(exact_sums)(part, columns)

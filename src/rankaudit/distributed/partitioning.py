@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from rankaudit._optional import require
 from rankaudit.scalars import plain
 
 __all__ = [
@@ -217,8 +218,8 @@ def repair_boundaries(frame, row_col: str, layout: RowLayout):
     Precondition: ``layout.contiguous`` (checked).  Only the leading runs of
     partitions that continue a row move; frame order inside every row is kept.
     """
-    import dask
-    import dask.dataframe as dd
+    dask = require("dask", purpose="rankaudit.distributed")
+    dd = require("dask.dataframe", purpose="rankaudit.distributed")
 
     if not layout.contiguous:
         raise ValueError(f"{row_col}: rows are not contiguous in frame order; shuffle instead")

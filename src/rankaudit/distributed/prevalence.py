@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from rankaudit._optional import require
 from rankaudit.distributed.evaluate import _progress_compute, run_on_partition
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.ties.prevalence import tie_prevalence as tie_prevalence_local
@@ -109,7 +110,7 @@ def tie_prevalence(
     rows = whole.map_partitions(_prevalence_partition, meta, row_col, meta=meta, **options)
     if persist:
         rows = rows.persist()
-    import dask
+    dask = require("dask", purpose="rankaudit.distributed")
 
     parts = [dask.delayed(_counts)(part) for part in rows.to_delayed()]
     summary = _summary(_progress_compute(parts, progress, "rankaudit.distributed tie_prevalence"))

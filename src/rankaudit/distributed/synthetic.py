@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from rankaudit._optional import require
 from rankaudit.data import DataSource
 
 __all__ = ["SyntheticTable", "synthetic_long_dask", "synthetic_long_table"]
@@ -132,7 +133,7 @@ def synthetic_long_dask(table: SyntheticTable, *, straddle_lines: int = 0):
     order), so rows straddle partition boundaries, as in a file cut into
     row groups of a fixed size.
     """
-    import dask.dataframe as dd
+    dd = require("dask.dataframe", purpose="rankaudit.distributed")
 
     meta = table.block(0).iloc[:0]
     if straddle_lines < 0:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 import pandas as pd
 from tqdm.auto import tqdm
 
+from rankaudit._optional import require
 from rankaudit.distributed.evaluate import evaluate as evaluate_dask
 from rankaudit.distributed.exact import exact_mean
 from rankaudit.distributed.synthetic import (
@@ -80,7 +81,8 @@ def measure_with_dask(table: SyntheticTable, n_workers: int, *, k: int = 10,
                       ties: str = "expected", repeats: int = 1,
                       layouts: Iterable[str] = tuple(LAYOUTS)) -> list[dict]:
     """Time :func:`rankaudit.distributed.evaluate` on a fresh LocalCluster of ``n_workers``."""
-    from distributed import Client, LocalCluster, wait
+    _d = require("distributed", purpose="rankaudit.distributed")
+    Client, LocalCluster, wait = _d.Client, _d.LocalCluster, _d.wait
 
     records = []
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,

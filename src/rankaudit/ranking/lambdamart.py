@@ -74,7 +74,7 @@ def shuffle_within_query(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
 
 
 def _dataset(frame: pd.DataFrame, features: Sequence[str], reference=None):
-    import lightgbm as lgb
+    lgb = require("lightgbm", purpose="LambdaMART")
 
     missing = [f for f in features if f not in frame.columns]
     if missing:
@@ -98,7 +98,7 @@ def train_lambdamart(train: pd.DataFrame, features: Sequence[str], *, valid: pd.
     production ranking into training and make a one-tree, tie-heavy model look best on validation (we saw
     early stopping pick iteration 1 for exactly this reason). Shuffling breaks ties at random instead.
     """
-    import lightgbm as lgb
+    lgb = require("lightgbm", purpose="LambdaMART")
 
     cfg = config or LambdaMARTConfig()
     if not features:

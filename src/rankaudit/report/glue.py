@@ -17,7 +17,9 @@ __all__ = ["glue", "glue_many", "plain"]
 
 def glue(name: str, value: Any, display: bool = False) -> None:
     """Glue ``value`` under ``name`` for ``{glue:text}`` / ``{glue:}`` roles (hidden by default)."""
-    from myst_nb import glue as myst_glue
+    from rankaudit._optional import require
+
+    myst_glue = require("myst_nb", purpose="rankaudit.report.glue").glue
 
     myst_glue(name, plain(value), display=display)
 

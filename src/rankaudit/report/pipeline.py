@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rankaudit._optional import require
 from rankaudit._paths import find_project_root
 from rankaudit.report.standalone import export_figures, render_page
 
@@ -82,7 +83,7 @@ def chapter_names(notebooks: Path) -> list[str]:
 
 
 def _read_source(notebooks: Path, name: str):
-    import jupytext
+    jupytext = require("jupytext", purpose="the book pipeline")
 
     path = notebooks / f"{name}.md"
     if not path.is_file():
@@ -175,8 +176,8 @@ def run_chapter(
     Raises :class:`ChapterFailed` naming the chapter and the failing cell, and a
     ValueError (before running anything) for a parameter the chapter does not declare.
     """
-    import nbformat
-    import papermill as pm
+    nbformat = require("nbformat", purpose="the book pipeline")
+    pm = require("papermill", purpose="the book pipeline")
 
     paths = paths or Paths.default()
     nb = _read_source(paths.notebooks, name)
@@ -319,7 +320,7 @@ def add_results_links(notebook, name: str, paths: Paths, *, plain: bool = False)
 
 def install_mathjax(html_dir: Path) -> Path:
     """Copy MathJax 3 (from the ``django-static-mathjax`` wheel) into ``_static/mathjax``."""
-    import mathjax  # the django-static-mathjax package
+    mathjax = require("mathjax", purpose="the site build")  # the django-static-mathjax package
 
     base = Path(mathjax.__file__).parent
     candidates = [p.parent for p in base.rglob("tex-chtml.js")]

@@ -37,6 +37,9 @@ def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
 
 def show_run(params: Mapping[str, Any], data_source: Any) -> None:
     """Display :func:`provenance_markdown` in the notebook (rendered by MyST-NB)."""
-    from IPython.display import Markdown, display
+    from rankaudit._optional import require
+
+    ipython_display = require("IPython.display", purpose="rankaudit.report.show_run")
+    Markdown, display = ipython_display.Markdown, ipython_display.display
 
     display(Markdown(provenance_markdown(params, data_source)))

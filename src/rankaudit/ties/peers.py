@@ -54,6 +54,7 @@ from importlib import metadata
 import numpy as np
 import pandas as pd
 
+from rankaudit._optional import install_hint
 from rankaudit.ties.metrics import ndcg_at_k
 
 __all__ = ["PEERS", "Peer", "peer_table"]
@@ -65,7 +66,7 @@ def _require(module: str, distribution: str) -> object:
     except ImportError as err:  # pragma: no cover - depends on the environment
         raise ImportError(
             f"this adapter needs {distribution!r}: pip install {distribution} "
-            f"(or pip install 'rankaudit[peers]')"
+            f"(or the 'peers' extra: {install_hint('peers')})"
         ) from err
 
 

