@@ -18,6 +18,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
+from rankaudit._optional import require
+
 __all__ = [
     "LambdaMARTConfig",
     "group_sizes",

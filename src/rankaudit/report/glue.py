@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rankaudit._optional import require
 from rankaudit.scalars import plain
 
 __all__ = ["glue", "glue_many", "plain"]
@@ -17,8 +18,6 @@ __all__ = ["glue", "glue_many", "plain"]
 
 def glue(name: str, value: Any, display: bool = False) -> None:
     """Glue ``value`` under ``name`` for ``{glue:text}`` / ``{glue:}`` roles (hidden by default)."""
-    from rankaudit._optional import require
-
     myst_glue = require("myst_nb", purpose="rankaudit.report.glue").glue
 
     myst_glue(name, plain(value), display=display)

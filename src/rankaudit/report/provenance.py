@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit._optional import require
 from rankaudit._version import __version__
 
 __all__ = ["provenance_markdown", "show_run"]
@@ -37,8 +38,6 @@ def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
 
 def show_run(params: Mapping[str, Any], data_source: Any) -> None:
     """Display :func:`provenance_markdown` in the notebook (rendered by MyST-NB)."""
-    from rankaudit._optional import require
-
     ipython_display = require("IPython.display", purpose="rankaudit.report.show_run")
     Markdown, display = ipython_display.Markdown, ipython_display.display
 
