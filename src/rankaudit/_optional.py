@@ -1,6 +1,7 @@
 """Optional dependencies: import them, or say which extra to install.
 
-The core library needs only numpy, pandas, numba, scipy and tqdm.  Everything else
+The core library needs only numpy, pandas, numba, scipy, tqdm, pyarrow (TREC and Parquet
+readers, row-level files) and platformdirs.  Everything else
 belongs to an extra of the ``rankaudit-book`` distribution (``pyproject.toml``):
 
 =============  ===============================================================
@@ -36,7 +37,6 @@ EXTRAS: dict[str, str] = {
     "torchmetrics": "peers",
     "dask": "distributed",
     "distributed": "distributed",
-    "pyarrow": "distributed",
     "seaborn": "book",
     "matplotlib": "book",
     "jupytext": "book",

@@ -9,10 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-import seaborn as sns
+
+from rankaudit._optional import require
+
+plt = require("matplotlib.pyplot", purpose="rankaudit.report.figures")
+sns = require("seaborn", purpose="rankaudit.report.figures")
 
 __all__ = [
     "plot_ablation_design",
