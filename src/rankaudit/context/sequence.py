@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-import torch
 
 from rankaudit.context.sequence_training import (
     SequenceData,
@@ -179,7 +178,7 @@ def fit_sequence_features(
     kinds: Iterable[str] = ("trans", "perc"),
     valid_fraction: float = 0.15,
     seed: int = 0,
-    device: torch.device | str | None = None,
+    device: object = None,  # a torch.device or a device string
     progress: bool = True,
     train_kwargs: Mapping[str, object] | None = None,
 ) -> SequenceFeatures:
