@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -127,28 +128,50 @@ def _event_time(date: pd.Series, timeframe: pd.Series, path: Path) -> pd.Series:
     return d + pd.to_timedelta(timeframe.astype("int64"), unit="ms")
 
 
-def load_diginetica(data_dir: str | Path, *, max_sessions: int | None = None, kind: str = "real") -> SessionLog:
-    """Load the six files from ``data_dir`` into a :class:`~rankaudit.data.sessions.SessionLog` (module doc).
+@dataclass(frozen=True)
+class _Files:
+    """The six tables as read, their paths, and the map from DIGINETICA item ids to dense ids."""
 
-    ``max_sessions`` keeps the first sessions by id (for quick runs on the 600k-query original); ``kind`` is the
-    :class:`~rankaudit.data.DataSource` kind (``"fixture"`` for the hand-written test files).
-    """
-    root = Path(data_dir)
-    t = {key: read_table(root / name, cols) for key, (name, cols) in FILES.items()}
+    tables: dict[str, pd.DataFrame]
+    paths: dict[str, Path]
+    queries: pd.DataFrame  # the queries kept (``max_sessions``)
+    dense: pd.Series  # DIGINETICA itemId -> 0..n_items-1
+
+    def dense_ids(self, ids: pd.Series, key: str, rows: np.ndarray) -> np.ndarray:
+        """Dense item ids of ``ids``; an id not in products.csv is an error naming file and line."""
+        out = self.dense.reindex(ids.astype("int64").to_numpy()).to_numpy()
+        bad = np.isnan(out)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"{self.paths[key]} line {int(rows[i]) + 2}: itemId {ids.iloc[i]} not in products.csv"
+            )
+        return out.astype(np.int64)
+
+
+def _read_files(root: Path, max_sessions: int | None) -> tuple[_Files, pd.DataFrame]:
+    """Read the six files, keep the first ``max_sessions`` sessions; returns the files and the
+    product table (products joined with their categories, by item id)."""
+    tables = {key: read_table(root / name, cols) for key, (name, cols) in FILES.items()}
     paths = {key: root / name for key, (name, _) in FILES.items()}
-    q = t["queries"]
+    q = tables["queries"]
     if max_sessions is not None:
         keep = np.sort(q.sessionid.unique())[:max_sessions]
         q = q[q.sessionid.isin(keep)]
-
-    # items: products + categories, dense ids
-    prod = t["products"].merge(t["categories"], on="itemid", how="left")
+    prod = tables["products"].merge(tables["categories"], on="itemid", how="left")
     prod = prod.sort_values("itemid", kind="stable").reset_index(drop=True)
     if prod.itemid.duplicated().any():
-        i = int(np.flatnonzero(t["products"].itemid.duplicated().to_numpy())[0])
-        raise ValueError(f"{paths['products']} line {i + 2}: duplicate itemId {t['products'].itemid.iloc[i]}")
+        i = int(np.flatnonzero(tables["products"].itemid.duplicated().to_numpy())[0])
+        raise ValueError(
+            f"{paths['products']} line {i + 2}: duplicate itemId {tables['products'].itemid.iloc[i]}"
+        )
     dense = pd.Series(np.arange(len(prod)), index=prod.itemid.astype("int64").to_numpy())
-    items = pd.DataFrame({
+    return _Files(tables, paths, q, dense), prod
+
+
+def _items(prod: pd.DataFrame) -> pd.DataFrame:
+    """The items table: dense ids, hashed title tokens as words, category and price."""
+    return pd.DataFrame({
         "item_id": np.arange(len(prod), dtype=np.int64),
         "source_item_id": prod.itemid.astype("int64").to_numpy(),
         "title": prod.productnametokens.str.replace(",", " ", regex=False).to_numpy(),
@@ -156,32 +179,32 @@ def load_diginetica(data_dir: str | Path, *, max_sessions: int | None = None, ki
         "price": np.exp2(prod.pricelog2.astype(float).to_numpy()),
     })
 
-    def to_dense(ids: pd.Series, path: Path, rows: np.ndarray) -> np.ndarray:
-        out = dense.reindex(ids.astype("int64").to_numpy()).to_numpy()
-        bad = np.isnan(out)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"{path} line {int(rows[i]) + 2}: itemId {ids.iloc[i]} not in products.csv")
-        return out.astype(np.int64)
 
-    # queries
-    q_ts = _event_time(q.eventdate, q.timeframe, paths["queries"])
+def _queries(files: _Files) -> pd.DataFrame:
+    """The queries table in session and time order, with each query's position in its session."""
+    q = files.queries
     queries = pd.DataFrame({
         "query_id": q.queryid.astype("int64").to_numpy(),
         "session_id": q.sessionid.astype("int64").to_numpy(),
         "user_id": q.userid.replace("NA", "").to_numpy(dtype=object),
-        "timestamp": q_ts.to_numpy(),
+        "timestamp": _event_time(q.eventdate, q.timeframe, files.paths["queries"]).to_numpy(),
         "query_text": q.searchstringtokens.str.replace(",", " ", regex=False).to_numpy(),
         "query_category": q.categoryid.replace({"": np.nan, "0": np.nan}).to_numpy(dtype=object),
         "is_test": q.istest.str.upper().eq("TRUE").to_numpy(),
     })
     if queries.query_id.duplicated().any():
         i = int(np.flatnonzero(queries.query_id.duplicated().to_numpy())[0])
-        raise ValueError(f"{paths['queries']} line {q.index[i] + 2}: duplicate queryId {queries.query_id.iloc[i]}")
-    queries = queries.sort_values(["session_id", "timestamp", "query_id"], kind="stable").reset_index(drop=True)
+        raise ValueError(f"{files.paths['queries']} line {q.index[i] + 2}: "
+                         f"duplicate queryId {queries.query_id.iloc[i]}")
+    queries = queries.sort_values(["session_id", "timestamp", "query_id"], kind="stable")
+    queries = queries.reset_index(drop=True)
     queries["query_index"] = queries.groupby("session_id").cumcount()
+    return queries
 
-    # serp: explode the items column, keep displayed order
+
+def _displayed(files: _Files) -> pd.DataFrame:
+    """One line per displayed item: the queries' ``items`` column exploded, display order kept."""
+    q = files.queries
     lists = q["items"].str.split(",")
     lens = lists.str.len().to_numpy()
     flat = pd.Series(np.concatenate(lists.to_numpy()) if len(lists) else np.array([], dtype=str))
@@ -189,57 +212,106 @@ def load_diginetica(data_dir: str | Path, *, max_sessions: int | None = None, ki
     bad = ~flat.str.fullmatch(r"\d+").to_numpy()
     if bad.any():
         i = int(rows_of[np.flatnonzero(bad)[0]])
-        raise ValueError(f"{paths['queries']} line {q.index[i] + 2}: items column has a non-integer id {q['items'].iloc[i]!r}")
+        raise ValueError(f"{files.paths['queries']} line {q.index[i] + 2}: items column has a "
+                         f"non-integer id {q['items'].iloc[i]!r}")
     starts = np.repeat(np.cumsum(lens) - lens, lens)
     serp = pd.DataFrame({
         "query_id": np.repeat(q.queryid.astype("int64").to_numpy(), lens),
-        "item_id": to_dense(flat, paths["queries"], q.index.to_numpy()[rows_of]),
+        "item_id": files.dense_ids(flat, "queries", q.index.to_numpy()[rows_of]),
         "rank": np.arange(len(flat)) - starts + 1,
     })
-    serp = serp.drop_duplicates(["query_id", "item_id"], keep="first")
-    c = t["clicks"]
+    return serp.drop_duplicates(["query_id", "item_id"], keep="first")
+
+
+def _serp(files: _Files, queries: pd.DataFrame) -> pd.DataFrame:
+    """Displayed items with their labels: clicked (clicks file), purchased (a purchase of the
+    item later in the session), label = min(click + 2 * purchase, 2)."""
+    q = files.queries
+    c = files.tables["clicks"]
     c = c[c.queryid.isin(q.queryid)]
-    clk = pd.DataFrame({"query_id": c.queryid.astype("int64").to_numpy(),
-                        "item_id": to_dense(c.itemid, paths["clicks"], c.index.to_numpy())}).drop_duplicates()
-    serp = serp.merge(clk.assign(clicked=True), on=["query_id", "item_id"], how="left")
+    clicked = pd.DataFrame({
+        "query_id": c.queryid.astype("int64").to_numpy(),
+        "item_id": files.dense_ids(c.itemid, "clicks", c.index.to_numpy()),
+    }).drop_duplicates()
+    serp = _displayed(files).merge(clicked.assign(clicked=True), on=["query_id", "item_id"],
+                                   how="left")
     serp["clicked"] = serp.clicked.astype("boolean").fillna(False).astype(bool)
-    p = t["purchases"]
+    p = files.tables["purchases"]
     p = p[p.sessionid.isin(q.sessionid)]
-    p_ts = _event_time(p.eventdate, p.timeframe, paths["purchases"])
-    buys = pd.DataFrame({"session_id": p.sessionid.astype("int64").to_numpy(),
-                         "item_id": to_dense(p.itemid, paths["purchases"], p.index.to_numpy()), "buy_ts": p_ts.to_numpy()})
-    qs = queries.set_index("query_id")[["session_id", "timestamp"]]
-    sj = serp.join(qs, on="query_id").merge(buys, on=["session_id", "item_id"], how="left")
-    sj["purchased"] = sj.buy_ts.notna() & (sj.buy_ts >= sj.timestamp)
-    serp = sj.groupby(["query_id", "item_id", "rank", "clicked"], sort=False, as_index=False).purchased.any()
-    serp["label"] = np.minimum(serp.clicked.astype(np.int8) + serp.purchased.astype(np.int8) * 2, 2).astype(np.int8)
+    buys = pd.DataFrame({
+        "session_id": p.sessionid.astype("int64").to_numpy(),
+        "item_id": files.dense_ids(p.itemid, "purchases", p.index.to_numpy()),
+        "buy_ts": _event_time(p.eventdate, p.timeframe, files.paths["purchases"]).to_numpy(),
+    })
+    when = queries.set_index("query_id")[["session_id", "timestamp"]]
+    joined = serp.join(when, on="query_id").merge(buys, on=["session_id", "item_id"], how="left")
+    joined["purchased"] = joined.buy_ts.notna() & (joined.buy_ts >= joined.timestamp)
+    serp = joined.groupby(["query_id", "item_id", "rank", "clicked"], sort=False,
+                          as_index=False).purchased.any()
+    serp["label"] = np.minimum(
+        serp.clicked.astype(np.int8) + serp.purchased.astype(np.int8) * 2, 2
+    ).astype(np.int8)
+    position = queries.reset_index().set_index("query_id")["index"]
+    serp = serp.join(position, on="query_id")
+    return serp.sort_values(["index", "rank"], kind="stable").drop(columns="index").reset_index(
+        drop=True
+    )
 
-    # click history: item views + SERP clicks
-    v = t["views"]
+
+def _click_history(files: _Files) -> pd.DataFrame:
+    """Every session's click history in time order: item views plus clicks on SERPs."""
+    q = files.queries
+    v = files.tables["views"]
     v = v[v.sessionid.isin(q.sessionid)]
-    views = pd.DataFrame({"session_id": v.sessionid.astype("int64").to_numpy(),
-                          "timestamp": _event_time(v.eventdate, v.timeframe, paths["views"]).to_numpy(),
-                          "item_id": to_dense(v.itemid, paths["views"], v.index.to_numpy())})
+    views = pd.DataFrame({
+        "session_id": v.sessionid.astype("int64").to_numpy(),
+        "timestamp": _event_time(v.eventdate, v.timeframe, files.paths["views"]).to_numpy(),
+        "item_id": files.dense_ids(v.itemid, "views", v.index.to_numpy()),
+    })
     views["query_id"] = pd.array([pd.NA] * len(views), dtype="Int64")
+    c = files.tables["clicks"]
+    c = c[c.queryid.isin(q.queryid)]
     cq = c.merge(q[["queryid", "sessionid", "eventdate"]], on="queryid")
-    sclicks = pd.DataFrame({"session_id": cq.sessionid.astype("int64").to_numpy(),
-                            "timestamp": _event_time(cq.eventdate, cq.timeframe, paths["clicks"]).to_numpy(),
-                            "item_id": to_dense(cq.itemid, paths["clicks"], cq.index.to_numpy()),
-                            "query_id": pd.array(cq.queryid.astype("int64").to_numpy(), dtype="Int64")})
-    clicks = pd.concat([sclicks, views], ignore_index=True)
+    serp_clicks = pd.DataFrame({
+        "session_id": cq.sessionid.astype("int64").to_numpy(),
+        "timestamp": _event_time(cq.eventdate, cq.timeframe, files.paths["clicks"]).to_numpy(),
+        "item_id": files.dense_ids(cq.itemid, "clicks", cq.index.to_numpy()),
+        "query_id": pd.array(cq.queryid.astype("int64").to_numpy(), dtype="Int64"),
+    })
+    clicks = pd.concat([serp_clicks, views], ignore_index=True)
     clicks = clicks.drop_duplicates(["session_id", "timestamp", "item_id"], keep="first")
-    clicks = clicks.sort_values(["session_id", "timestamp"], kind="stable").reset_index(drop=True)
+    return clicks.sort_values(["session_id", "timestamp"], kind="stable").reset_index(drop=True)
 
-    serp = serp.join(queries.reset_index().set_index("query_id")["index"], on="query_id")
-    serp = serp.sort_values(["index", "rank"], kind="stable").drop(columns="index").reset_index(drop=True)
-    details = {"max_sessions": max_sessions, "n_queries": len(queries)}
+
+def _source(root: Path, kind: str, details: dict) -> DataSource:
+    """Real DIGINETICA, or a simulated log exported by :mod:`rankaudit.data.diginetica_export`
+    (its marker file names the generator: the data are then labelled SIMULATED)."""
     marker = root / EXPORT_MARKER
-    if marker.is_file():  # written by rankaudit.data.diginetica_export: simulated, say so
+    if marker.is_file():
         generator = json.loads(marker.read_text()).get("generator") or "unknown generator"
-        source = DataSource(name="Simulated sessions in the DIGINETICA format", kind="simulated",
-                            version="cikm2016-track2", path=str(root), generator=generator, details=details)
-    else:
-        source = DataSource(name="DIGINETICA (CIKM Cup 2016 track 2)", kind=kind,  # type: ignore[arg-type]
-                            version="cikm2016-track2", path=str(root), details=details)
-    return SessionLog(items=items, queries=queries, serp=serp, clicks=clicks, source=source,
-                      extra={"hashed_tokens": True})
+        return DataSource(name="Simulated sessions in the DIGINETICA format", kind="simulated",
+                          version="cikm2016-track2", path=str(root), generator=generator,
+                          details=details)
+    return DataSource(name="DIGINETICA (CIKM Cup 2016 track 2)", kind=kind,  # type: ignore[arg-type]
+                      version="cikm2016-track2", path=str(root), details=details)
+
+
+def load_diginetica(
+    data_dir: str | Path, *, max_sessions: int | None = None, kind: str = "real"
+) -> SessionLog:
+    """Load the six files from ``data_dir`` into a :class:`~rankaudit.data.session_log.SessionLog`.
+
+    Steps (module docstring): read and check the files, the items table with dense ids, the
+    queries, the SERPs with click and purchase labels, the click histories, the provenance.
+    ``max_sessions`` keeps the first sessions by id (for quick runs on the 600k-query
+    original); ``kind`` is the :class:`~rankaudit.data.DataSource` kind (``"fixture"`` for the
+    hand-written test files).
+    """
+    root = Path(data_dir)
+    files, products = _read_files(root, max_sessions)
+    queries = _queries(files)
+    serp = _serp(files, queries)
+    clicks = _click_history(files)
+    details = {"max_sessions": max_sessions, "n_queries": len(queries)}
+    return SessionLog(items=_items(products), queries=queries, serp=serp, clicks=clicks,
+                      source=_source(root, kind, details), extra={"hashed_tokens": True})
