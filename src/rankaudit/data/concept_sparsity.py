@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankaudit._checks import check_positive_int, check_unit_interval
+
 __all__ = ["concept_overlap_rows"]
 
 
@@ -33,12 +35,10 @@ def concept_overlap_rows(
     seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(scores, labels)``, both ``(n_rows, 1 + n_negatives)``; the relevant item in column 0."""
-    for name, value, lo in (("n_rows", n_rows, 1), ("n_concepts", n_concepts, 1),
-                            ("history_length", history_length, 1), ("n_negatives", n_negatives, 1)):
-        if int(value) != value or value < lo:
-            raise ValueError(f"{name} must be an integer >= {lo}, got {value!r}")
-    if not 0.0 <= density <= 1.0:
-        raise ValueError(f"density must lie in [0, 1], got {density!r}")
+    for name, value in (("n_rows", n_rows), ("n_concepts", n_concepts),
+                        ("history_length", history_length), ("n_negatives", n_negatives)):
+        check_positive_int(value, name)
+    check_unit_interval(density, "density")
     rng = np.random.default_rng(seed)
     history = rng.random((n_rows, history_length, n_concepts)) < density
     profile = history.any(axis=1)  # (n_rows, n_concepts)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from rankaudit._checks import check_seed
 from rankaudit.runs.kernels import expected_kernel, ordered_kernel
 from rankaudit.runs.layout import QueryBatch, join_run_qrels
 from rankaudit.runs.measures import Measure, parse_measures
@@ -58,12 +59,6 @@ def evaluate_batch(
     return out
 
 
-def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"seed must be an integer; got {seed!r}")
-    return int(seed)
-
-
 def evaluate_run(
     run: Run, qrels: Qrels, measures: Sequence[str | Measure] = DEFAULT_MEASURES, *,
     ties: str = "trec_eval", relevance_level: int = 1, complete: bool = False, seed: int = 0,
@@ -76,7 +71,7 @@ def evaluate_run(
     """
     ms = parse_measures(measures)
     ties = check_run_rule(ties)
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     values = evaluate_batch(batch, ms, ties, seed=seed)
     frame = pd.DataFrame(values, columns=[str(m) for m in ms])
@@ -168,7 +163,7 @@ def audit_run(
         raise ValueError("no tie rule given")
     if len(set(rules)) != len(rules):
         raise ValueError(f"a tie rule is given twice: {rules}")
-    seed = _check_seed(seed)
+    seed = check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     computed = {rule: evaluate_batch(batch, ms, rule, seed=seed)
                 for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])}

@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from rankaudit._checks import check_int
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.kernels import first_duplicate
 from rankaudit.runs.tables import Qrels, Run
@@ -71,11 +72,8 @@ class QueryBatch:
 
 
 def _check_level(relevance_level: object) -> int:
-    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)):
-        raise ValueError(f"relevance_level must be an integer >= 0; got {relevance_level!r}")
-    if relevance_level < 0:
-        raise ValueError(f"relevance_level must be >= 0 (trec_eval -l); got {relevance_level}")
-    return int(relevance_level)
+    """trec_eval's ``-l``: judged labels >= this count as relevant."""
+    return check_int(relevance_level, "relevance_level (trec_eval -l)", lo=0)
 
 
 def _sorted_unique(values: pa.Array) -> pa.Array:

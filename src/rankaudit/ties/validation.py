@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankaudit._checks import check_positive_int, check_seed
 from rankaudit.scalars import plain
 from rankaudit.ties.hashing import ids_to_keys, splitmix64, splitmix64_array
 from rankaudit.ties.kernel_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
@@ -114,27 +115,9 @@ class Batch:
 
 
 # --------------------------------------------------------------------------- scalars
-def check_positive_int(value: object, name: str) -> int:
-    """``value`` must be an integer >= 1 (bools and floats are rejected); returns it as ``int``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise ValueError(
-            f"{name} must be an integer >= 1; got {plain(value)!r} ({type(value).__name__})"
-        )
-    if value < 1:
-        raise ValueError(f"{name} must be an integer >= 1; got {plain(value)}")
-    return int(value)
-
-
 def check_k(k: object) -> int:
     """``k`` must be an integer >= 1 (bools and floats are rejected)."""
     return check_positive_int(k, "k")
-
-
-def check_seed(seed: object) -> int:
-    """``seed`` must be an integer (used modulo 2**64)."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise ValueError(f"seed must be an integer; got {seed!r} ({type(seed).__name__})")
-    return int(seed)
 
 
 def check_empty_policy(empty: object) -> str:
