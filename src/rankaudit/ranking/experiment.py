@@ -5,6 +5,13 @@
     builds the feature table (:func:`rankaudit.context.features.build_feature_table`) with popularity from the
     ``"train"`` window only, and returns it with per-window views. Works unchanged on the simulator's and the
     Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`.
+    On a simulated log the table also holds the oracle column ``Oracle_intent``
+    (:mod:`rankaudit.context.oracle`); a real log has no latent intent and no oracle.
+``PART3_FRACTIONS``  the one split every Part III chapter with a ranker uses (chapters 11 and 12):
+    encoder window (sequence encoders only), ranker training, validation and test, by session start.
+    Same log, same split, same seeds => the rows the two chapters share are identical.
+``table1_design(table) -> (feature_sets, rows)``  the paper's progressive sets and rows, plus the
+    oracle row ``MLR + Oracle_intent`` vs MLR when the table has the oracle column.
 ``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
 ``load_session_log(data_dir, *, config, max_sessions) -> SessionLog``
     a DIGINETICA folder when ``data_dir`` is given (:func:`rankaudit.data.diginetica.load_diginetica`), else
@@ -27,7 +34,14 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from rankaudit.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
-from rankaudit.context.features import build_feature_table, click_history
+from rankaudit.context.features import (
+    HEURISTIC_FEATURES,
+    INTENT_FEATURES,
+    MLR_FEATURES,
+    build_feature_table,
+    click_history,
+)
+from rankaudit.context.oracle import ORACLE_FEATURE, has_intent, oracle_intent_feature
 from rankaudit.data.diginetica import load_diginetica
 from rankaudit.data.sessions import (
     SessionConfig,
@@ -35,19 +49,39 @@ from rankaudit.data.sessions import (
     assign_time_windows,
     simulate_sessions,
 )
-from rankaudit.ranking.ablation import AblationRow, run_ablation
+from rankaudit.ranking.ablation import (
+    AblationRow,
+    extend_feature_sets,
+    progressive_feature_sets,
+    run_ablation,
+)
 from rankaudit.ranking.lambdamart import LambdaMARTConfig
 
 __all__ = [
     "DEFAULT_FRACTIONS",
+    "ORACLE_ROW",
+    "PART3_FRACTIONS",
     "Experiment",
     "default_embedder",
     "load_session_log",
     "p_switch_sweep",
     "prepare_experiment",
+    "table1_design",
 ]
 
 DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
+#: The split of chapters 11 and 12 (shared so that their common Table 1 rows are identical).
+PART3_FRACTIONS = {"encoder": 0.25, "train": 0.35, "valid": 0.1, "test": 0.3}
+#: The oracle's Table 1 row: the baseline plus the true current intent (simulator only).
+ORACLE_ROW = f"MLR + {ORACLE_FEATURE}"
+
+
+def table1_design(table: pd.DataFrame) -> tuple[dict[str, list[str]], list[AblationRow]]:
+    """The paper's progressive feature sets and rows, then the oracle row if ``table`` has it."""
+    sets, rows = progressive_feature_sets(MLR_FEATURES, HEURISTIC_FEATURES, INTENT_FEATURES)
+    if ORACLE_FEATURE in table:
+        sets, rows = extend_feature_sets(sets, rows, "MLR", [ORACLE_FEATURE])
+    return sets, rows
 
 
 @dataclass
@@ -95,6 +129,8 @@ def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float]
     pop_ids = log.queries.query_id.to_numpy()[windows.to_numpy() == "train"]
     table = build_feature_table(log, item_vectors=item_vecs, query_vectors=query_vecs, popularity_query_ids=pop_ids,
                                 compressor=compressor, max_history=max_history, progress=progress)
+    if has_intent(log.queries):
+        table[ORACLE_FEATURE] = oracle_intent_feature(log.queries, table, item_vecs)
     history = click_history(log.queries, log.clicks, max_history)
     return Experiment(log=log, table=table, windows=windows, item_vectors=item_vecs, query_vectors=query_vecs,
                       history=history)
