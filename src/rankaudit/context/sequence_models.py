@@ -61,6 +61,8 @@ MAX_CLICKS = 5
 #: Fixed gain on the Perceiver's learned query-click relevance weight, so that Adam-sized steps on
 #: ``beta`` move the readout logits at a useful rate (a reparameterisation, not a hyperparameter).
 QUERY_GAIN = 20.0
+#: The same reparameterisation for the Transformer's learned last-click similarity weight ``gamma``.
+LAST_CLICK_GAIN = 20.0
 
 
 def recency_positions(click_mask: torch.Tensor) -> torch.Tensor:
@@ -203,9 +205,13 @@ class TransformerSeqEncoder(SequenceEncoder):
     """``E_seq:trans = Transformer(E_item^{n-5}, ..., E_item^{n-1})`` (Sheng et al., 2024, §2.3.1).
 
     Clicks -> linear projection + learned recency embeddings -> ``n_layers`` pre-norm Transformer
-    encoder layers (Vaswani et al., NeurIPS 2017) with a key-padding mask -> per-click attention
-    logits (a linear head) and a masked mean-pooled state -> item-space readout (module docstring).
-    The query is not an input, as in the paper.
+    encoder layers (Vaswani et al., NeurIPS 2017) with a key-padding mask -> item-space readout
+    (module docstring) whose attention query is the hidden state at the **most recent click**, as
+    sequential recommenders read a sequence out at its last position (Kang & McAuley, 2018,
+    "Self-attentive sequential recommendation", ICDM). The query is not an input, as in the paper,
+    so the latest click stands in for the current intent: besides the learned query-key logits,
+    the readout can weight each click by ``LAST_CLICK_GAIN * gamma * cos(E_last, E_click_j)``
+    (``gamma`` learned from 0), i.e. "clicks like the latest one belong to the current intent".
     """
 
     kind = "trans"
@@ -219,14 +225,31 @@ class TransformerSeqEncoder(SequenceEncoder):
         )
         self.encoder = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(d_model)
-        self.read_head = nn.Linear(d_model, 1)
-        nn.init.zeros_(self.read_head.weight)  # start from the plain mean of the clicks
+        self.read_q = nn.Linear(d_model, d_model)
+        self.read_k = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.read_q.weight)  # start from the plain mean of the clicks
+        nn.init.zeros_(self.read_q.bias)
+        self.gamma = nn.Parameter(torch.zeros(()))
+
+    @staticmethod
+    def _last_index(key_mask: torch.Tensor) -> torch.Tensor:
+        """Slot of the most recent real click per row (recency position 0)."""
+        is_last = (recency_positions(key_mask) == 0) & key_mask
+        slots = torch.arange(key_mask.shape[1], device=key_mask.device).expand_as(key_mask)
+        return torch.where(is_last, slots, -1).amax(dim=1).clamp_min(0)
 
     def hidden(self, x, key_mask, query_emb):
         h = self.norm(self.encoder(x, src_key_padding_mask=~key_mask))
         w = key_mask.unsqueeze(-1).to(h.dtype)
         pooled = (h * w).sum(1) / w.sum(1).clamp_min(1.0)
-        return pooled, None, h
+        last = h[torch.arange(h.shape[0], device=h.device), self._last_index(key_mask)]
+        return pooled, self.read_q(last), self.read_k(h)
+
+    def query_click_logits(self, embs, query_emb):
+        """``LAST_CLICK_GAIN * gamma * cos(E_last, E_click_j)`` (class docstring); the query is unused."""
+        present = embs.abs().sum(-1) > 0
+        last = embs[torch.arange(embs.shape[0], device=embs.device), self._last_index(present)]
+        return LAST_CLICK_GAIN * self.gamma * cosine_scores(last, embs)
 
 
 class PerceiverSeqEncoder(SequenceEncoder):

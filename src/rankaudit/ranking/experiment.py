@@ -22,6 +22,10 @@
 ``p_switch_sweep(values, *, config, embedder, feature_sets, rows, seeds, ...) -> DataFrame``
     re-simulates at each ``p_switch`` and runs :func:`rankaudit.ranking.ablation.run_ablation`; one line per
     (p_switch, row) with lift, CI and p-value.
+``context_sweep(p_switch_values, p_return_values, *, config, embedder, features, ...) -> DataFrame``
+    the same over the grid ``p_switch x p_return``, one row ``MLR + f`` vs MLR per feature ``f`` plus
+    the oracle row, and per grid point the measured shares of later queries that switched intent and
+    that returned to an earlier one (``share_switched``, ``share_returned``).
 """
 
 from __future__ import annotations
@@ -64,6 +68,7 @@ __all__ = [
     "Experiment",
     "default_embedder",
     "load_session_log",
+    "context_sweep",
     "p_switch_sweep",
     "prepare_experiment",
     "table1_design",
@@ -149,4 +154,32 @@ def p_switch_sweep(values: Sequence[float], *, config: SessionConfig, embedder, 
                            seeds=seeds, config=lgb_config, n_boot=n_boot, n_perm=n_perm, progress=False)
         t = res.table.assign(p_switch=float(p))
         out.append(t)
+    return pd.concat(out, ignore_index=True)
+
+
+def context_sweep(p_switch_values: Sequence[float], p_return_values: Sequence[float], *,
+                  config: SessionConfig, embedder, features: Sequence[str], seeds: Sequence[int] = (0,),
+                  lgb_config: LambdaMARTConfig | None = None, fractions: dict[str, float] | None = None,
+                  n_boot: int = 1000, n_perm: int = 2000, progress: bool = True) -> pd.DataFrame:
+    """Lift of ``MLR + f`` over MLR for each feature and the oracle, on the ``p_switch x p_return`` grid.
+
+    Each grid point re-simulates with the same seed and every other knob of ``config`` fixed.
+    """
+    if len(p_switch_values) == 0 or len(p_return_values) == 0:
+        raise ValueError("p_switch_values and p_return_values must each hold at least one value")
+    out = []
+    grid = [(float(s), float(r)) for s in p_switch_values for r in p_return_values]
+    for p_switch, p_return in tqdm(grid, desc="context sweep", disable=not progress, leave=False):
+        log = simulate_sessions(replace(config, p_switch=p_switch, p_return=p_return), progress=False)
+        exp = prepare_experiment(log, embedder=embedder, fractions=fractions, progress=False)
+        extra = [*features, ORACLE_FEATURE]
+        sets = {"MLR": list(MLR_FEATURES), **{f"MLR + {f}": [*MLR_FEATURES, f] for f in extra}}
+        rows = [AblationRow(f"MLR + {f}", "MLR") for f in extra]
+        res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), sets, rows,
+                           seeds=seeds, config=lgb_config, n_boot=n_boot, n_perm=n_perm, progress=False)
+        later = log.queries[log.queries.query_index > 0]
+        out.append(res.table.assign(
+            p_switch=p_switch, p_return=p_return,
+            share_switched=float(later.intent_switched.mean()) if len(later) else 0.0,
+            share_returned=float(later.intent_returned.mean()) if len(later) else 0.0))
     return pd.concat(out, ignore_index=True)
