@@ -18,9 +18,11 @@ session tables of :mod:`rankaudit.data.sessions` and the feature table of
   sessions, and the last encoder query is strictly earlier than the first ranker query).
 - :func:`encoder_learning` says whether an encoder *learned*: its kept epoch beats the untrained
   encoder (epoch 0, the plain mean of the clicks) on validation NDCG@10 by more than the
-  seed-to-seed spread of the kept NDCG over encoder seeds,
-  ``learned = min_s(best_s - ndcg_0) > max_s best_s - min_s best_s`` (with one seed the spread is
-  unknown and ``learned`` is False).
+  seed-to-seed spread of the kept NDCG over encoder seeds **and** by more than two paired standard
+  errors of the per-query gain (the kept epoch is the best of several on the same validation
+  queries, so a gain inside that noise is what selection alone produces):
+  ``learned = g > max_s best_s - min_s best_s  and  g > 2 max_s SE_s``, ``g = min_s(best_s - ndcg_0)``
+  (with one seed the spread is unknown and ``learned`` is False).
 - :func:`fit_sequence_features` trains both encoders and returns the two feature columns aligned
   with the rows of :func:`rankaudit.context.features.serp_frame` / ``build_feature_table``, NaN for
   queries with no earlier click in their session (as the other contextual features).
@@ -222,7 +224,8 @@ def encoder_learning(runs: Iterable[SequenceFeatures]) -> pd.DataFrame:
 
     Columns: ``encoder, feature, n_seeds, ndcg_epoch0, best_ndcg`` (list, per seed),
     ``gain_min`` (smallest gain over epoch 0), ``seed_spread`` (range of the kept NDCG),
-    ``best_epoch`` (list), ``learned``.
+    ``gain_se`` (largest paired standard error of a seed's gain), ``best_epoch`` (list),
+    ``learned``.
     """
     runs = list(runs)
     if not runs:
@@ -235,8 +238,11 @@ def encoder_learning(runs: Iterable[SequenceFeatures]) -> pd.DataFrame:
         epoch0 = np.array([h.loc[0] for h in hist], dtype=float)
         gain_min = float(np.min(best - epoch0))
         spread = float(best.max() - best.min())
+        se = float(np.nanmax([r.results[kind].gain_se for r in runs]))
+        noise = 0.0 if np.isnan(se) else 2.0 * se
         out.append({"encoder": kind, "feature": FEATURE_NAMES[kind], "n_seeds": len(runs),
                     "ndcg_epoch0": float(epoch0[0]), "best_ndcg": best.tolist(),
                     "best_epoch": best_epoch, "gain_min": gain_min, "seed_spread": spread,
-                    "learned": bool(len(runs) > 1 and gain_min > spread)})
+                    "gain_se": se,
+                    "learned": bool(len(runs) > 1 and gain_min > spread and gain_min > noise)})
     return pd.DataFrame(out)
