@@ -91,8 +91,8 @@ def _masked_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 class SequenceEncoder(nn.Module):
     """Shared parts: input projection, recency embeddings, item-space readout, temperature.
 
-    Subclasses implement :meth:`hidden` returning ``(h_pool (B, d_model), read_query (B, d_model)
-    or None, click_hidden (B, 5, d_model))``.
+    Subclasses implement :meth:`hidden` returning ``(h_pool (B, d_model), read_query (B, d_model),
+    click_keys (B, 5, d_model))``: the readout logits are ``<read_query, click_keys_j> / sqrt(d)``.
     """
 
     kind = "base"
@@ -150,7 +150,8 @@ class SequenceEncoder(nn.Module):
         raise NotImplementedError
 
     def query_click_logits(self, embs: torch.Tensor, query_emb: torch.Tensor | None) -> torch.Tensor | float:
-        """Extra readout logits per click (none for the Transformer, which does not see the query)."""
+        """Extra readout logits per click: none here; the Perceiver adds query-click relevance, the
+        Transformer similarity to the latest click."""
         return 0.0
 
     def forward(
@@ -173,10 +174,7 @@ class SequenceEncoder(nn.Module):
         embs = click_embs * click_mask.unsqueeze(-1).to(click_embs.dtype)
         x = self.in_proj(embs) + self.pos_emb(recency_positions(safe_mask))
         pooled, read_query, click_hidden = self.hidden(x, safe_mask, query_emb)
-        if read_query is None:
-            logits = self.read_head(click_hidden).squeeze(-1)
-        else:
-            logits = torch.einsum("bd,bkd->bk", read_query, click_hidden) / math.sqrt(self.d_model)
+        logits = torch.einsum("bd,bkd->bk", read_query, click_hidden) / math.sqrt(self.d_model)
         logits = logits + self.query_click_logits(embs, query_emb)
         alpha = _masked_softmax(logits, safe_mask)
         e_seq = torch.einsum("bk,bkd->bd", alpha, embs)
