@@ -1,4 +1,4 @@
-"""One call from a session log to time-split feature tables, and the ``p_switch`` sweep (beyond the paper).
+"""One call from a session log to time-split feature tables, and the context sweep (beyond the paper).
 
 ``prepare_experiment(log, *, embedder, fractions, compressor, max_history) -> Experiment``
     embeds items and queries, splits sessions by start time (:func:`rankaudit.data.sessions.assign_time_windows`),
@@ -19,11 +19,9 @@
 ``default_embedder(log, *, fractions) -> embedder``
     all-MiniLM-L6-v2 for readable text; for hashed tokens (DIGINETICA) a PPMI+SVD embedder fitted on the
     titles and on co-clicks of the sessions before the ``"valid"`` and ``"test"`` windows only (no leakage).
-``p_switch_sweep(values, *, config, embedder, feature_sets, rows, seeds, ...) -> DataFrame``
-    re-simulates at each ``p_switch`` and runs :func:`rankaudit.ranking.ablation.run_ablation`; one line per
-    (p_switch, row) with lift, CI and p-value.
 ``context_sweep(p_switch_values, p_return_values, *, config, embedder, features, ...) -> DataFrame``
-    the same over the grid ``p_switch x p_return``, one row ``MLR + f`` vs MLR per feature ``f`` plus
+    re-simulates on the grid ``p_switch x p_return`` and runs
+    :func:`rankaudit.ranking.ablation.run_ablation` at each point: one row ``MLR + f`` vs MLR per feature ``f`` plus
     the oracle row, and per grid point the measured shares of later queries that switched intent and
     that returned to an earlier one (``share_switched``, ``share_returned``).
 """
@@ -69,7 +67,6 @@ __all__ = [
     "default_embedder",
     "load_session_log",
     "context_sweep",
-    "p_switch_sweep",
     "prepare_experiment",
     "table1_design",
 ]
@@ -139,22 +136,6 @@ def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float]
     history = click_history(log.queries, log.clicks, max_history)
     return Experiment(log=log, table=table, windows=windows, item_vectors=item_vecs, query_vectors=query_vecs,
                       history=history)
-
-
-def p_switch_sweep(values: Sequence[float], *, config: SessionConfig, embedder, feature_sets: dict[str, list[str]],
-                   rows: Sequence[AblationRow], seeds: Sequence[int] = (0,), lgb_config: LambdaMARTConfig | None = None,
-                   fractions: dict[str, float] | None = None, n_boot: int = 1000, n_perm: int = 2000,
-                   progress: bool = True) -> pd.DataFrame:
-    """Lift of each row at each ``p_switch`` (simulator re-run with the same seed and every other knob fixed)."""
-    out = []
-    for p in tqdm(list(values), desc="p_switch sweep", disable=not progress, leave=False):
-        log = simulate_sessions(replace(config, p_switch=float(p)), progress=False)
-        exp = prepare_experiment(log, embedder=embedder, fractions=fractions, progress=False)
-        res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), feature_sets, rows,
-                           seeds=seeds, config=lgb_config, n_boot=n_boot, n_perm=n_perm, progress=False)
-        t = res.table.assign(p_switch=float(p))
-        out.append(t)
-    return pd.concat(out, ignore_index=True)
 
 
 def context_sweep(p_switch_values: Sequence[float], p_return_values: Sequence[float], *,
