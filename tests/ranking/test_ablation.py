@@ -7,14 +7,19 @@ import pytest
 from rankaudit.context.embed import PPMISVDEmbedder
 from rankaudit.context.features import HEURISTIC_FEATURES, INTENT_FEATURES, MLR_FEATURES
 from rankaudit.context.oracle import ORACLE_FEATURE
-from rankaudit.data.sessions import simulate_sessions
+from rankaudit.data.sessions import SessionConfig, simulate_sessions
 from rankaudit.ranking.ablation import (
     AblationRow,
     extend_feature_sets,
     progressive_feature_sets,
     run_ablation,
 )
-from rankaudit.ranking.experiment import ORACLE_ROW, prepare_experiment, table1_design
+from rankaudit.ranking.experiment import (
+    ORACLE_ROW,
+    context_sweep,
+    prepare_experiment,
+    table1_design,
+)
 from rankaudit.ranking.lambdamart import (
     LambdaMARTConfig,
     group_sizes,
@@ -120,3 +125,17 @@ def test_table1_share_of_oracle_and_rr_by_feature_set(exp):
     assert set(rr.columns) == set(sets)
     lift = 100 * (rr[ORACLE_ROW].mean() / rr["MLR"].mean() - 1)
     assert lift == pytest.approx(oracle)
+
+
+def test_context_sweep_grid_oracle_and_measured_returns():
+    cfg = SessionConfig(n_products=300, n_sessions=400, n_days=4, seed=2)
+    log = simulate_sessions(cfg, progress=False)
+    emb = PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
+    out = context_sweep([0.5], [0.0, 0.9], config=cfg, embedder=emb, features=["CosSim_lc"],
+                        lgb_config=FAST, n_boot=100, n_perm=100, progress=False)
+    assert len(out) == 4  # 2 grid points x (feature + oracle)
+    assert set(out.variant) == {"MLR + CosSim_lc", f"MLR + {ORACLE_FEATURE}"}
+    by_return = out.groupby("p_return").share_returned.first()
+    assert by_return[0.0] == 0.0 and by_return[0.9] > 0.0
+    with pytest.raises(ValueError, match="at least one"):
+        context_sweep([], [0.1], config=cfg, embedder=emb, features=["CosSim_lc"])
