@@ -5,14 +5,8 @@ import pandas as pd
 import pytest
 
 from rankaudit.data.catalog import CATEGORY_SPECS, generate_catalog
-from rankaudit.data.sessions import (
-    DIGINETICA_PUBLISHED,
-    SessionConfig,
-    assign_time_windows,
-    diginetica_shape,
-    intent_dynamics,
-    simulate_sessions,
-)
+from rankaudit.data.session_shape import DIGINETICA_PUBLISHED, diginetica_shape, intent_dynamics
+from rankaudit.data.sessions import SessionConfig, assign_time_windows, simulate_sessions
 
 SMALL = dict(n_products=600, n_sessions=400, n_days=5, seed=3)
 
