@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from rankaudit.context.losses import lambdarank_loss, ndcg
+from rankaudit.context.sequence import SequenceFeatures, encoder_learning
 from rankaudit.context.sequence_models import (
     PerceiverSeqEncoder,
     TransformerSeqEncoder,
@@ -17,6 +18,7 @@ from rankaudit.context.sequence_models import (
 )
 from rankaudit.context.sequence_training import (
     SequenceData,
+    TrainResult,
     check_disjoint_windows,
     sequence_feature,
     time_windows,
@@ -137,7 +139,7 @@ def test_cosine_scores_match_numpy():
     want = np.einsum("bd,bnd->bn", a, b) / (
         np.linalg.norm(a, axis=1)[:, None] * np.linalg.norm(b, axis=2)
     )
-    np.testing.assert_allclose(got, want, rtol=1e-5)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)  # float32 near zero
 
 
 def test_loss_with_zero_click_rows_masked_has_finite_gradients(encoder):
@@ -343,3 +345,35 @@ def test_compare_with_paper_and_sale_matrix():
     m = sale_score_matrix(frame, np.arange(8.0))
     assert m["scores"].shape == (1, 3) and m["n_dropped"] == 1
     assert m["labels"].tolist() == [[0, 1, 0]] and m["query_ids"].tolist() == [1]
+
+
+def _fake_run(kind_curves: dict[str, tuple[list[float], int, float]]) -> SequenceFeatures:
+    results = {k: TrainResult(model=None, history=pd.DataFrame({"epoch": range(len(c)),
+                                                                "valid_ndcg": c}),
+                              best_epoch=e, device="cpu", gain_se=se)
+               for k, (c, e, se) in kind_curves.items()}
+    return SequenceFeatures(columns=pd.DataFrame(), results=results)
+
+
+def test_encoder_learning_needs_gain_beyond_spread_and_noise():
+    runs = [_fake_run({"perc": ([0.40, 0.45], 1, 0.005), "trans": ([0.40, 0.401], 1, 0.005)}),
+            _fake_run({"perc": ([0.40, 0.44], 1, 0.005), "trans": ([0.40, 0.402], 1, 0.005)})]
+    out = encoder_learning(runs).set_index("encoder")
+    assert out.loc["perc", "learned"]  # gain 0.04 > spread 0.01 and > 2 SE 0.01
+    assert out.loc["perc", "gain_min"] == pytest.approx(0.04)
+    assert out.loc["perc", "seed_spread"] == pytest.approx(0.01)
+    assert not out.loc["trans", "learned"]  # gain 0.001 is inside two standard errors
+    wide = [_fake_run({"perc": ([0.40, 0.45], 1, 0.001)}), _fake_run({"perc": ([0.40, 0.42], 1, 0.001)})]
+    assert not encoder_learning(wide).learned.iloc[0]  # gain 0.02 < seed spread 0.03
+    assert not encoder_learning(runs[:1]).learned.any()  # one seed: spread unknown
+    with pytest.raises(ValueError):
+        encoder_learning([])
+
+
+def test_per_query_validation_ndcg_and_gain_se(split):
+    train, valid = split
+    res = train_encoder("perc", train, valid, d_model=16, n_heads=2, epochs=2, lr=3e-3,
+                        progress=False, device="cpu")
+    per = validation_ndcg(res.model, valid, per_query=True)
+    assert per.mean() == pytest.approx(validation_ndcg(res.model, valid))
+    assert np.isfinite(res.gain_se) and res.gain_se >= 0

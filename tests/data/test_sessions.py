@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from rankaudit.data.catalog import CATEGORY_SPECS, generate_catalog
+from rankaudit.data.session_shape import DIGINETICA_PUBLISHED, diginetica_shape, intent_dynamics
 from rankaudit.data.sessions import SessionConfig, assign_time_windows, simulate_sessions
 
 SMALL = dict(n_products=600, n_sessions=400, n_days=5, seed=3)
@@ -144,3 +145,32 @@ def test_no_return_to_a_satisfied_intent(log):
     later = q.join(bought_at, on=["session_id", "intent_slot"])
     assert not (later.query_index > later.bought_at).any()
     assert q.intent_returned.any()  # returns still happen
+
+
+def test_intent_dynamics_partitions_later_queries_and_follows_the_knobs():
+    log = simulate_sessions(progress=False, n_products=200, n_sessions=300, n_days=2, seed=4,
+                            p_switch=0.5, p_return=0.9)
+    dyn = intent_dynamics(log.queries)
+    assert sum(dyn.values()) == pytest.approx(1.0)
+    later = log.queries[log.queries.query_index > 0]
+    assert dyn["return"] == pytest.approx(later.intent_returned.mean())
+    assert dyn["return"] > 0
+    no_return = simulate_sessions(progress=False, n_products=200, n_sessions=300, n_days=2, seed=4,
+                                  p_switch=0.5, p_return=0.0)
+    assert intent_dynamics(no_return.queries)["return"] == 0.0
+    no_refine = simulate_sessions(progress=False, n_products=200, n_sessions=300, n_days=2, seed=4,
+                                  p_refine=0.0)
+    assert intent_dynamics(no_refine.queries)["refine"] == 0.0
+    with pytest.raises(ValueError, match="latent"):
+        intent_dynamics(log.queries.drop(columns="intent_returned"))
+
+
+def test_diginetica_shape_reads_the_log():
+    log = simulate_sessions(progress=False, n_products=200, n_sessions=100, n_days=2, seed=1)
+    shape = diginetica_shape(log).set_index("statistic")
+    assert shape.loc["searches per session", "this_log"] == pytest.approx(
+        len(log.queries) / log.queries.session_id.nunique())
+    d = DIGINETICA_PUBLISHED
+    searches = d["query_full_searches"] + d["query_less_searches"]
+    assert shape.loc["clicks per search", "diginetica_published"] == pytest.approx(
+        d["clicks"] / searches)

@@ -6,14 +6,20 @@ import pytest
 
 from rankaudit.context.embed import PPMISVDEmbedder
 from rankaudit.context.features import HEURISTIC_FEATURES, INTENT_FEATURES, MLR_FEATURES
-from rankaudit.data.sessions import simulate_sessions
+from rankaudit.context.oracle import ORACLE_FEATURE
+from rankaudit.data.sessions import SessionConfig, simulate_sessions
 from rankaudit.ranking.ablation import (
     AblationRow,
     extend_feature_sets,
     progressive_feature_sets,
     run_ablation,
 )
-from rankaudit.ranking.experiment import prepare_experiment
+from rankaudit.ranking.experiment import (
+    ORACLE_ROW,
+    context_sweep,
+    prepare_experiment,
+    table1_design,
+)
 from rankaudit.ranking.lambdamart import (
     LambdaMARTConfig,
     group_sizes,
@@ -86,3 +92,50 @@ def test_ranker_beats_random_and_ablation_schema(exp):
 def test_train_rejects_missing_feature(exp):
     with pytest.raises(ValueError, match="not in the table"):
         train_lambdamart(exp.window("train"), ["nope"], config=FAST)
+
+
+def test_oracle_column_and_table1_design(exp):
+    assert ORACLE_FEATURE in exp.table
+    with_history = exp.table.n_history.to_numpy() > 0
+    assert np.isnan(exp.table[ORACLE_FEATURE].to_numpy()[~with_history]).all()
+    sets, rows = table1_design(exp.table)
+    assert rows[-1].variant == ORACLE_ROW and rows[-1].baseline == "MLR"
+    sets2, rows2 = table1_design(exp.table.drop(columns=ORACLE_FEATURE))
+    assert ORACLE_ROW not in sets2 and len(rows2) == len(rows) - 1
+
+
+def test_table1_share_of_oracle_and_rr_by_feature_set(exp):
+    sets = {"MLR": MLR_FEATURES, "MLR + CosSim_lc": [*MLR_FEATURES, "CosSim_lc"],
+            ORACLE_ROW: [*MLR_FEATURES, "Oracle_intent"]}
+    rows = [AblationRow("MLR + CosSim_lc", "MLR"), AblationRow(ORACLE_ROW, "MLR")]
+    res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), sets, rows,
+                       seeds=(0,), config=FAST, n_boot=100, n_perm=100, progress=False)
+    recs = {r["variant"]: r for r in res.table1("sim", ORACLE_ROW)}
+    oracle = recs[ORACLE_ROW]["lift_pct"]
+    if oracle > 0:
+        assert recs[ORACLE_ROW]["share_of_oracle"] == pytest.approx(1.0)
+        assert recs["MLR + CosSim_lc"]["share_of_oracle"] == pytest.approx(
+            recs["MLR + CosSim_lc"]["lift_pct"] / oracle)
+    else:  # no positive ceiling: no share
+        assert all(r["share_of_oracle"] is None for r in recs.values())
+    assert all(r["share_of_oracle"] is None for r in res.table1("sim"))
+    with pytest.raises(ValueError, match="oracle_variant"):
+        res.table1("sim", "nope")
+    rr = res.rr_by_feature_set()
+    assert set(rr.columns) == set(sets)
+    lift = 100 * (rr[ORACLE_ROW].mean() / rr["MLR"].mean() - 1)
+    assert lift == pytest.approx(oracle)
+
+
+def test_context_sweep_grid_oracle_and_measured_returns():
+    cfg = SessionConfig(n_products=300, n_sessions=400, n_days=4, seed=2)
+    log = simulate_sessions(cfg, progress=False)
+    emb = PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
+    out = context_sweep([0.5], [0.0, 0.9], config=cfg, embedder=emb, features=["CosSim_lc"],
+                        lgb_config=FAST, n_boot=100, n_perm=100, progress=False)
+    assert len(out) == 4  # 2 grid points x (feature + oracle)
+    assert set(out.variant) == {"MLR + CosSim_lc", f"MLR + {ORACLE_FEATURE}"}
+    by_return = out.groupby("p_return").share_returned.first()
+    assert by_return[0.0] == 0.0 and by_return[0.9] > 0.0
+    with pytest.raises(ValueError, match="at least one"):
+        context_sweep([], [0.1], config=cfg, embedder=emb, features=["CosSim_lc"])

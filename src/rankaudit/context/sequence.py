@@ -16,6 +16,13 @@ session tables of :mod:`rankaudit.data.sessions` and the feature table of
 - :func:`encoder_rows` picks the encoder-training queries and enforces **no leakage**: they come from
   an earlier time window than every query the ranker trains, validates or tests on (disjoint
   sessions, and the last encoder query is strictly earlier than the first ranker query).
+- :func:`encoder_learning` says whether an encoder *learned*: its kept epoch beats the untrained
+  encoder (epoch 0, the plain mean of the clicks) on validation NDCG@10 by more than the
+  seed-to-seed spread of the kept NDCG over encoder seeds **and** by more than two paired standard
+  errors of the per-query gain (the kept epoch is the best of several on the same validation
+  queries, so a gain inside that noise is what selection alone produces):
+  ``learned = g > max_s best_s - min_s best_s  and  g > 2 max_s SE_s``, ``g = min_s(best_s - ndcg_0)``
+  (with one seed the spread is unknown and ``learned`` is False).
 - :func:`fit_sequence_features` trains both encoders and returns the two feature columns aligned
   with the rows of :func:`rankaudit.context.features.serp_frame` / ``build_feature_table``, NaN for
   queries with no earlier click in their session (as the other contextual features).
@@ -41,6 +48,7 @@ __all__ = [
     "FEATURE_NAMES",
     "SequenceFeatures",
     "check_no_leakage",
+    "encoder_learning",
     "encoder_rows",
     "fit_sequence_features",
     "sequence_data_from_log",
@@ -208,3 +216,32 @@ def fit_sequence_features(
         results[kind] = res
     return SequenceFeatures(pd.DataFrame(columns, index=frame.index), results,
                             n_train_queries=len(train), n_valid_queries=len(valid), encoder_rows=enc)
+
+
+def encoder_learning(runs: Iterable[SequenceFeatures]) -> pd.DataFrame:
+    """One line per encoder over the runs of several encoder seeds (module docstring).
+
+    Columns: ``encoder, feature, n_seeds, ndcg_epoch0, best_ndcg`` (list, per seed),
+    ``gain_min`` (smallest gain over epoch 0), ``seed_spread`` (range of the kept NDCG),
+    ``gain_se`` (largest paired standard error of a seed's gain), ``best_epoch`` (list),
+    ``learned``.
+    """
+    runs = list(runs)
+    if not runs:
+        raise ValueError("runs must hold at least one SequenceFeatures")
+    out = []
+    for kind in runs[0].results:
+        hist = [r.results[kind].history.set_index("epoch").valid_ndcg for r in runs]
+        best_epoch = [int(r.results[kind].best_epoch) for r in runs]
+        best = np.array([h.loc[e] for h, e in zip(hist, best_epoch, strict=True)], dtype=float)
+        epoch0 = np.array([h.loc[0] for h in hist], dtype=float)
+        gain_min = float(np.min(best - epoch0))
+        spread = float(best.max() - best.min())
+        se = float(np.nanmax([r.results[kind].gain_se for r in runs]))
+        noise = 0.0 if np.isnan(se) else 2.0 * se
+        out.append({"encoder": kind, "feature": FEATURE_NAMES[kind], "n_seeds": len(runs),
+                    "ndcg_epoch0": float(epoch0[0]), "best_ndcg": best.tolist(),
+                    "best_epoch": best_epoch, "gain_min": gain_min, "seed_spread": spread,
+                    "gain_se": se,
+                    "learned": bool(len(runs) > 1 and gain_min > spread and gain_min > noise)})
+    return pd.DataFrame(out)

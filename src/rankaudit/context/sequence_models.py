@@ -63,6 +63,8 @@ MAX_CLICKS = 5
 #: Fixed gain on the Perceiver's learned query-click relevance weight, so that Adam-sized steps on
 #: ``beta`` move the readout logits at a useful rate (a reparameterisation, not a hyperparameter).
 QUERY_GAIN = 20.0
+#: The same reparameterisation for the Transformer's learned last-click similarity weight ``gamma``.
+LAST_CLICK_GAIN = 20.0
 
 
 def recency_positions(click_mask: torch.Tensor) -> torch.Tensor:
@@ -91,8 +93,8 @@ def _masked_softmax(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
 class SequenceEncoder(nn.Module):
     """Shared parts: input projection, recency embeddings, item-space readout, temperature.
 
-    Subclasses implement :meth:`hidden` returning ``(h_pool (B, d_model), read_query (B, d_model)
-    or None, click_hidden (B, 5, d_model))``.
+    Subclasses implement :meth:`hidden` returning ``(h_pool (B, d_model), read_query (B, d_model),
+    click_keys (B, 5, d_model))``: the readout logits are ``<read_query, click_keys_j> / sqrt(d)``.
     """
 
     kind = "base"
@@ -150,7 +152,8 @@ class SequenceEncoder(nn.Module):
         raise NotImplementedError
 
     def query_click_logits(self, embs: torch.Tensor, query_emb: torch.Tensor | None) -> torch.Tensor | float:
-        """Extra readout logits per click (none for the Transformer, which does not see the query)."""
+        """Extra readout logits per click: none here; the Perceiver adds query-click relevance, the
+        Transformer similarity to the latest click."""
         return 0.0
 
     def forward(
@@ -173,10 +176,7 @@ class SequenceEncoder(nn.Module):
         embs = click_embs * click_mask.unsqueeze(-1).to(click_embs.dtype)
         x = self.in_proj(embs) + self.pos_emb(recency_positions(safe_mask))
         pooled, read_query, click_hidden = self.hidden(x, safe_mask, query_emb)
-        if read_query is None:
-            logits = self.read_head(click_hidden).squeeze(-1)
-        else:
-            logits = torch.einsum("bd,bkd->bk", read_query, click_hidden) / math.sqrt(self.d_model)
+        logits = torch.einsum("bd,bkd->bk", read_query, click_hidden) / math.sqrt(self.d_model)
         logits = logits + self.query_click_logits(embs, query_emb)
         alpha = _masked_softmax(logits, safe_mask)
         e_seq = torch.einsum("bk,bkd->bd", alpha, embs)
@@ -205,9 +205,13 @@ class TransformerSeqEncoder(SequenceEncoder):
     """``E_seq:trans = Transformer(E_item^{n-5}, ..., E_item^{n-1})`` (Sheng et al., 2024, §2.3.1).
 
     Clicks -> linear projection + learned recency embeddings -> ``n_layers`` pre-norm Transformer
-    encoder layers (Vaswani et al., NeurIPS 2017) with a key-padding mask -> per-click attention
-    logits (a linear head) and a masked mean-pooled state -> item-space readout (module docstring).
-    The query is not an input, as in the paper.
+    encoder layers (Vaswani et al., NeurIPS 2017) with a key-padding mask -> item-space readout
+    (module docstring) whose attention query is the hidden state at the **most recent click**, as
+    sequential recommenders read a sequence out at its last position (Kang & McAuley, 2018,
+    "Self-attentive sequential recommendation", ICDM). The query is not an input, as in the paper,
+    so the latest click stands in for the current intent: besides the learned query-key logits,
+    the readout can weight each click by ``LAST_CLICK_GAIN * gamma * cos(E_last, E_click_j)``
+    (``gamma`` learned from 0), i.e. "clicks like the latest one belong to the current intent".
     """
 
     kind = "trans"
@@ -221,14 +225,31 @@ class TransformerSeqEncoder(SequenceEncoder):
         )
         self.encoder = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(d_model)
-        self.read_head = nn.Linear(d_model, 1)
-        nn.init.zeros_(self.read_head.weight)  # start from the plain mean of the clicks
+        self.read_q = nn.Linear(d_model, d_model)
+        self.read_k = nn.Linear(d_model, d_model)
+        nn.init.zeros_(self.read_q.weight)  # start from the plain mean of the clicks
+        nn.init.zeros_(self.read_q.bias)
+        self.gamma = nn.Parameter(torch.zeros(()))
+
+    @staticmethod
+    def _last_index(key_mask: torch.Tensor) -> torch.Tensor:
+        """Slot of the most recent real click per row (recency position 0)."""
+        is_last = (recency_positions(key_mask) == 0) & key_mask
+        slots = torch.arange(key_mask.shape[1], device=key_mask.device).expand_as(key_mask)
+        return torch.where(is_last, slots, -1).amax(dim=1).clamp_min(0)
 
     def hidden(self, x, key_mask, query_emb):
         h = self.norm(self.encoder(x, src_key_padding_mask=~key_mask))
         w = key_mask.unsqueeze(-1).to(h.dtype)
         pooled = (h * w).sum(1) / w.sum(1).clamp_min(1.0)
-        return pooled, None, h
+        last = h[torch.arange(h.shape[0], device=h.device), self._last_index(key_mask)]
+        return pooled, self.read_q(last), self.read_k(h)
+
+    def query_click_logits(self, embs, query_emb):
+        """``LAST_CLICK_GAIN * gamma * cos(E_last, E_click_j)`` (class docstring); the query is unused."""
+        present = embs.abs().sum(-1) > 0
+        last = embs[torch.arange(embs.shape[0], device=embs.device), self._last_index(present)]
+        return LAST_CLICK_GAIN * self.gamma * cosine_scores(last, embs)
 
 
 class PerceiverSeqEncoder(SequenceEncoder):

@@ -231,6 +231,8 @@ class TrainResult:
     history: pd.DataFrame  # epoch, train_loss, valid_ndcg, seconds
     best_epoch: int
     device: str
+    #: standard error of the paired per-query validation NDCG gain of the kept epoch over epoch 0
+    gain_se: float = float("nan")
 
 
 @contextlib.contextmanager
@@ -258,20 +260,24 @@ def _batch_scores(model: SequenceEncoder, b: dict[str, torch.Tensor]) -> tuple[t
 @torch.no_grad()
 def validation_ndcg(
     model: SequenceEncoder, data: SequenceData, *, batch_size: int = 512, device: torch.device | None = None,
-    k: int | None = 10,
-) -> float:
-    """Mean NDCG@k of the cosine ranking over queries with context and at least one click/sale."""
+    k: int | None = 10, per_query: bool = False,
+) -> float | np.ndarray:
+    """Mean NDCG@k of the cosine ranking over queries with context and at least one click/sale.
+
+    With ``per_query=True`` the per-query values (in row order) instead of their mean.
+    """
     device = device or next(model.parameters()).device
     rows = _trainable_rows(data)
     if len(rows) == 0:
         raise ValueError("validation data has no query with an earlier click and a positive label")
     model.eval()
-    total = 0.0
+    values = []
     for start in range(0, len(rows), batch_size):
         b = data.batch(rows[start : start + batch_size], device)
         cos, mask = _batch_scores(model, b)
-        total += float(ndcg(cos, b["labels"], mask, k=k).sum())
-    return total / len(rows)
+        values.append(ndcg(cos, b["labels"], mask, k=k).double().cpu().numpy())
+    per = np.concatenate(values)
+    return per if per_query else float(per.sum() / len(rows))
 
 
 def train_encoder(
@@ -314,7 +320,8 @@ def train_encoder(
         shuffle = np.random.default_rng(seed)
         n_batches = -(-len(rows) // batch_size)
         # epoch 0: the untrained encoder, i.e. the plain mean of the clicks (sequence_models docstring)
-        best = validation_ndcg(model, valid, device=device)
+        ndcg_epoch0 = validation_ndcg(model, valid, device=device, per_query=True)
+        best = float(ndcg_epoch0.mean())
         history = [{"epoch": 0, "train_loss": np.nan, "valid_ndcg": best, "seconds": 0.0}]
         best_epoch, best_state = 0, {k: t.detach().clone() for k, t in model.state_dict().items()}
         bar = tqdm(total=epochs * n_batches, desc=f"{kind} encoder", disable=not progress, leave=False)
@@ -344,7 +351,9 @@ def train_encoder(
         bar.close()
         model.load_state_dict(best_state)
         model.eval()
-    return TrainResult(model, pd.DataFrame(history), best_epoch, str(device))
+        gain = validation_ndcg(model, valid, device=device, per_query=True) - ndcg_epoch0
+        gain_se = float(gain.std(ddof=1) / np.sqrt(len(gain))) if len(gain) > 1 else float("nan")
+    return TrainResult(model, pd.DataFrame(history), best_epoch, str(device), gain_se)
 
 
 @torch.no_grad()

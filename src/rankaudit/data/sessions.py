@@ -36,6 +36,8 @@ Generative story (every number is a field of :class:`SessionConfig`, i.e. a chap
 
 Output: a :class:`~rankaudit.data.session_log.SessionLog` (its module describes the tables).
 
+The measured context and the log's shape against DIGINETICA: :mod:`rankaudit.data.session_shape`.
+
 Public API: :class:`SessionConfig`, :func:`simulate_sessions`; :class:`SessionLog` and
 :func:`assign_time_windows` are re-exported from :mod:`rankaudit.data.session_log`.
 """
@@ -65,6 +67,7 @@ __all__ = [
 
 GENERATOR = "rankaudit.data.sessions.simulate_sessions"
 GENERATOR_VERSION = "1.0"
+
 
 
 @dataclass(frozen=True)
@@ -385,3 +388,4 @@ def _session_log(cfg: SessionConfig, catalog: _Catalog, queries, serps, clicks) 
         details={"config": asdict(cfg), "categories": [str(c) for c in categories]},
     )
     return SessionLog(items=catalog.items, queries=queries, serp=serp, clicks=clicks, source=source)
+

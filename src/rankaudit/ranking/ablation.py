@@ -22,7 +22,9 @@ Interfaces (the sequence-model chapter reuses these)
     need ``query_id, item_id, label`` plus every feature column named in ``feature_sets`` (extra columns
     computed elsewhere just need to be present, same row order), rows grouped by query in SERP order.
 ``AblationResult.table`` (DataFrame), ``.per_query`` (long: feature_set, seed, query_id, rr_expected,
-    rr_input_order), ``.ties`` (per feature set), ``.table1(data_source_label)`` (results-JSON records).
+    rr_input_order), ``.ties`` (per feature set), ``.table1(data_source_label, oracle_variant)``
+    (results-JSON records, with ``share_of_oracle`` = lift / the oracle row's lift),
+    ``.rr_by_feature_set()`` (seed-averaged per-query RR, one column per feature set).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from rankaudit.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart
+from rankaudit.ranking.power import share_of_oracle
 from rankaudit.ranking.sale_metrics import sale_rr, sale_tie_prevalence
 from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
 
@@ -92,15 +95,31 @@ class AblationResult:
     per_query: pd.DataFrame
     ties: pd.DataFrame
 
-    def table1(self, data_source: str) -> list[dict]:
-        """Records in the chapters' results-JSON schema (plus seed spread and tie-aware columns)."""
+    def rr_by_feature_set(self, column: str = "rr_expected") -> pd.DataFrame:
+        """Per-query RR averaged over seeds: rows = test queries with a sale, one column per set."""
+        wide = self.per_query.groupby(["query_id", "feature_set"], sort=False)[column].mean()
+        return wide.unstack("feature_set")
+
+    def table1(self, data_source: str, oracle_variant: str | None = None) -> list[dict]:
+        """Records in the chapters' results-JSON schema (plus seed spread and tie-aware columns).
+
+        With ``oracle_variant`` (a row of the table) every record gets ``share_of_oracle`` =
+        its lift / the oracle row's lift (None when the oracle's lift is not positive).
+        """
         cols = ["variant", "baseline", "mrr_sale_base", "mrr_sale_variant", "lift_pct", "ci_low", "ci_high",
                 "p_value", "lift_seed_mean", "lift_seed_std", "lift_seed_min", "lift_seed_max",
                 "mrr_sale_base_input_order", "mrr_sale_variant_input_order", "lift_pct_input_order", "n_queries",
                 "n_seeds"]
         recs = self.table[cols].to_dict(orient="records")
+        oracle = None
+        if oracle_variant is not None:
+            hit = self.table[self.table.variant == oracle_variant]
+            if hit.empty:
+                raise ValueError(f"oracle_variant {oracle_variant!r} is not a row of the table")
+            oracle = float(hit.lift_pct.iloc[0])
         for r in recs:
             r["data_source"] = data_source
+            r["share_of_oracle"] = None if oracle is None else share_of_oracle(r["lift_pct"], oracle)
         return recs
 
 

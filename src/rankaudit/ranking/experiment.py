@@ -1,10 +1,17 @@
-"""One call from a session log to time-split feature tables, and the ``p_switch`` sweep (beyond the paper).
+"""One call from a session log to time-split feature tables, and the context sweep (beyond the paper).
 
 ``prepare_experiment(log, *, embedder, fractions, compressor, max_history) -> Experiment``
     embeds items and queries, splits sessions by start time (:func:`rankaudit.data.sessions.assign_time_windows`),
     builds the feature table (:func:`rankaudit.context.features.build_feature_table`) with popularity from the
     ``"train"`` window only, and returns it with per-window views. Works unchanged on the simulator's and the
     Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`.
+    On a simulated log the table also holds the oracle column ``Oracle_intent``
+    (:mod:`rankaudit.context.oracle`); a real log has no latent intent and no oracle.
+``PART3_FRACTIONS``  the one split every Part III chapter with a ranker uses (chapters 11 and 12):
+    encoder window (sequence encoders only), ranker training, validation and test, by session start.
+    Same log, same split, same seeds => the rows the two chapters share are identical.
+``table1_design(table) -> (feature_sets, rows)``  the paper's progressive sets and rows, plus the
+    oracle row ``MLR + Oracle_intent`` vs MLR when the table has the oracle column.
 ``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
 ``load_session_log(data_dir, *, config, max_sessions) -> SessionLog``
     a DIGINETICA folder when ``data_dir`` is given (:func:`rankaudit.data.diginetica.load_diginetica`), else
@@ -12,9 +19,11 @@
 ``default_embedder(log, *, fractions) -> embedder``
     all-MiniLM-L6-v2 for readable text; for hashed tokens (DIGINETICA) a PPMI+SVD embedder fitted on the
     titles and on co-clicks of the sessions before the ``"valid"`` and ``"test"`` windows only (no leakage).
-``p_switch_sweep(values, *, config, embedder, feature_sets, rows, seeds, ...) -> DataFrame``
-    re-simulates at each ``p_switch`` and runs :func:`rankaudit.ranking.ablation.run_ablation`; one line per
-    (p_switch, row) with lift, CI and p-value.
+``context_sweep(p_switch_values, p_return_values, *, config, embedder, features, ...) -> DataFrame``
+    re-simulates on the grid ``p_switch x p_return`` and runs
+    :func:`rankaudit.ranking.ablation.run_ablation` at each point: one row ``MLR + f`` vs MLR per feature ``f`` plus
+    the oracle row, and per grid point the measured shares of later queries that switched intent and
+    that returned to an earlier one (``share_switched``, ``share_returned``).
 """
 
 from __future__ import annotations
@@ -27,7 +36,14 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from rankaudit.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
-from rankaudit.context.features import build_feature_table, click_history
+from rankaudit.context.features import (
+    HEURISTIC_FEATURES,
+    INTENT_FEATURES,
+    MLR_FEATURES,
+    build_feature_table,
+    click_history,
+)
+from rankaudit.context.oracle import ORACLE_FEATURE, has_intent, oracle_intent_feature
 from rankaudit.data.diginetica import load_diginetica
 from rankaudit.data.sessions import (
     SessionConfig,
@@ -35,19 +51,39 @@ from rankaudit.data.sessions import (
     assign_time_windows,
     simulate_sessions,
 )
-from rankaudit.ranking.ablation import AblationRow, run_ablation
+from rankaudit.ranking.ablation import (
+    AblationRow,
+    extend_feature_sets,
+    progressive_feature_sets,
+    run_ablation,
+)
 from rankaudit.ranking.lambdamart import LambdaMARTConfig
 
 __all__ = [
     "DEFAULT_FRACTIONS",
+    "ORACLE_ROW",
+    "PART3_FRACTIONS",
     "Experiment",
     "default_embedder",
     "load_session_log",
-    "p_switch_sweep",
+    "context_sweep",
     "prepare_experiment",
+    "table1_design",
 ]
 
 DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
+#: The split of chapters 11 and 12 (shared so that their common Table 1 rows are identical).
+PART3_FRACTIONS = {"encoder": 0.25, "train": 0.35, "valid": 0.1, "test": 0.3}
+#: The oracle's Table 1 row: the baseline plus the true current intent (simulator only).
+ORACLE_ROW = f"MLR + {ORACLE_FEATURE}"
+
+
+def table1_design(table: pd.DataFrame) -> tuple[dict[str, list[str]], list[AblationRow]]:
+    """The paper's progressive feature sets and rows, then the oracle row if ``table`` has it."""
+    sets, rows = progressive_feature_sets(MLR_FEATURES, HEURISTIC_FEATURES, INTENT_FEATURES)
+    if ORACLE_FEATURE in table:
+        sets, rows = extend_feature_sets(sets, rows, "MLR", [ORACLE_FEATURE])
+    return sets, rows
 
 
 @dataclass
@@ -95,22 +131,36 @@ def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float]
     pop_ids = log.queries.query_id.to_numpy()[windows.to_numpy() == "train"]
     table = build_feature_table(log, item_vectors=item_vecs, query_vectors=query_vecs, popularity_query_ids=pop_ids,
                                 compressor=compressor, max_history=max_history, progress=progress)
+    if has_intent(log.queries):
+        table[ORACLE_FEATURE] = oracle_intent_feature(log.queries, table, item_vecs)
     history = click_history(log.queries, log.clicks, max_history)
     return Experiment(log=log, table=table, windows=windows, item_vectors=item_vecs, query_vectors=query_vecs,
                       history=history)
 
 
-def p_switch_sweep(values: Sequence[float], *, config: SessionConfig, embedder, feature_sets: dict[str, list[str]],
-                   rows: Sequence[AblationRow], seeds: Sequence[int] = (0,), lgb_config: LambdaMARTConfig | None = None,
-                   fractions: dict[str, float] | None = None, n_boot: int = 1000, n_perm: int = 2000,
-                   progress: bool = True) -> pd.DataFrame:
-    """Lift of each row at each ``p_switch`` (simulator re-run with the same seed and every other knob fixed)."""
+def context_sweep(p_switch_values: Sequence[float], p_return_values: Sequence[float], *,
+                  config: SessionConfig, embedder, features: Sequence[str], seeds: Sequence[int] = (0,),
+                  lgb_config: LambdaMARTConfig | None = None, fractions: dict[str, float] | None = None,
+                  n_boot: int = 1000, n_perm: int = 2000, progress: bool = True) -> pd.DataFrame:
+    """Lift of ``MLR + f`` over MLR for each feature and the oracle, on the ``p_switch x p_return`` grid.
+
+    Each grid point re-simulates with the same seed and every other knob of ``config`` fixed.
+    """
+    if len(p_switch_values) == 0 or len(p_return_values) == 0:
+        raise ValueError("p_switch_values and p_return_values must each hold at least one value")
     out = []
-    for p in tqdm(list(values), desc="p_switch sweep", disable=not progress, leave=False):
-        log = simulate_sessions(replace(config, p_switch=float(p)), progress=False)
+    grid = [(float(s), float(r)) for s in p_switch_values for r in p_return_values]
+    for p_switch, p_return in tqdm(grid, desc="context sweep", disable=not progress, leave=False):
+        log = simulate_sessions(replace(config, p_switch=p_switch, p_return=p_return), progress=False)
         exp = prepare_experiment(log, embedder=embedder, fractions=fractions, progress=False)
-        res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), feature_sets, rows,
+        extra = [*features, ORACLE_FEATURE]
+        sets = {"MLR": list(MLR_FEATURES), **{f"MLR + {f}": [*MLR_FEATURES, f] for f in extra}}
+        rows = [AblationRow(f"MLR + {f}", "MLR") for f in extra]
+        res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), sets, rows,
                            seeds=seeds, config=lgb_config, n_boot=n_boot, n_perm=n_perm, progress=False)
-        t = res.table.assign(p_switch=float(p))
-        out.append(t)
+        later = log.queries[log.queries.query_index > 0]
+        out.append(res.table.assign(
+            p_switch=p_switch, p_return=p_return,
+            share_switched=float(later.intent_switched.mean()) if len(later) else 0.0,
+            share_returned=float(later.intent_returned.mean()) if len(later) else 0.0))
     return pd.concat(out, ignore_index=True)

@@ -9,6 +9,7 @@ variants whose experiments had completed (two weeks, all platforms, 50/50 traffi
 from __future__ import annotations
 
 __all__ = [
+    "PAPER_CLAIMS",
     "PAPER_TABLE1_LIFT_PCT",
     "PAPER_TABLE2_ONLINE_LIFT_PCT",
     "PROGRESSION",
@@ -35,3 +36,14 @@ PAPER_TABLE2_ONLINE_LIFT_PCT: dict[str, float] = {
 
 #: Feature sets of the progression figure, in order: MLR -> P1 -> P2 -> P2 + a sequence encoder.
 PROGRESSION = ("MLR", "P1", "P2", "P2 + CosSim_seq:trans", "P2 + CosSim_seq:perc")
+
+#: The paper's qualitative claims (section 3.2) as ``(claim, variant a, variant b)``: it reports that
+#: ``a`` lifts MRR-sale more than ``b`` over their common baseline (Table 1).
+PAPER_CLAIMS: tuple[tuple[str, str, str], ...] = (
+    ("last click beats last five (NCD)", "MLR + NCD_lc", "MLR + NCD_l5c"),
+    ("last click beats last five (CosSim)", "MLR + CosSim_lc", "MLR + CosSim_l5c"),
+    ("embedding beats text (last click)", "MLR + CosSim_lc", "MLR + NCD_lc"),
+    ("embedding beats text (last five)", "MLR + CosSim_l5c", "MLR + NCD_l5c"),
+    ("embedding beats text (reference click)", "P1 + CosSim_Ref_emb", "P1 + NCD_Ref_txt"),
+    ("Perceiver beats Transformer", "P2 + CosSim_seq:perc", "P2 + CosSim_seq:trans"),
+)
