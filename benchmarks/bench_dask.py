@@ -56,20 +56,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the table as JSON")
     args, _ = parser.parse_known_args(argv)  # run_all.py passes every benchmark the same flags
 
-    table = SyntheticTable(args.rows, n_candidates=args.candidates, score_levels=4,
-                           block_rows=args.rows_per_partition)
+    table = SyntheticTable(
+        args.rows, n_candidates=args.candidates, score_levels=4, block_rows=args.rows_per_partition
+    )
     lines = args.rows * args.candidates
-    print(f"table: {args.rows:,} rows x {args.candidates} candidates = {lines:,} lines "
-          f"(SIMULATED, {table.source().generator}); ties='expected', k=10")
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs; "
-          f"Dask LocalCluster with {args.workers} single-threaded worker processes")
+    print(
+        f"table: {args.rows:,} rows x {args.candidates} candidates = {lines:,} lines "
+        f"(SIMULATED, {table.source().generator}); ties='expected', k=10"
+    )
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs; "
+        f"Dask LocalCluster with {args.workers} single-threaded worker processes"
+    )
 
     start = time.perf_counter()
     records = [measure_one_machine(table, k=10, ties="expected", repeats=args.repeats)]
     gc.collect()
     print(f"one machine done ({time.perf_counter() - start:.0f} s)", flush=True)
-    records += measure_with_dask(table, args.workers, k=10, ties="expected",
-                                 repeats=args.repeats, layouts=tuple(LAYOUTS))
+    records += measure_with_dask(
+        table, args.workers, k=10, ties="expected", repeats=args.repeats, layouts=tuple(LAYOUTS)
+    )
     out = pd.DataFrame(records)
     out["rows_per_second"] = args.rows / out["seconds"]
     out["dask_overhead_ratio"] = out["seconds"] / out["seconds"].iloc[0]

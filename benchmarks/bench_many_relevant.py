@@ -35,7 +35,9 @@ def best(fn, repeats: int) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--candidates", type=int, default=40_000)
     parser.add_argument("--levels", type=int, default=50)
     parser.add_argument("--repeats", type=int, default=5)
@@ -46,14 +48,19 @@ def main() -> int:
     labels = (rng.random((1, n)) < 0.5).astype(np.int8)
     items = rng.permutation(n)[None, :]
     sort_s = best(lambda: np.argsort(-scores, axis=1, kind="stable"), args.repeats)
-    print(f"{n:,} candidates, {int(labels.sum()):,} relevant, {args.levels} score levels; "
-          f"argsort(stable) {sort_s * 1e3:.2f} ms")
+    print(
+        f"{n:,} candidates, {int(labels.sum()):,} relevant, {args.levels} score levels; "
+        f"argsort(stable) {sort_s * 1e3:.2f} ms"
+    )
     print(f"   {'rule':12s} {'seconds':>9s} {'/ argsort':>10s}  goal")
     for rule in RULES:
-        rankaudit.evaluate(scores[:, :64], labels[:, :64], ties=rule, item_ids=items[:, :64],
-                           empty="zero")  # compile
-        t = best(lambda rule=rule: rankaudit.evaluate(scores, labels, ties=rule, item_ids=items),
-                 args.repeats)
+        rankaudit.evaluate(
+            scores[:, :64], labels[:, :64], ties=rule, item_ids=items[:, :64], empty="zero"
+        )  # compile
+        t = best(
+            lambda rule=rule: rankaudit.evaluate(scores, labels, ties=rule, item_ids=items),
+            args.repeats,
+        )
         print(f"   {rule:12s} {t:9.4f} {t / sort_s:10.1f}  < 0.5 s")
     return 0
 

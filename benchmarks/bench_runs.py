@@ -70,7 +70,9 @@ print(json.dumps({str(k): v for k, v in agg.items()}))
 """
 
 
-def write_workload(directory: Path, n_queries: int, n_docs: int, seed: int = 0) -> tuple[Path, Path]:
+def write_workload(
+    directory: Path, n_queries: int, n_docs: int, seed: int = 0
+) -> tuple[Path, Path]:
     """Write the simulated run and qrels (space-separated TREC files)."""
     rng = np.random.default_rng(seed)
     n = n_queries * n_docs
@@ -78,14 +80,22 @@ def write_workload(directory: Path, n_queries: int, n_docs: int, seed: int = 0) 
     pool = max(10 * n_docs, 100_000)
     doc = np.empty(n, dtype=np.int64)
     for q in range(n_queries):  # distinct documents within a query
-        doc[q * n_docs:(q + 1) * n_docs] = rng.choice(pool, size=n_docs, replace=False)
+        doc[q * n_docs : (q + 1) * n_docs] = rng.choice(pool, size=n_docs, replace=False)
     score = rng.integers(0, 40, size=n) / 8.0
     order = np.lexsort((-score, qid))  # a run file lists each query best first
     qs = pa.array(np.char.add("Q", qid[order].astype(str)))
     ds = pa.array(np.char.add("D", doc[order].astype(str)))
     rank = np.tile(np.arange(1, n_docs + 1), n_queries)
-    table = pa.table({"q": qs, "z": pa.array(np.full(n, "Q0")), "d": ds, "r": rank,
-                      "s": score[order], "t": pa.array(np.full(n, "sim"))})
+    table = pa.table(
+        {
+            "q": qs,
+            "z": pa.array(np.full(n, "Q0")),
+            "d": ds,
+            "r": rank,
+            "s": score[order],
+            "t": pa.array(np.full(n, "sim")),
+        }
+    )
     run_path = directory / "run.txt"
     opts = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
     pacsv.write_csv(table, run_path, opts)
@@ -99,10 +109,14 @@ def write_workload(directory: Path, n_queries: int, n_docs: int, seed: int = 0) 
         jq.append(np.full(len(all_docs), q))
         jd.append(all_docs)
         jl.append(rng.choice([0, 0, 1, 1, 2, 3], size=len(all_docs)))
-    qrels = pa.table({"q": pa.array(np.char.add("Q", np.concatenate(jq).astype(str))),
-                      "i": pa.array(np.zeros(sum(map(len, jq)), dtype=np.int64)),
-                      "d": pa.array(np.char.add("D", np.concatenate(jd).astype(str))),
-                      "l": pa.array(np.concatenate(jl))})
+    qrels = pa.table(
+        {
+            "q": pa.array(np.char.add("Q", np.concatenate(jq).astype(str))),
+            "i": pa.array(np.zeros(sum(map(len, jq)), dtype=np.int64)),
+            "d": pa.array(np.char.add("D", np.concatenate(jd).astype(str))),
+            "l": pa.array(np.concatenate(jl)),
+        }
+    )
     qrels_path = directory / "qrels.txt"
     pacsv.write_csv(qrels, qrels_path, opts)
     return run_path, qrels_path
@@ -120,8 +134,9 @@ def timed(cmd: list[str]) -> tuple[float, float, str]:
         "print(json.dumps({'rc': p.returncode, 'wall': w, 'rss_kb': rss, 'out': p.stdout,"
         " 'err': p.stderr[-2000:]}))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True,
-                          env=env, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", wrapper, *cmd], capture_output=True, text=True, env=env, check=True
+    )
     doc = json.loads(proc.stdout)
     if doc["rc"] != 0:
         raise RuntimeError(f"{cmd[:4]} failed: {doc['err']}")
@@ -132,8 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--queries", type=int, default=10_000)
     parser.add_argument("--docs", type=int, default=1_000, help="documents per query")
-    parser.add_argument("--rows", type=int, default=None,
-                        help="total lines (sets --queries = rows // docs; run_all passes it)")
+    parser.add_argument(
+        "--rows",
+        type=int,
+        default=None,
+        help="total lines (sets --queries = rows // docs; run_all passes it)",
+    )
     parser.add_argument("--skip-peers", action="store_true", help="time rankaudit and pandas only")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     args, _ = parser.parse_known_args(argv)
@@ -144,19 +163,38 @@ def main(argv: list[str] | None = None) -> int:
         d = Path(tmp)
         t0 = time.perf_counter()
         run_path, qrels_path = write_workload(d, args.queries, args.docs)
-        print(f"workload: {args.queries} queries x {args.docs} docs = "
-              f"{args.queries * args.docs:,} lines, {run_path.stat().st_size / 1e6:.0f} MB "
-              f"(written in {time.perf_counter() - t0:.1f} s)", flush=True)
+        print(
+            f"workload: {args.queries} queries x {args.docs} docs = "
+            f"{args.queries * args.docs:,} lines, {run_path.stat().st_size / 1e6:.0f} MB "
+            f"(written in {time.perf_counter() - t0:.1f} s)",
+            flush=True,
+        )
         small = d / "small"
         small.mkdir()
         warm_run, warm_qrels = write_workload(small, 20, 50, seed=1)
-        audit = [py, "-m", "rankaudit", "audit", "-m", "nDCG@10", "P@10", "AP", "RR", "--ties",
-                 "trec_eval,expected,pessimistic,optimistic", "--format", "json"]
+        audit = [
+            py,
+            "-m",
+            "rankaudit",
+            "audit",
+            "-m",
+            "nDCG@10",
+            "P@10",
+            "AP",
+            "RR",
+            "--ties",
+            "trec_eval,expected,pessimistic,optimistic",
+            "--format",
+            "json",
+        ]
         timed([*audit, str(warm_run), str(warm_qrels)])  # numba cache
         results = {}
         results["audit"] = timed([*audit, str(run_path), str(qrels_path)])
-        print(f"rankaudit audit (4 measures x 4 rules): {results['audit'][0]:.2f} s, "
-              f"peak {results['audit'][1]:.2f} GB", flush=True)
+        print(
+            f"rankaudit audit (4 measures x 4 rules): {results['audit'][0]:.2f} s, "
+            f"peak {results['audit'][1]:.2f} GB",
+            flush=True,
+        )
         results["read_csv"] = timed([py, "-c", _READ, str(run_path)])
         print(f"pandas.read_csv(engine='pyarrow'): {results['read_csv'][0]:.2f} s", flush=True)
         if not args.skip_peers:
@@ -170,14 +208,22 @@ def main(argv: list[str] | None = None) -> int:
     rows = [("audit / read_csv", results["audit"][0] / results["read_csv"][0], "<= 2")]
     if not args.skip_peers:
         ref = json.loads(results["pytrec_eval"][2])
-        for m, k in (("nDCG@10", "ndcg_cut_10"), ("P@10", "P_10"), ("AP", "map"),
-                     ("RR", "recip_rank")):
+        for m, k in (
+            ("nDCG@10", "ndcg_cut_10"),
+            ("P@10", "P_10"),
+            ("AP", "map"),
+            ("RR", "recip_rank"),
+        ):
             gap = abs(agg[(m, "trec_eval")] - ref[k])
-            print(f"check {m}: rankaudit trec_eval {agg[(m, 'trec_eval')]:.6f} vs pytrec_eval "
-                  f"{ref[k]:.6f} (|diff| {gap:.1e})")
+            print(
+                f"check {m}: rankaudit trec_eval {agg[(m, 'trec_eval')]:.6f} vs pytrec_eval "
+                f"{ref[k]:.6f} (|diff| {gap:.1e})"
+            )
             ok &= gap < 1e-9
-        rows += [("pytrec_eval / audit", results["pytrec_eval"][0] / results["audit"][0], ">= 1"),
-                 ("ir_measures / audit", results["ir_measures"][0] / results["audit"][0], ">= 1")]
+        rows += [
+            ("pytrec_eval / audit", results["pytrec_eval"][0] / results["audit"][0], ">= 1"),
+            ("ir_measures / audit", results["ir_measures"][0] / results["audit"][0], ">= 1"),
+        ]
     print(f"\n{'ratio':<24}{'value':>8}  goal")
     for name, value, goal in rows:
         met = value <= 2 if goal == "<= 2" else value >= 1
@@ -186,10 +232,17 @@ def main(argv: list[str] | None = None) -> int:
     peak = results["audit"][1]
     ok &= peak < 3
     print(f"{'audit peak RSS (GB)':<24}{peak:>8.2f}  < 3 {'met' if peak < 3 else 'MISSED'}")
-    print(json.dumps({"machine": platform.processor() or platform.machine(),
-                      "cpus": os.cpu_count(), "lines": args.queries * args.docs,
-                      "seconds": {k: v[0] for k, v in results.items()},
-                      "peak_rss_gb": {k: v[1] for k, v in results.items()}}))
+    print(
+        json.dumps(
+            {
+                "machine": platform.processor() or platform.machine(),
+                "cpus": os.cpu_count(),
+                "lines": args.queries * args.docs,
+                "seconds": {k: v[0] for k, v in results.items()},
+                "peak_rss_gb": {k: v[1] for k, v in results.items()},
+            }
+        )
+    )
     return 1 if (args.strict and not ok) else 0
 
 

@@ -65,17 +65,34 @@ def main() -> None:
     devices = [] if args.skip_cpu else ["cpu"]
     if torch.cuda.is_available():
         devices.append("cuda")
-    print(f"{len(train):,} training queries, SERP {args.serp}, dim {args.dim}, "
-          f"d_model {args.d_model}, {args.epochs} epochs")
+    print(
+        f"{len(train):,} training queries, SERP {args.serp}, dim {args.dim}, "
+        f"d_model {args.d_model}, {args.epochs} epochs"
+    )
     rows = []
     for kind in ("trans", "perc"):
         for device in devices:
             start = time.perf_counter()
-            result = train_encoder(kind, train, valid, d_model=args.d_model, epochs=args.epochs,
-                                   batch_size=args.batch_size, device=device, progress=False)
+            result = train_encoder(
+                kind,
+                train,
+                valid,
+                d_model=args.d_model,
+                epochs=args.epochs,
+                batch_size=args.batch_size,
+                device=device,
+                progress=False,
+            )
             per_epoch = float(result.history["seconds"].iloc[1:].mean())
-            rows.append((kind, device_description(device), per_epoch,
-                         float(result.history["valid_ndcg"].max()), time.perf_counter() - start))
+            rows.append(
+                (
+                    kind,
+                    device_description(device),
+                    per_epoch,
+                    float(result.history["valid_ndcg"].max()),
+                    time.perf_counter() - start,
+                )
+            )
     print(f"\n{'encoder':8} {'s/epoch':>9} {'best valid NDCG@10':>19}  device")
     for kind, device, per_epoch, best, _ in rows:
         print(f"{kind:8} {per_epoch:9.2f} {best:19.4f}  {device}")

@@ -83,7 +83,8 @@ def peak_bytes(fn: Callable[[], object]) -> int:
 
 
 def make_data(rows: int, n: int, case: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """float32 scores (filled in chunks, so generation does not inflate the peak) and int8 labels."""
+    """float32 scores (filled in chunks, so generation does not inflate the peak) and int8
+    labels."""
     rng = np.random.default_rng(seed)
     scores = np.empty((rows, n), dtype=np.float32)
     step = 1 << 18
@@ -130,7 +131,9 @@ def run_case(case: str, args: argparse.Namespace) -> dict[str, float]:
         )
 
     def random100():
-        return rankaudit.evaluate(scores, labels, k=k, ties="random", n_repeats=100, user_ids=user_ids)
+        return rankaudit.evaluate(
+            scores, labels, k=k, ties="random", n_repeats=100, user_ids=user_ids
+        )
 
     def input_order():
         return rankaudit.evaluate(scores, labels, k=k, ties="input_order")
@@ -180,12 +183,27 @@ def ratios(res: dict[str, float], rows: int) -> list[tuple[str, float, str, bool
     per_row_sk = res["sklearn_s"] / res["sklearn_rows"]
     gb = 1024**3
     out = [
-        ("expected: speed-up per row vs sklearn ndcg_score", per_row_sk / per_row_ours, ">= 500", 0),
-        ("numpy two-pass count: speed-up vs sklearn", per_row_sk / (res["numpy_two_pass_s"] / rows), "(ref)", 0),
+        (
+            "expected: speed-up per row vs sklearn ndcg_score",
+            per_row_sk / per_row_ours,
+            ">= 500",
+            0,
+        ),
+        (
+            "numpy two-pass count: speed-up vs sklearn",
+            per_row_sk / (res["numpy_two_pass_s"] / rows),
+            "(ref)",
+            0,
+        ),
         ("expected / scores.sum()", res["expected_s"] / res["sum_s"], "<= 4", 0),
         ("expected+variance / scores.sum()", res["expected_var_s"] / res["sum_s"], "(info)", 0),
         ("hash / argsort(stable)", res["hash_s"] / res["argsort_s"], "<= 3", 0),
-        ("random n_repeats=100 / argsort(stable)", res["random100_s"] / res["argsort_s"], "<= 20", 0),
+        (
+            "random n_repeats=100 / argsort(stable)",
+            res["random100_s"] / res["argsort_s"],
+            "<= 20",
+            0,
+        ),
         ("input_order / argsort(stable)", res["input_order_s"] / res["argsort_s"], "(info)", 0),
         ("peak GB beyond inputs: expected", res["expected_peak_bytes"] / gb, "< 1.5", 0),
         ("peak GB beyond inputs: hash", res["hash_peak_bytes"] / gb, "< 1.5", 0),
@@ -194,7 +212,14 @@ def ratios(res: dict[str, float], rows: int) -> list[tuple[str, float, str, bool
     for name in ("ranx", "pytrec_eval"):
         if f"{name}_s" in res:
             per_row_peer = res[f"{name}_s"] / res["peer_rows"]
-            out.append((f"expected: speed-up per row vs {name} (input order / doc id)", per_row_peer / per_row_ours, "(info)", 0))
+            out.append(
+                (
+                    f"expected: speed-up per row vs {name} (input order / doc id)",
+                    per_row_peer / per_row_ours,
+                    "(info)",
+                    0,
+                )
+            )
     checked = []
     for label, value, goal, _ in out:
         ok = True
@@ -209,13 +234,17 @@ def ratios(res: dict[str, float], rows: int) -> list[tuple[str, float, str, bool
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=FULL_ROWS, help="rows (default: full workload)")
     parser.add_argument("--candidates", type=int, default=31, help="candidates per row (31)")
     parser.add_argument("--sklearn-rows", type=int, default=30_000, help="sklearn subset (30,000)")
     parser.add_argument("--peer-rows", type=int, default=30_000, help="ranx / pytrec_eval subset")
     parser.add_argument("--repeats", type=int, default=3, help="timing repeats; best is kept")
-    parser.add_argument("--no-peers", dest="peers", action="store_false", help="skip ranx/pytrec_eval")
+    parser.add_argument(
+        "--no-peers", dest="peers", action="store_false", help="skip ranx/pytrec_eval"
+    )
     parser.add_argument("--cases", default="tie-heavy,continuous", help="comma-separated cases")
     parser.add_argument("--json", type=Path, default=None, help="also write raw figures here")
     parser.add_argument(
@@ -226,22 +255,37 @@ def main(argv: list[str] | None = None) -> int:
     # compile every kernel once on a tiny batch, outside the timings
     s, y = make_data(8, args.candidates, "tie-heavy")
     for rule in ("expected", "hash", "random", "input_order"):
-        kw = {"item_ids": np.arange(8 * args.candidates, dtype=np.int32).reshape(8, -1),
-              "user_ids": np.arange(8)} if rule == "hash" else {}
+        kw = (
+            {
+                "item_ids": np.arange(8 * args.candidates, dtype=np.int32).reshape(8, -1),
+                "user_ids": np.arange(8),
+            }
+            if rule == "hash"
+            else {}
+        )
         if rule == "random":
             kw = {"n_repeats": 2, "user_ids": np.arange(8)}
         rankaudit.evaluate(s, y, ties=rule, **kw)
     rankaudit.evaluate(s, y, return_variance=True)
 
-    print(f"rankaudit {rankaudit.__version__}, numpy {np.__version__}, {platform.processor() or platform.machine()}")
-    print(f"workload: {args.rows:,} rows x {args.candidates} candidates, float32 scores, int8 labels, k=10")
+    print(
+        f"rankaudit {rankaudit.__version__}, numpy {np.__version__}, "
+        f"{platform.processor() or platform.machine()}"
+    )
+    print(
+        f"workload: {args.rows:,} rows x {args.candidates} candidates, float32 scores, int8 "
+        f"labels, k=10"
+    )
     all_results: dict[str, dict[str, float]] = {}
     failed = False
     for case in args.cases.split(","):
         res = run_case(case, args)
         all_results[case] = res
         print(f"\n== {case} ==")
-        print("   timings (s): " + ", ".join(f"{k[:-2]}={v:.4f}" for k, v in res.items() if k.endswith("_s")))
+        print(
+            "   timings (s): "
+            + ", ".join(f"{k[:-2]}={v:.4f}" for k, v in res.items() if k.endswith("_s"))
+        )
         print(f"   {'ratio':<62} {'value':>10}  {'goal':>7}  ok")
         for label, value, goal, ok in ratios(res, args.rows):
             failed |= not ok

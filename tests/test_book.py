@@ -1,4 +1,5 @@
-"""Check the site built from the smoke-executed chapters (``site`` in conftest) in headless Chromium."""
+"""Check the site built from the smoke-executed chapters (``site`` in conftest) in headless
+Chromium."""
 
 from __future__ import annotations
 
@@ -16,13 +17,21 @@ def _chromium() -> str:
         path = shutil.which(name)
         if path:
             return path
-    pytest.fail("headless Chromium is not installed; `make test` installs it (apt-get install chromium)")
+    pytest.fail(
+        "headless Chromium is not installed; `make test` installs it (apt-get install chromium)"
+    )
 
 
 def _rendered_dom(page) -> str:
     cmd = [
-        _chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-        "--virtual-time-budget=20000", "--dump-dom", page.as_uri(),
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--allow-file-access-from-files",
+        "--virtual-time-budget=20000",
+        "--dump-dom",
+        page.as_uri(),
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -31,8 +40,12 @@ def _rendered_dom(page) -> str:
 
 def test_index_renders_with_parts(site):
     dom = _rendered_dom(site / "index.html")
-    for part in ("Part I: Ties", "Part II: Dataset audits", "Part III: Contextual ranking",
-                 "Part IV: Reporting"):
+    for part in (
+        "Part I: Ties",
+        "Part II: Dataset audits",
+        "Part III: Contextual ranking",
+        "Part IV: Reporting",
+    ):
         assert part in dom
     assert "How to rerun and extend this book" in dom
 

@@ -76,9 +76,16 @@ def test_table1_chapters_run_on_diginetica_files(tmp_path, name):
 
     log = simulate_sessions(SessionConfig(n_sessions=800, n_products=600), progress=False)
     folder = write_diginetica(log, tmp_path / "diginetica")
-    paths = Paths(ROOT, ROOT / "notebooks", tmp_path / "book", tmp_path / "executed", tmp_path / "results")
-    out = run_chapter(name, {"data_dir": str(folder), "max_sessions": 600}, paths=paths,
-                      smoke=True, log=lambda *_: None)
+    paths = Paths(
+        ROOT, ROOT / "notebooks", tmp_path / "book", tmp_path / "executed", tmp_path / "results"
+    )
+    out = run_chapter(
+        name,
+        {"data_dir": str(folder), "max_sessions": 600},
+        paths=paths,
+        smoke=True,
+        log=lambda *_: None,
+    )
     record = json.loads((paths.results / f"{name}.json").read_text())
     assert record["params"]["data_dir"] == str(folder.resolve())
     assert record["data_source"]["name"] == "Simulated sessions in the DIGINETICA format"

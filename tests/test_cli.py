@@ -16,8 +16,14 @@ FIX = ROOT / "tests" / "fixtures" / "trec"
 
 def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    return subprocess.run([sys.executable, "-m", "rankaudit", *map(str, args)],
-                          capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "rankaudit", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=300,
+    )
 
 
 def _one_line_error(proc: subprocess.CompletedProcess, code: int = 1) -> str:
@@ -29,15 +35,29 @@ def _one_line_error(proc: subprocess.CompletedProcess, code: int = 1) -> str:
 
 def test_audit_json_shape_and_values(tmp_path):
     out = tmp_path / "audit.json"
-    proc = _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@10", "RR", "P@10", "AP",
-                "--per-query", "--format", "json", "-o", out)
+    proc = _cli(
+        "audit",
+        FIX / "run_a.txt",
+        FIX / "qrels.txt",
+        "-m",
+        "nDCG@10",
+        "RR",
+        "P@10",
+        "AP",
+        "--per-query",
+        "--format",
+        "json",
+        "-o",
+        out,
+    )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(out.read_text())
     assert {"aggregate", "per_query", "prevalence", "n_queries", "inputs"} <= set(doc)
     assert doc["n_queries"] == 3
     rules = {"trec_eval", "expected", "pessimistic", "optimistic"}
     assert {(r["measure"], r["ties"]) for r in doc["aggregate"]} == {
-        (m, t) for m in ("nDCG@10", "RR", "P@10", "AP") for t in rules}
+        (m, t) for m in ("nDCG@10", "RR", "P@10", "AP") for t in rules
+    }
     assert len(doc["per_query"]) == 3 * 4 * 4
     assert set(doc["per_query"][0]) == {"query", "measure", "ties", "value"}
     by = {(r["measure"], r["ties"]): r["value"] for r in doc["aggregate"]}
@@ -57,12 +77,28 @@ def test_audit_table_and_csv():
 
 
 def test_compare_and_checklist():
-    proc = _cli("compare", FIX / "run_a.txt", FIX / "run_b.txt", FIX / "qrels.txt", "-m", "AP",
-                "--format", "json", "--n-perm", "200", "--n-boot", "200")
+    proc = _cli(
+        "compare",
+        FIX / "run_a.txt",
+        FIX / "run_b.txt",
+        FIX / "qrels.txt",
+        "-m",
+        "AP",
+        "--format",
+        "json",
+        "--n-perm",
+        "200",
+        "--n-boot",
+        "200",
+    )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert {"mean_difference", "p_value_sign_flip", "sign_survives_worst_case",
-            "b_pessimistic_minus_a_optimistic"} <= set(doc)
+    assert {
+        "mean_difference",
+        "p_value_sign_flip",
+        "sign_survives_worst_case",
+        "b_pessimistic_minus_a_optimistic",
+    } <= set(doc)
     assert 0 < doc["p_value_sign_flip"] <= 1
     proc = _cli("checklist", FIX / "run_a.txt", FIX / "qrels.txt")
     assert proc.returncode == 0, proc.stderr
@@ -101,11 +137,14 @@ def test_malformed_qrels_and_arguments(tmp_path):
     qrels = tmp_path / "bad.qrels"
     qrels.write_text("101 0 doc-07 1\n101 0 doc-03 x\n")
     assert ":2: relevance 'x' is not an integer" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", qrels))
+        _cli("audit", FIX / "run_a.txt", qrels)
+    )
     assert "no such file" in _one_line_error(_cli("audit", tmp_path / "missing", FIX / "qrels.txt"))
     assert "unknown measure" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@x"))
+        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@x")
+    )
     assert "unknown tie rule" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "random"))
+        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "random")
+    )
     _one_line_error(_cli("audit", FIX / "run_a.txt"), code=2)
     _one_line_error(_cli("frobnicate"), code=2)

@@ -20,8 +20,10 @@ def test_lock_and_environment_pin_the_same_versions():
     lock = _pins((ROOT / "requirements" / "lock.txt").read_text().splitlines())
     env = _pins((ROOT / "environment.yml").read_text().splitlines())
     assert len(lock) > 50
-    assert lock == env, {k: (lock.get(k), env.get(k)) for k in set(lock) ^ set(env) | {
-        k for k in lock if k in env and lock[k] != env[k]}}
+    assert lock == env, {
+        k: (lock.get(k), env.get(k))
+        for k in set(lock) ^ set(env) | {k for k in lock if k in env and lock[k] != env[k]}
+    }
 
 
 def test_core_pins_are_the_ones_that_resolve_offline():

@@ -88,7 +88,8 @@ def package_imports(tree: ast.Module, module: str, is_package: bool):
             if name == "rankaudit" or (is_package and name == module):
                 # `from rankaudit import x` / `from . import x`: x may be a submodule
                 targets = [
-                    f"{name}.{a.name}" if (SRC.parent / name.replace(".", "/") / a.name).exists()
+                    f"{name}.{a.name}"
+                    if (SRC.parent / name.replace(".", "/") / a.name).exists()
                     or (SRC.parent / name.replace(".", "/") / f"{a.name}.py").exists()
                     else name
                     for a in node.names
@@ -133,7 +134,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
             if nxt == node or nxt not in graph:
                 continue
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state and (cycle := visit(nxt)):
                 return cycle
         stack.pop()

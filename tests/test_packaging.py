@@ -26,7 +26,10 @@ def _modules() -> list[str]:
 
 def test_version_has_one_source():
     assert "version" not in PROJECT and "version" in PROJECT["dynamic"]
-    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"]["attr"] == "rankaudit._version.__version__"
+    assert (
+        PYPROJECT["tool"]["setuptools"]["dynamic"]["version"]["attr"]
+        == "rankaudit._version.__version__"
+    )
     cff = (ROOT / "CITATION.cff").read_text()
     assert re.search(r"^version: (.+)$", cff, re.M).group(1) == rankaudit.__version__
 
@@ -65,8 +68,10 @@ def _third_party_imports() -> set[str]:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module.split(".")[0])
             elif (
-                isinstance(node, ast.Call) and getattr(node.func, "id", None) == "require"
-                and node.args and isinstance(node.args[0], ast.Constant)
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "require"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
             ):
                 found.add(str(node.args[0].value).split(".")[0])
     return found

@@ -63,10 +63,14 @@ def scan_html(page: str) -> list[Finding]:
             found.append(Finding("nan-in-table", _text(cell)))
 
     bold = re.sub(r"<(?!/?strong\b)[^>]*>", "", body)  # keep <strong>, drop glue spans etc.
-    for match in re.finditer(r"(?:[\w@]<strong>\s*[\d.]+[^<]*</strong>"
-                             r"|<strong>\s*[\d.,]+\s*</strong>[\w!@])", bold):
-        found.append(Finding("bold-in-token", _text(bold[max(0, match.start() - 20):
-                                                          match.end() + 20])))
+    for match in re.finditer(
+        r"(?:[\w@]<strong>\s*[\d.]+[^<]*</strong>"
+        r"|<strong>\s*[\d.,]+\s*</strong>[\w!@])",
+        bold,
+    ):
+        found.append(
+            Finding("bold-in-token", _text(bold[max(0, match.start() - 20) : match.end() + 20]))
+        )
 
     prose = " ".join(_text(part) for _, part in _PROSE.findall(body))
     rules = {
@@ -77,7 +81,7 @@ def scan_html(page: str) -> list[Finding]:
     }
     for rule, pattern in rules.items():
         for match in re.finditer(pattern, prose):
-            found.append(Finding(rule, prose[max(0, match.start() - 40): match.end() + 40]))
+            found.append(Finding(rule, prose[max(0, match.start() - 40) : match.end() + 40]))
     return found
 
 
@@ -97,40 +101,61 @@ def test_no_page_reads_wrong(site):
 
 # --- each pattern, caught on a small page ------------------------------------------------------
 
+
 def _page(body: str) -> str:
-    return f"<html><head><style>p {{ color: red }}</style></head><body><main>{body}</main></body></html>"
+    style = "<style>p { color: red }</style>"
+    return f"<html><head>{style}</head><body><main>{body}</main></body></html>"
 
 
 @pytest.mark.parametrize(
     ("rule", "bad", "good"),
     [
-        ("nan-in-table",
-         "<table><tr><th>paper lift</th></tr><tr><td>NaN</td></tr></table>",
-         "<table><tr><th>paper lift</th></tr><tr><td>n/a</td></tr></table>"),
-        ("by-minus",
-         "<p>The variant improves MRR by -3.1%.</p>",
-         "<p>The variant changes MRR by 3.1% (a drop).</p>"),
-        ("by-minus",
-         "<p>Recall rises by \u22120.4 points.</p>",
-         "<p>Recall moves by 0.4 points, down.</p>"),
-        ("stale-part-name",
-         "<p>The features of Part III (a) are reused.</p>",
-         "<p>The features of Part III are reused.</p>"),
-        ("bold-in-token",
-         "<p>We report HR@<strong>10</strong> for every row.</p>",
-         "<p>We report <strong>HR@10</strong> for every row.</p>"),
-        ("bold-in-token",
-         '<p>We report HR@<strong><span class="pasted-text">10</span></strong> here.</p>',
-         '<p>We report <strong>HR@<span class="pasted-text">10</span></strong> here.</p>'),
-        ("bold-in-token",
-         "<p>Enumeration is impossible (<strong>31</strong>! orders).</p>",
-         "<p>Enumeration is impossible (<strong>31!</strong> orders).</p>"),
-        ("raw-float-format",
-         "<p>The run compares 4.380300e+07 pairs.</p>",
-         "<p>The run compares 43,803,000 pairs; the error is 2.2e-16.</p>"),
-        ("bool-in-prose",
-         "<p>Row-order invariant: True for the expected rule.</p>",
-         "<p>Row-order invariant: yes, for the expected rule; <code>ignore_ties=False</code>.</p>"),
+        (
+            "nan-in-table",
+            "<table><tr><th>paper lift</th></tr><tr><td>NaN</td></tr></table>",
+            "<table><tr><th>paper lift</th></tr><tr><td>n/a</td></tr></table>",
+        ),
+        (
+            "by-minus",
+            "<p>The variant improves MRR by -3.1%.</p>",
+            "<p>The variant changes MRR by 3.1% (a drop).</p>",
+        ),
+        (
+            "by-minus",
+            "<p>Recall rises by \u22120.4 points.</p>",
+            "<p>Recall moves by 0.4 points, down.</p>",
+        ),
+        (
+            "stale-part-name",
+            "<p>The features of Part III (a) are reused.</p>",
+            "<p>The features of Part III are reused.</p>",
+        ),
+        (
+            "bold-in-token",
+            "<p>We report HR@<strong>10</strong> for every row.</p>",
+            "<p>We report <strong>HR@10</strong> for every row.</p>",
+        ),
+        (
+            "bold-in-token",
+            '<p>We report HR@<strong><span class="pasted-text">10</span></strong> here.</p>',
+            '<p>We report <strong>HR@<span class="pasted-text">10</span></strong> here.</p>',
+        ),
+        (
+            "bold-in-token",
+            "<p>Enumeration is impossible (<strong>31</strong>! orders).</p>",
+            "<p>Enumeration is impossible (<strong>31!</strong> orders).</p>",
+        ),
+        (
+            "raw-float-format",
+            "<p>The run compares 4.380300e+07 pairs.</p>",
+            "<p>The run compares 43,803,000 pairs; the error is 2.2e-16.</p>",
+        ),
+        (
+            "bool-in-prose",
+            "<p>Row-order invariant: True for the expected rule.</p>",
+            "<p>Row-order invariant: yes, for the expected rule; "
+            "<code>ignore_ties=False</code>.</p>",
+        ),
     ],
 )
 def test_each_pattern_is_caught_and_its_fix_passes(rule, bad, good):

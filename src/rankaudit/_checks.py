@@ -18,9 +18,7 @@ from rankaudit.scalars import plain
 __all__ = ["check_int", "check_positive_int", "check_seed", "check_unit_interval"]
 
 
-def check_int(
-    value: object, name: str, *, lo: int | None = None, hi: int | None = None
-) -> int:
+def check_int(value: object, name: str, *, lo: int | None = None, hi: int | None = None) -> int:
     """``value`` as a Python ``int`` if it is an integer in ``[lo, hi]``; else ``ValueError``.
 
     The message names ``name``, the value and, for a non-integer, its type.

@@ -46,7 +46,8 @@ def find_project_root(start: Path | None = None) -> Path:
 
 
 def project_root_or_none(start: Path | None = None) -> Path | None:
-    """:func:`find_project_root` from ``start``, then from this file; ``None`` outside a checkout."""
+    """:func:`find_project_root` from ``start``, then from this file; ``None`` outside a
+    checkout."""
     for origin in (start or Path.cwd(), Path(__file__).resolve().parent):
         try:
             return find_project_root(origin)

@@ -78,16 +78,26 @@ def _read_run(path: str, args: argparse.Namespace) -> Run:
     kind = _kind(path, args.input_format)
     if kind == "trec":
         return read_trec_run(path)
-    return read_long_run(path, query_col=args.query_col, docno_col=args.docno_col,
-                         score_col=args.score_col, file_format=kind)
+    return read_long_run(
+        path,
+        query_col=args.query_col,
+        docno_col=args.docno_col,
+        score_col=args.score_col,
+        file_format=kind,
+    )
 
 
 def _read_qrels(path: str, args: argparse.Namespace) -> Qrels:
     kind = _kind(path, args.input_format)
     if kind == "trec":
         return read_trec_qrels(path)
-    return read_long_qrels(path, query_col=args.query_col, docno_col=args.docno_col,
-                           relevance_col=args.relevance_col, file_format=kind)
+    return read_long_qrels(
+        path,
+        query_col=args.query_col,
+        docno_col=args.docno_col,
+        relevance_col=args.relevance_col,
+        file_format=kind,
+    )
 
 
 def _rules(text: str) -> list[str]:
@@ -98,8 +108,10 @@ def _rules(text: str) -> list[str]:
 
 
 def _inputs(**paths: str) -> list[dict[str, str]]:
-    return [{"role": role, "path": str(p), "name": Path(p).name, "sha256": _sha256(p)}
-            for role, p in paths.items()]
+    return [
+        {"role": role, "path": str(p), "name": Path(p).name, "sha256": _sha256(p)}
+        for role, p in paths.items()
+    ]
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -125,8 +137,15 @@ def cmd_audit(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = _rules(args.ties)
     run, qrels = _read_run(args.run, args), _read_qrels(args.qrels, args)
-    audit = audit_run(run, qrels, measures, ties=rules, relevance_level=args.relevance_level,
-                      complete=args.complete, seed=args.seed)
+    audit = audit_run(
+        run,
+        qrels,
+        measures,
+        ties=rules,
+        relevance_level=args.relevance_level,
+        complete=args.complete,
+        seed=args.seed,
+    )
     envelope = audit.envelope()
     if args.format == "json":
         doc: dict[str, object] = {
@@ -148,16 +167,23 @@ def cmd_audit(args: argparse.Namespace) -> int:
         frame.to_csv(buf, index=False, float_format="%.17g")
         _emit(buf.getvalue(), args.output)
     else:
-        lines = [f"run: {args.run}   qrels: {args.qrels}   queries: {audit.n_queries}"
-                 f"{' (trec_eval -c)' if args.complete else ''}", ""]
+        lines = [
+            f"run: {args.run}   qrels: {args.qrels}   queries: {audit.n_queries}"
+            f"{' (trec_eval -c)' if args.complete else ''}",
+            "",
+        ]
         lines.append(envelope.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
         lines.append("")
-        lines.append("envelope = optimistic - pessimistic; prevalence = share of queries with a "
-                     "tie that moves the measure")
+        lines.append(
+            "envelope = optimistic - pessimistic; prevalence = share of queries with a "
+            "tie that moves the measure"
+        )
         lines.append(f"queries with any tied scores: {audit.prevalence()['any_tie']:.1%}")
         if args.per_query:
-            lines += ["", audit.per_query().to_string(index=False,
-                                                       float_format=lambda x: f"{x:.4f}")]
+            lines += [
+                "",
+                audit.per_query().to_string(index=False, float_format=lambda x: f"{x:.4f}"),
+            ]
         _emit("\n".join(lines) + "\n", args.output)
     return 0
 
@@ -166,20 +192,30 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     (measure,) = parse_measures([args.measure])
     qrels = _read_qrels(args.qrels, args)
-    comparison = compare_runs(_read_run(args.run_a, args), _read_run(args.run_b, args), qrels,
-                              measure, relevance_level=args.relevance_level,
-                              complete=args.complete)
+    comparison = compare_runs(
+        _read_run(args.run_a, args),
+        _read_run(args.run_b, args),
+        qrels,
+        measure,
+        relevance_level=args.relevance_level,
+        complete=args.complete,
+    )
     summary = comparison.summary()
     a, b = comparison.a["expected"], comparison.b["expected"]
-    summary["p_value_sign_flip"] = paired_randomisation_test(a, b, n_perm=args.n_perm,
-                                                             seed=args.seed)
+    summary["p_value_sign_flip"] = paired_randomisation_test(
+        a, b, n_perm=args.n_perm, seed=args.seed
+    )
     if a.mean() > 0:
         lift, lo, hi = paired_bootstrap_lift(a, b, n_boot=args.n_boot, seed=args.seed)
         summary.update(lift_pct=lift, lift_ci_low=lo, lift_ci_high=hi)
     else:
         summary.update(lift_pct=None, lift_ci_low=None, lift_ci_high=None)
-    summary.update(n_perm=args.n_perm, n_boot=args.n_boot, seed=args.seed,
-                   inputs=_inputs(run_a=args.run_a, run_b=args.run_b, qrels=args.qrels))
+    summary.update(
+        n_perm=args.n_perm,
+        n_boot=args.n_boot,
+        seed=args.seed,
+        inputs=_inputs(run_a=args.run_a, run_b=args.run_b, qrels=args.qrels),
+    )
     if args.format == "json":
         doc = dict(summary)
         if args.per_query:
@@ -196,99 +232,160 @@ def cmd_compare(args: argparse.Namespace) -> int:
         f" ({args.n_perm} flips)",
     ]
     if s["lift_pct"] is not None:
-        lines.append(f"  lift of B over A: {s['lift_pct']:+.2f}% (95% paired bootstrap CI "
-                     f"{s['lift_ci_low']:+.2f}% .. {s['lift_ci_high']:+.2f}%)")
+        lines.append(
+            f"  lift of B over A: {s['lift_pct']:+.2f}% (95% paired bootstrap CI "
+            f"{s['lift_ci_low']:+.2f}% .. {s['lift_ci_high']:+.2f}%)"
+        )
     lines += [
-        f"  worst cases: B pessimistic - A optimistic = {s['b_pessimistic_minus_a_optimistic']:+.4f};"
+        f"  worst cases: B pessimistic - A optimistic = "
+        f"{s['b_pessimistic_minus_a_optimistic']:+.4f};"
         f" B optimistic - A pessimistic = {s['b_optimistic_minus_a_pessimistic']:+.4f}",
         f"  the sign of B - A {verdict} the worst-case tie orders",
     ]
     if args.per_query:
-        lines += ["", comparison.per_query().to_string(index=False,
-                                                        float_format=lambda x: f"{x:.4f}")]
+        lines += [
+            "",
+            comparison.per_query().to_string(index=False, float_format=lambda x: f"{x:.4f}"),
+        ]
     _emit("\n".join(lines) + "\n", args.output)
     return 0
 
 
 # --------------------------------------------------------------------------- checklist
-def run_checklist(run: Run, qrels: Qrels, *, measure: str = "nDCG@10", ties: str = "trec_eval",
-                  relevance_level: int = 1, complete: bool = False, n_permutations: int = 5,
-                  seed: int = 0, tolerance: float = 1e-3, label: str = ""):
+def run_checklist(
+    run: Run,
+    qrels: Qrels,
+    *,
+    measure: str = "nDCG@10",
+    ties: str = "trec_eval",
+    relevance_level: int = 1,
+    complete: bool = False,
+    n_permutations: int = 5,
+    seed: int = 0,
+    tolerance: float = 1e-3,
+    label: str = "",
+):
     """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run."""
     (m,) = parse_measures([measure])
     ties = check_run_rule(ties)
-    rules = list(dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic",
-                                "optimistic"]))
-    audit = audit_run(run, qrels, [m], ties=rules, relevance_level=relevance_level,
-                      complete=complete, seed=seed)
+    rules = list(
+        dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])
+    )
+    audit = audit_run(
+        run, qrels, [m], ties=rules, relevance_level=relevance_level, complete=complete, seed=seed
+    )
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     depth = np.diff(batch.offsets)
     judged_share = float((batch.gains > 0).mean()) if len(batch.gains) else 0.0
-    facts1 = {"n_queries": audit.n_queries, "depth_min": int(depth.min()) if len(depth) else 0,
-              "depth_median": float(np.median(depth)) if len(depth) else 0.0,
-              "depth_max": int(depth.max(initial=0)), "share_retrieved_with_gain": judged_share,
-              "missing": ["retrieval depth policy", "filters", "deduplication"]}
+    facts1 = {
+        "n_queries": audit.n_queries,
+        "depth_min": int(depth.min()) if len(depth) else 0,
+        "depth_median": float(np.median(depth)) if len(depth) else 0.0,
+        "depth_max": int(depth.max(initial=0)),
+        "share_retrieved_with_gain": judged_share,
+        "missing": ["retrieval depth policy", "filters", "deduplication"],
+    }
     item1 = ChecklistItem(
-        "candidate_set", "Candidate set", "missing",
-        f"A retrieval run over {audit.n_queries} judged queries, {facts1['depth_median']:g} documents"
+        "candidate_set",
+        "Candidate set",
+        "missing",
+        f"A retrieval run over {audit.n_queries} judged queries, {facts1['depth_median']:g} "
+        f"documents"
         f" per query (median; {facts1['depth_min']}..{facts1['depth_max']}); "
         f"{judged_share:.1%} of retrieved documents have a positive label. Not disclosed by a run "
-        "file: how the candidates were formed (depth cut-off, filters, deduplication).", facts1)
+        "file: how the candidates were formed (depth cut-off, filters, deduplication).",
+        facts1,
+    )
     vals = {rule: float(v[:, 0].mean()) for rule, v in audit.values.items()}
     order_matters = abs(vals["input_order"] - vals["trec_eval"]) > tolerance
     item2 = ChecklistItem(
-        "presort_order", "Pre-sort candidate order", "warn" if ties == "input_order" else "ok",
+        "presort_order",
+        "Pre-sort candidate order",
+        "warn" if ties == "input_order" else "ok",
         f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
-        f"{vals['trec_eval']:.4f}: the order of the lines " + ("changes" if order_matters else
-        "does not change") + " the result under a stable sort.",
-        {"input_order": vals["input_order"], "trec_eval": vals["trec_eval"]})
+        f"{vals['trec_eval']:.4f}: the order of the lines "
+        + ("changes" if order_matters else "does not change")
+        + " the result under a stable sort.",
+        {"input_order": vals["input_order"], "trec_eval": vals["trec_eval"]},
+    )
     prev = audit.prevalence()
     item3 = ChecklistItem(
-        "tie_prevalence", "Tie prevalence", "warn" if prev[str(m)] > 0 else "ok",
+        "tie_prevalence",
+        "Tie prevalence",
+        "warn" if prev[str(m)] > 0 else "ok",
         f"Queries with tied scores: {prev['any_tie']:.1%}; with a tie that moves {m}: "
-        f"{prev[str(m)]:.1%}.", {"any_tie": prev["any_tie"], "measure_moving_tie": prev[str(m)]})
+        f"{prev[str(m)]:.1%}.",
+        {"any_tie": prev["any_tie"], "measure_moving_tie": prev[str(m)]},
+    )
     descr = {
         "trec_eval": "score descending, ties by docno descending (byte order), as trec_eval: the "
-                     "document names decide every tie",
+        "document names decide every tie",
         "input_order": "score descending, ties in file order (stable sort)",
         "hash": f"tie_hash(seed={seed}, query id, docno) ascending, collisions by docno",
         "expected": "exact expectation over uniform random orders of every tie block",
         "pessimistic": "relevant and higher-gain documents last within ties (lower bound)",
         "optimistic": "relevant and higher-gain documents first within ties (upper bound)",
     }[ties]
-    item4 = ChecklistItem("tie_breaking", "Tie-breaking rule",
-                          "warn" if ties in ("trec_eval", "input_order") else "ok",
-                          f"Reported rule '{ties}': {descr}.", {"tie_rule": ties, "seed": seed})
+    item4 = ChecklistItem(
+        "tie_breaking",
+        "Tie-breaking rule",
+        "warn" if ties in ("trec_eval", "input_order") else "ok",
+        f"Reported rule '{ties}': {descr}.",
+        {"tie_rule": ties, "seed": seed},
+    )
     rng = np.random.default_rng(seed)
     base = vals[ties]
     changes = []
     for _ in range(n_permutations):
         perm = rng.permutation(len(run))
         shuffled = Run(run.query.take(perm), run.docno.take(perm), run.score[perm], run.source)
-        other = audit_run(shuffled, qrels, [m], ties=[ties], relevance_level=relevance_level,
-                          complete=complete, seed=seed)
+        other = audit_run(
+            shuffled,
+            qrels,
+            [m],
+            ties=[ties],
+            relevance_level=relevance_level,
+            complete=complete,
+            seed=seed,
+        )
         changes.append(abs(float(other.values[ties][:, 0].mean()) - base))
     worst = max(changes, default=0.0)
     item5 = ChecklistItem(
-        "permutation_test", "Permutation test", "ok" if worst <= 1e-12 else "warn",
-        (f"Row-order invariant: {n_permutations} shuffles of the run's lines changed no result."
-         if worst <= 1e-12 else f"NOT order invariant: shuffling the lines moved {m} by up to "
-         f"{worst:.4f}."), {"n_permutations": n_permutations, "max_mean_change": worst})
+        "permutation_test",
+        "Permutation test",
+        "ok" if worst <= 1e-12 else "warn",
+        (
+            f"Row-order invariant: {n_permutations} shuffles of the run's lines changed no result."
+            if worst <= 1e-12
+            else f"NOT order invariant: shuffling the lines moved {m} by up to {worst:.4f}."
+        ),
+        {"n_permutations": n_permutations, "max_mean_change": worst},
+    )
     spread = vals["optimistic"] - vals["pessimistic"]
     listing = "; ".join(f"{r} {v:.4f}" for r, v in vals.items())
     item6 = ChecklistItem(
-        "sensitivity", "Sensitivity analysis", "warn" if spread > tolerance else "ok",
+        "sensitivity",
+        "Sensitivity analysis",
+        "warn" if spread > tolerance else "ok",
         f"{m} by tie rule: {listing} (envelope {spread:.4f}).",
-        {"by_rule": vals, "envelope": spread, "tolerance": tolerance})
+        {"by_rule": vals, "envelope": spread, "tolerance": tolerance},
+    )
     return Checklist(items=(item1, item2, item3, item4, item5, item6), label=label)
 
 
 def cmd_checklist(args: argparse.Namespace) -> int:
     run, qrels = _read_run(args.run, args), _read_qrels(args.qrels, args)
-    filled = run_checklist(run, qrels, measure=args.measure, ties=args.ties,
-                           relevance_level=args.relevance_level, complete=args.complete,
-                           n_permutations=args.n_permutations, seed=args.seed,
-                           label=Path(args.run).name)
+    filled = run_checklist(
+        run,
+        qrels,
+        measure=args.measure,
+        ties=args.ties,
+        relevance_level=args.relevance_level,
+        complete=args.complete,
+        n_permutations=args.n_permutations,
+        seed=args.seed,
+        label=Path(args.run).name,
+    )
     if args.format == "json":
         doc = {"checklist": filled.to_dict(), "inputs": _inputs(run=args.run, qrels=args.qrels)}
         _emit(json.dumps(_floats(doc), indent=2, default=str) + "\n", args.output)
@@ -299,18 +396,31 @@ def cmd_checklist(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- parser
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--relevance-level", "-l", type=int, default=1, metavar="N",
-                   help="relevant iff label >= N (trec_eval -l; default 1)")
-    p.add_argument("--complete", "-c", action="store_true",
-                   help="average over every qrels query, missing ones scoring 0 (trec_eval -c)")
-    p.add_argument("--input-format", choices=("auto", "trec", "csv", "tsv", "parquet"),
-                   default="auto", help="format of the input files (default: from the name; "
-                   "TREC text unless .csv/.tsv/.parquet)")
+    p.add_argument(
+        "--relevance-level",
+        "-l",
+        type=int,
+        default=1,
+        metavar="N",
+        help="relevant iff label >= N (trec_eval -l; default 1)",
+    )
+    p.add_argument(
+        "--complete",
+        "-c",
+        action="store_true",
+        help="average over every qrels query, missing ones scoring 0 (trec_eval -c)",
+    )
+    p.add_argument(
+        "--input-format",
+        choices=("auto", "trec", "csv", "tsv", "parquet"),
+        default="auto",
+        help="format of the input files (default: from the name; "
+        "TREC text unless .csv/.tsv/.parquet)",
+    )
     p.add_argument("--query-col", default="query", help="query column of a long-format table")
     p.add_argument("--docno-col", default="docno", help="document column of a long-format table")
     p.add_argument("--score-col", default="score", help="score column of a long-format run")
-    p.add_argument("--relevance-col", default="relevance",
-                   help="label column of long-format qrels")
+    p.add_argument("--relevance-col", default="relevance", help="label column of long-format qrels")
     p.add_argument("--seed", type=int, default=0, help="seed of the hash rule and of resampling")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
 
@@ -321,46 +431,71 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
-    p = sub.add_parser("audit", help="every measure under every tie rule, with the envelope",
-                       description="Evaluate RUN against QRELS under several tie rules and report "
-                       "the tie envelope (optimistic - pessimistic) and tie prevalence.")
+    p = sub.add_parser(
+        "audit",
+        help="every measure under every tie rule, with the envelope",
+        description="Evaluate RUN against QRELS under several tie rules and report "
+        "the tie envelope (optimistic - pessimistic) and tie prevalence.",
+    )
     p.add_argument("run", help="run file (TREC: qid Q0 docno rank score tag)")
     p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
-    p.add_argument("-m", "--measures", nargs="+", default=list(DEFAULT_MEASURES), metavar="M",
-                   help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)")
-    p.add_argument("--ties", default=DEFAULT_RULES,
-                   help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)} "
-                   "(default: %(default)s)")
+    p.add_argument(
+        "-m",
+        "--measures",
+        nargs="+",
+        default=list(DEFAULT_MEASURES),
+        metavar="M",
+        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
+    )
+    p.add_argument(
+        "--ties",
+        default=DEFAULT_RULES,
+        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)} (default: %(default)s)",
+    )
     p.add_argument("--per-query", action="store_true", help="also report every query")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     _common(p)
     p.set_defaults(func=cmd_audit)
 
-    p = sub.add_parser("compare", help="two runs, paired by query, tie-robustly",
-                       description="Paired comparison of RUN_B against RUN_A under the expected "
-                       "rule (sign-flip test, bootstrap CI of the lift) and whether the sign of "
-                       "the difference survives the worst-case tie orders.")
+    p = sub.add_parser(
+        "compare",
+        help="two runs, paired by query, tie-robustly",
+        description="Paired comparison of RUN_B against RUN_A under the expected "
+        "rule (sign-flip test, bootstrap CI of the lift) and whether the sign of "
+        "the difference survives the worst-case tie orders.",
+    )
     p.add_argument("run_a", help="baseline run file")
     p.add_argument("run_b", help="other run file")
     p.add_argument("qrels", help="qrels file")
     p.add_argument("-m", "--measure", default="nDCG@10", help="one measure (default: %(default)s)")
     p.add_argument("--n-perm", type=int, default=10000, help="sign flips (default: %(default)s)")
-    p.add_argument("--n-boot", type=int, default=2000,
-                   help="bootstrap resamples (default: %(default)s)")
+    p.add_argument(
+        "--n-boot", type=int, default=2000, help="bootstrap resamples (default: %(default)s)"
+    )
     p.add_argument("--per-query", action="store_true", help="also report every query")
     p.add_argument("--format", choices=("table", "json"), default="table")
     _common(p)
     p.set_defaults(func=cmd_compare)
 
-    p = sub.add_parser("checklist", help="fill the six-part tie-reporting checklist",
-                       description="Fill the Part IV reporting checklist from RUN and QRELS.")
+    p = sub.add_parser(
+        "checklist",
+        help="fill the six-part tie-reporting checklist",
+        description="Fill the Part IV reporting checklist from RUN and QRELS.",
+    )
     p.add_argument("run", help="run file")
     p.add_argument("qrels", help="qrels file")
     p.add_argument("-m", "--measure", default="nDCG@10", help="measure (default: %(default)s)")
-    p.add_argument("--ties", default="trec_eval",
-                   help="the rule your reported number used (default: %(default)s)")
-    p.add_argument("--n-permutations", type=int, default=5,
-                   help="line shuffles of the permutation test (default: %(default)s)")
+    p.add_argument(
+        "--ties",
+        default="trec_eval",
+        help="the rule your reported number used (default: %(default)s)",
+    )
+    p.add_argument(
+        "--n-permutations",
+        type=int,
+        default=5,
+        help="line shuffles of the permutation test (default: %(default)s)",
+    )
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
     _common(p)
     p.set_defaults(func=cmd_checklist)

@@ -32,7 +32,9 @@ def _assert_recomputed_equal(stem: str, directory: Path) -> int:
 def test_movielens_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
     stem = "05_movielens_audit"
     params = dict(data_dir=None, n_users=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4)
-    run, results = run_audit_chapter(stem, "movielens", data_dir=None, n_rows=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4)
+    run, results = run_audit_chapter(
+        stem, "movielens", data_dir=None, n_rows=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4
+    )
     write_results(stem, params=params, data_source=run.source, results=results)
     assert _assert_recomputed_equal(stem, results_dir) >= 5
     stored = read_results(stem, results_dir)
@@ -43,14 +45,20 @@ def test_movielens_chapter_aggregates_recompute_exactly(results_dir: Path) -> No
         np.testing.assert_array_equal(scores[name], s)
 
 
-def test_amazon_chapter_aggregates_recompute_exactly(results_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_amazon_chapter_aggregates_recompute_exactly(
+    results_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import rankaudit.audit.chapter as audit
 
     small = dict(n_users=2500, n_items=600, n_stores=100, seed=1)
     original = audit.prepare_audit
-    monkeypatch.setattr(audit, "prepare_audit", lambda *a, **kw: original(*a, **{**kw, "simulate": small}))
+    monkeypatch.setattr(
+        audit, "prepare_audit", lambda *a, **kw: original(*a, **{**kw, "simulate": small})
+    )
     stem = "06_amazon_audit"
-    run, results = audit.run_audit_chapter(stem, "amazon", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10, n_hash_seeds=4)
+    run, results = audit.run_audit_chapter(
+        stem, "amazon", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10, n_hash_seeds=4
+    )
     assert run.source.kind == "simulated"
     write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results)
     assert _assert_recomputed_equal(stem, results_dir) >= 5
@@ -62,8 +70,17 @@ def test_amazon_chapter_aggregates_recompute_exactly(results_dir: Path, monkeypa
 def test_table3_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
     stem = "07_hash_seeds_vs_expectation"
     run, results = run_audit_chapter(
-        stem, "movielens", table="table3", score="overlap", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10,
-        n_hash_seeds=5, n_permutations=3,
+        stem,
+        "movielens",
+        table="table3",
+        score="overlap",
+        data_dir=None,
+        n_rows=60,
+        n_negatives=30,
+        seed=42,
+        k=10,
+        n_hash_seeds=5,
+        n_permutations=3,
     )
     write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results)
     assert _assert_recomputed_equal(stem, results_dir) >= 5
@@ -77,9 +94,13 @@ def test_tampered_parquet_is_detected(results_dir: Path, monkeypatch: pytest.Mon
 
     small = dict(n_users=2500, n_items=600, n_stores=100, seed=1)
     original = audit.prepare_audit
-    monkeypatch.setattr(audit, "prepare_audit", lambda *a, **kw: original(*a, **{**kw, "simulate": small}))
+    monkeypatch.setattr(
+        audit, "prepare_audit", lambda *a, **kw: original(*a, **{**kw, "simulate": small})
+    )
     stem = "06_amazon_audit"
-    run, results = audit.run_audit_chapter(stem, "amazon", data_dir=None, n_rows=40, n_negatives=30, seed=42, k=10, n_hash_seeds=3)
+    run, results = audit.run_audit_chapter(
+        stem, "amazon", data_dir=None, n_rows=40, n_negatives=30, seed=42, k=10, n_hash_seeds=3
+    )
     write_results(stem, params={"n_rows": 40}, data_source=run.source, results=results)
     path = rows_path(stem, results_dir)
     table = pq.read_table(path)
@@ -87,6 +108,11 @@ def test_tampered_parquet_is_detected(results_dir: Path, monkeypatch: pytest.Mon
     frame.loc[frame["position"] == 0, "score_overlap"] += 100.0  # relevant item now always on top
     import pyarrow as pa
 
-    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(table.schema.metadata), path)
+    pq.write_table(
+        pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(
+            table.schema.metadata
+        ),
+        path,
+    )
     with pytest.raises(AssertionError, match="differs"):
         _assert_recomputed_equal(stem, results_dir)

@@ -35,7 +35,9 @@ def test_a_tied_relevant_item_below_the_cutoff_clears_the_flag() -> None:
 
 def test_no_tied_relevant_item_sets_the_flag() -> None:
     rows = _rows(50, 6)
-    scores = np.tile(np.array([5.0, 1.0, 1.0, 1.0, 0.0, 0.0]), (50, 1))  # negatives tie, relevant not
+    scores = np.tile(
+        np.array([5.0, 1.0, 1.0, 1.0, 0.0, 0.0]), (50, 1)
+    )  # negatives tie, relevant not
     out = hash_agreement(rows, scores, k=3, n_seeds=3)
     assert out["n_relevant_tied"] == 0 and out["no_relevant_ties"] is True
     assert out["z"] == 0.0 and out["within_1se"]

@@ -15,10 +15,16 @@ def _line(score, rule, ndcg, hr):
 
 def test_paper_layout_delta_is_hash_minus_input_order() -> None:
     results = {
-        "table2": [_line("a", "input_order", 0.9, 1.0), _line("a", "hash", 0.2, 0.35),
-                   _line("b", "input_order", 0.5, 0.6), _line("b", "hash", 0.5, 0.6)],
-        "prevalence": [{"score": "a", "any_tie": 1.0, "boundary_tie": 0.9, "relevant_tie": 0.95},
-                       {"score": "b", "any_tie": 0.1, "boundary_tie": 0.0, "relevant_tie": 0.0}],
+        "table2": [
+            _line("a", "input_order", 0.9, 1.0),
+            _line("a", "hash", 0.2, 0.35),
+            _line("b", "input_order", 0.5, 0.6),
+            _line("b", "hash", 0.5, 0.6),
+        ],
+        "prevalence": [
+            {"score": "a", "any_tie": 1.0, "boundary_tie": 0.9, "relevant_tie": 0.95},
+            {"score": "b", "any_tie": 0.1, "boundary_tie": 0.0, "relevant_tie": 0.0},
+        ],
     }
     frame = paper_table2_frame(results)
     assert list(frame.index) == ["a", "b"]

@@ -9,14 +9,18 @@ from rankaudit.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items
 
 def test_ppmi_coviewed_items_are_close():
     titles = ["1,2,3", "1,2,4", "5,6,7", "5,6,8", "9,10", "9,11"]
-    sessions = pd.DataFrame({"session_id": [0, 0, 1, 1, 2, 2, 3, 3], "item_id": [0, 1, 2, 3, 4, 5, 0, 1]})
+    sessions = pd.DataFrame(
+        {"session_id": [0, 0, 1, 1, 2, 2, 3, 3], "item_id": [0, 1, 2, 3, 4, 5, 0, 1]}
+    )
     emb = PPMISVDEmbedder(dim=4, seed=0).fit(titles, sessions)
     v = emb.item_vectors()
     assert v.shape == (6, 4)
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert v[0] @ v[1] > v[0] @ v[2]
     q = emb.encode(["1,2", "99999"])
-    assert np.linalg.norm(q[1]) == 0.0  # unknown tokens only -> zero vector (cosine = NaN downstream)
+    assert (
+        np.linalg.norm(q[1]) == 0.0
+    )  # unknown tokens only -> zero vector (cosine = NaN downstream)
     assert q[0] @ v[0] > q[0] @ v[2]
 
 
@@ -33,14 +37,18 @@ def test_minilm_offline_and_cache(tmp_path):
 
     torch.set_num_threads(1)
     emb = MiniLMEmbedder(device="cpu", cache_dir=tmp_path, progress=False)
-    texts = ["nioxin shampoo", "Nioxin System 4 Shampoo for Colored Hair, 10.1 oz", "Sony WH-1000XM5 Headphones, Black",
-             "nioxin shampoo"]
+    texts = [
+        "nioxin shampoo",
+        "Nioxin System 4 Shampoo for Colored Hair, 10.1 oz",
+        "Sony WH-1000XM5 Headphones, Black",
+        "nioxin shampoo",
+    ]
     v = emb.encode(texts)
     assert v.shape == (4, 384) and emb.n_encoded == 3
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
     assert v[0] @ v[1] > v[0] @ v[2]
     # a fresh embedder reads the disk cache: nothing re-encoded, identical vectors
     emb2 = MiniLMEmbedder(device="cpu", cache_dir=tmp_path, progress=False)
-    emb2._load_model = lambda: (_ for _ in ()).throw(AssertionError("model should not load"))  # noqa: B023
+    emb2._load_model = lambda: (_ for _ in ()).throw(AssertionError("model should not load"))
     np.testing.assert_array_equal(emb2.encode(texts), v)
     assert emb2.n_encoded == 0

@@ -23,15 +23,21 @@ def small():
     iv /= np.linalg.norm(iv, axis=1, keepdims=True)
     qv = rng.normal(size=(len(log.queries), 8)).astype(np.float32)
     qv /= np.linalg.norm(qv, axis=1, keepdims=True)
-    train_ids = log.queries.query_id[log.queries.timestamp < log.queries.timestamp.median()].to_numpy()
-    tab = build_feature_table(log, item_vectors=iv, query_vectors=qv, popularity_query_ids=train_ids, progress=False)
+    train_ids = log.queries.query_id[
+        log.queries.timestamp < log.queries.timestamp.median()
+    ].to_numpy()
+    tab = build_feature_table(
+        log, item_vectors=iv, query_vectors=qv, popularity_query_ids=train_ids, progress=False
+    )
     return log, iv, qv, train_ids, tab
 
 
 def brute_history(log, max_clicks=5):
     out = np.full((len(log.queries), max_clicks), -1)
     for i, q in enumerate(log.queries.itertuples()):
-        c = log.clicks[(log.clicks.session_id == q.session_id) & (log.clicks.timestamp < q.timestamp)]
+        c = log.clicks[
+            (log.clicks.session_id == q.session_id) & (log.clicks.timestamp < q.timestamp)
+        ]
         c = c.sort_values("timestamp", kind="stable").item_id.to_numpy()[::-1][:max_clicks]
         out[i, : len(c)] = c
     return out
@@ -45,9 +51,21 @@ def test_click_history_matches_brute_force(small):
 
 def test_click_history_strictly_before_and_handcrafted():
     t = pd.Timestamp("2024-01-01")
-    queries = pd.DataFrame({"session_id": ["a", "a", "b"], "timestamp": [t, t + pd.Timedelta(10, "s"), t]})
-    clicks = pd.DataFrame({"session_id": ["a", "a", "a", "b"], "item_id": [5, 6, 7, 9],
-                           "timestamp": [t, t + pd.Timedelta(3, "s"), t + pd.Timedelta(10, "s"), t - pd.Timedelta(1, "s")]})
+    queries = pd.DataFrame(
+        {"session_id": ["a", "a", "b"], "timestamp": [t, t + pd.Timedelta(10, "s"), t]}
+    )
+    clicks = pd.DataFrame(
+        {
+            "session_id": ["a", "a", "a", "b"],
+            "item_id": [5, 6, 7, 9],
+            "timestamp": [
+                t,
+                t + pd.Timedelta(3, "s"),
+                t + pd.Timedelta(10, "s"),
+                t - pd.Timedelta(1, "s"),
+            ],
+        }
+    )
     h = click_history(queries, clicks, 3)
     # click at exactly the query's time is not "earlier"
     np.testing.assert_array_equal(h, [[-1, -1, -1], [6, 5, -1], [9, -1, -1]])
@@ -68,7 +86,9 @@ def test_features_equal_brute_force(small):
         assert got["NCD_lc"] == pytest.approx(ncd(t_i, titles[h[0]]))
         assert got["NCD_l5c"] == pytest.approx(ncd(t_i, " ".join(titles[c] for c in h[::-1])))
         assert got["CosSim_lc"] == pytest.approx(float(e_i @ iv[h[0]]), abs=1e-6)
-        assert got["CosSim_l5c"] == pytest.approx(np.mean([float(e_i @ iv[c]) for c in h]), abs=1e-6)
+        assert got["CosSim_l5c"] == pytest.approx(
+            np.mean([float(e_i @ iv[c]) for c in h]), abs=1e-6
+        )
         q = log.queries.query_text.iloc[r.qpos]
         d = [ncd(q, titles[c]) for c in h]
         ref_txt = h[int(np.argmin(d))]
@@ -96,7 +116,9 @@ def test_popularity_only_from_given_window(small):
     got = tab.drop_duplicates("item_id").set_index("item_id").popularity_clicks
     np.testing.assert_allclose(got.reindex(want.index), want)
     # an item never clicked in the window has popularity 0 even if clicked later
-    later = set(log.serp[log.serp.clicked & ~log.serp.query_id.isin(train_ids)].item_id) - set(want.index)
+    later = set(log.serp[log.serp.clicked & ~log.serp.query_id.isin(train_ids)].item_id) - set(
+        want.index
+    )
     if later:
         assert (got.reindex(sorted(later)) == 0).all()
 
@@ -111,4 +133,6 @@ def test_pair_cosine_padding_and_zero_vectors():
 def test_bad_vectors_rejected(small):
     log, iv, qv, ids, _ = small
     with pytest.raises(ValueError, match="query_vectors"):
-        build_feature_table(log, item_vectors=iv, query_vectors=qv[:-1], popularity_query_ids=ids, progress=False)
+        build_feature_table(
+            log, item_vectors=iv, query_vectors=qv[:-1], popularity_query_ids=ids, progress=False
+        )

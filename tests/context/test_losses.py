@@ -130,7 +130,10 @@ def test_autograd_gradient_matches_reference_autograd(seed):
     s1 = scores.clone().requires_grad_(True)
     lambdarank_loss(s1, labels, mask, reduction="sum").backward()
     s2 = scores.clone().requires_grad_(True)
-    total = sum(ref_list_loss(s2[b][mask[b]], labels[b][mask[b]].tolist(), 1.0, None) for b in range(len(s2)))
+    total = sum(
+        ref_list_loss(s2[b][mask[b]], labels[b][mask[b]].tolist(), 1.0, None)
+        for b in range(len(s2))
+    )
     total.backward()
     torch.testing.assert_close(s1.grad, s2.grad, rtol=1e-12, atol=1e-14)
 

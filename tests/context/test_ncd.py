@@ -10,8 +10,13 @@ from hypothesis import strategies as st
 
 from rankaudit.context.ncd import NCD, ZlibCompressor, get_compressor, ncd
 
-TITLES = ["Nioxin System 4 Shampoo for Colored Hair, 10.1 oz", "Nioxin System 4 Conditioner for Colored Hair, 10.1 oz",
-          "Sony WH-1000XM5 Noise Cancelling Wireless Headphones, Black", "", "a"]
+TITLES = [
+    "Nioxin System 4 Shampoo for Colored Hair, 10.1 oz",
+    "Nioxin System 4 Conditioner for Colored Hair, 10.1 oz",
+    "Sony WH-1000XM5 Noise Cancelling Wireless Headphones, Black",
+    "",
+    "a",
+]
 
 
 def test_reference_formula_by_hand():
@@ -62,7 +67,9 @@ def test_missing_gives_nan_and_cache_reused():
     n = len(calc._size_cache)
     calc.pairs([TITLES[1]], [TITLES[2]])
     assert len(calc._size_cache) == n
-    np.testing.assert_array_equal(calc.sizes([TITLES[0], TITLES[0]]), [ZlibCompressor().size(TITLES[0].encode())] * 2)
+    np.testing.assert_array_equal(
+        calc.sizes([TITLES[0], TITLES[0]]), [ZlibCompressor().size(TITLES[0].encode())] * 2
+    )
 
 
 def test_bad_compressor_and_shapes():
@@ -74,7 +81,18 @@ def test_bad_compressor_and_shapes():
 
 def test_parallel_equals_serial():
     rng = np.random.default_rng(2)
-    words = ["nioxin", "system", "shampoo", "sony", "black", "10.1", "oz", "for", "hair", "cleanser"]
+    words = [
+        "nioxin",
+        "system",
+        "shampoo",
+        "sony",
+        "black",
+        "10.1",
+        "oz",
+        "for",
+        "hair",
+        "cleanser",
+    ]
     texts = [" ".join(rng.choice(words, 6)) for _ in range(400)]
     x = [texts[i] for i in rng.integers(0, 400, 30_000)]
     y = [texts[i] for i in rng.integers(0, 400, 30_000)]

@@ -15,8 +15,13 @@ def small():
     iv = rng.normal(size=(len(log.items), 8)).astype(np.float32)
     iv /= np.linalg.norm(iv, axis=1, keepdims=True)
     qv = np.ones((len(log.queries), 8), dtype=np.float32) / np.sqrt(8)
-    tab = build_feature_table(log, item_vectors=iv, query_vectors=qv,
-                              popularity_query_ids=log.queries.query_id.to_numpy(), progress=False)
+    tab = build_feature_table(
+        log,
+        item_vectors=iv,
+        query_vectors=qv,
+        popularity_query_ids=log.queries.query_id.to_numpy(),
+        progress=False,
+    )
     return log, iv, tab
 
 

@@ -30,7 +30,9 @@ torch.set_num_threads(1)
 D = 16
 
 
-def synthetic(n: int, seed: int = 0, n_items: int = 300, k: int = 8, width: int = 12) -> SequenceData:
+def synthetic(
+    n: int, seed: int = 0, n_items: int = 300, k: int = 8, width: int = 12
+) -> SequenceData:
     """Clustered items; each query has a latent intent cluster that its clicks and query reveal."""
     rng = np.random.default_rng(seed)
     centres = rng.normal(size=(k, D))
@@ -49,7 +51,9 @@ def synthetic(n: int, seed: int = 0, n_items: int = 300, k: int = 8, width: int 
     labels = np.where(on_intent, rng.choice([0, 1, 2], p=[0.5, 0.35, 0.15], size=serp.shape), 0)
     serp[: n // 4, -3:] = -1  # some shorter SERPs
     labels[serp < 0] = 0
-    return SequenceData(items.astype(np.float32), query_embs.astype(np.float32), intent, clicks, serp, labels)
+    return SequenceData(
+        items.astype(np.float32), query_embs.astype(np.float32), intent, clicks, serp, labels
+    )
 
 
 def tensors(seed: int = 0, b: int = 6):
@@ -170,10 +174,18 @@ def test_sequence_data_validates_indices():
     with pytest.raises(ValueError, match="serp_items row 3"):
         bad = data.serp_items.copy()
         bad[3, 0] = 10_000
-        SequenceData(data.item_embs, data.query_embs, data.query_index, data.click_items, bad, data.labels)
+        SequenceData(
+            data.item_embs, data.query_embs, data.query_index, data.click_items, bad, data.labels
+        )
     with pytest.raises(ValueError, match="click_items must have shape"):
-        SequenceData(data.item_embs, data.query_embs, data.query_index, data.click_items[:, :4],
-                     data.serp_items, data.labels)
+        SequenceData(
+            data.item_embs,
+            data.query_embs,
+            data.query_index,
+            data.click_items[:, :4],
+            data.serp_items,
+            data.labels,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -196,18 +208,23 @@ def test_training_is_deterministic_and_learns(kind, split):
     rng = np.random.default_rng(0)
     rows = np.flatnonzero(valid.has_clicks & (valid.labels > 0).any(1))
     mask = torch.as_tensor(valid.serp_items[rows] >= 0)
-    rand = ndcg(torch.as_tensor(rng.random(mask.shape)), torch.as_tensor(valid.labels[rows]), mask, k=10)
+    rand = ndcg(
+        torch.as_tensor(rng.random(mask.shape)), torch.as_tensor(valid.labels[rows]), mask, k=10
+    )
     assert validation_ndcg(r1.model, valid) > float(rand.mean()) + 0.1
     assert r1.history["epoch"].tolist() == [0, 1, 2, 3]
     assert np.isnan(r1.history["train_loss"].iloc[0])
 
 
 def test_perceiver_learns_beyond_the_mean_of_clicks():
-    """Clicks mix the intent with noise; the query reveals the intent, so the Perceiver must beat the
+    """Clicks mix the intent with noise; the query reveals the intent, so the Perceiver must beat
+    the
     untrained encoder (epoch 0 = the plain mean of the clicks) on validation."""
     data = synthetic(1500, seed=4)
     train, valid = data.subset(np.arange(1200)), data.subset(np.arange(1200, 1500))
-    res = train_encoder("perc", train, valid, d_model=16, n_heads=2, epochs=4, lr=3e-3, progress=False, device="cpu")
+    res = train_encoder(
+        "perc", train, valid, d_model=16, n_heads=2, epochs=4, lr=3e-3, progress=False, device="cpu"
+    )
     h = res.history.set_index("epoch")["valid_ndcg"]
     assert res.best_epoch > 0
     assert h.max() > h.loc[0] + 0.01
@@ -215,7 +232,9 @@ def test_perceiver_learns_beyond_the_mean_of_clicks():
 
 def test_feature_is_missing_exactly_without_context(split):
     train, valid = split
-    res = train_encoder("perc", train, valid, d_model=16, n_heads=2, epochs=1, progress=False, device="cpu")
+    res = train_encoder(
+        "perc", train, valid, d_model=16, n_heads=2, epochs=1, progress=False, device="cpu"
+    )
     f = sequence_feature(res.model, valid)
     no_click = ~valid.has_clicks
     assert np.isnan(f[no_click]).all()
@@ -241,8 +260,9 @@ def test_cuda_matches_cpu_closely(split):
     cpu = train_encoder("perc", train, valid, device="cpu", **kw)
     gpu = train_encoder("perc", train, valid, device="cuda", **kw)
     assert gpu.device.startswith("cuda")
-    np.testing.assert_allclose(sequence_feature(cpu.model, valid),
-                               sequence_feature(gpu.model, valid), atol=1e-3)
+    np.testing.assert_allclose(
+        sequence_feature(cpu.model, valid), sequence_feature(gpu.model, valid), atol=1e-3
+    )
 
 
 # ----------------------------------------------------------------------------- no leakage
@@ -275,7 +295,9 @@ def small_log():
     from rankaudit.data.sessions import assign_time_windows, simulate_sessions
 
     log = simulate_sessions(n_products=300, n_sessions=400, n_users=200, progress=False, seed=5)
-    windows = assign_time_windows(log.queries, {"encoder": 0.3, "train": 0.4, "valid": 0.1, "test": 0.2})
+    windows = assign_time_windows(
+        log.queries, {"encoder": 0.3, "train": 0.4, "valid": 0.1, "test": 0.2}
+    )
     return log, serp_frame(log), click_history(log.queries, log.clicks), windows
 
 
@@ -295,14 +317,27 @@ def test_encoder_rows_drop_queries_running_into_the_ranker_window():
     from rankaudit.context.sequence import check_no_leakage, encoder_rows
 
     t = pd.Timestamp("2024-03-04")
-    queries = pd.DataFrame({
-        "session_id": [0, 0, 0, 1, 1],
-        "timestamp": [t, t + pd.Timedelta(hours=5), t + pd.Timedelta(hours=9), t + pd.Timedelta(hours=6),
-                      t + pd.Timedelta(hours=7)],
-    })
+    queries = pd.DataFrame(
+        {
+            "session_id": [0, 0, 0, 1, 1],
+            "timestamp": [
+                t,
+                t + pd.Timedelta(hours=5),
+                t + pd.Timedelta(hours=9),
+                t + pd.Timedelta(hours=6),
+                t + pd.Timedelta(hours=7),
+            ],
+        }
+    )
     window = np.array(["encoder", "encoder", "encoder", "train", "train"], dtype=object)
     enc = encoder_rows(queries, window)
-    assert enc.tolist() == [True, True, False, False, False]  # the 9 h query is after the ranker starts
+    assert enc.tolist() == [
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]  # the 9 h query is after the ranker starts
     with pytest.raises(ValueError, match="not before"):
         check_no_leakage(queries, window == "encoder", window == "train")
     with pytest.raises(ValueError, match="session 0"):
@@ -331,39 +366,61 @@ def test_compare_with_paper_and_sale_matrix():
     from rankaudit.ranking.paper import PAPER_TABLE1_LIFT_PCT
     from rankaudit.ranking.summaries import compare_with_paper, sale_score_matrix
 
-    table = pd.DataFrame({
-        "variant": ["MLR + CosSim_lc", "P1", "P2 + CosSim_seq:perc"], "baseline": ["MLR", "MLR", "P2"],
-        "lift_pct": [1.0, 2.0, -0.5], "ci_low": [0.5, 1.0, -1.0], "ci_high": [2.0, 3.0, 0.0], "p_value": [0.01, 0.02, 0.3],
-    })
+    table = pd.DataFrame(
+        {
+            "variant": ["MLR + CosSim_lc", "P1", "P2 + CosSim_seq:perc"],
+            "baseline": ["MLR", "MLR", "P2"],
+            "lift_pct": [1.0, 2.0, -0.5],
+            "ci_low": [0.5, 1.0, -1.0],
+            "ci_high": [2.0, 3.0, 0.0],
+            "p_value": [0.01, 0.02, 0.3],
+        }
+    )
     out = compare_with_paper(table)
     assert len(PAPER_TABLE1_LIFT_PCT) == 8
     assert out["paper_in_ci"].tolist() == [True, False, False]
     assert out["same_sign"].tolist() == [True, False, False]
     assert np.isnan(out["paper_lift_pct"].iloc[1])
-    frame = pd.DataFrame({"query_id": [1, 1, 1, 2, 2, 2, 3, 3], "item_id": [5, 6, 7, 5, 8, 9, 1, 2],
-                          "label": [0, 2, 1, 0, 0, 1, 2, 0]})
+    frame = pd.DataFrame(
+        {
+            "query_id": [1, 1, 1, 2, 2, 2, 3, 3],
+            "item_id": [5, 6, 7, 5, 8, 9, 1, 2],
+            "label": [0, 2, 1, 0, 0, 1, 2, 0],
+        }
+    )
     m = sale_score_matrix(frame, np.arange(8.0))
     assert m["scores"].shape == (1, 3) and m["n_dropped"] == 1
     assert m["labels"].tolist() == [[0, 1, 0]] and m["query_ids"].tolist() == [1]
 
 
 def _fake_run(kind_curves: dict[str, tuple[list[float], int, float]]) -> SequenceFeatures:
-    results = {k: TrainResult(model=None, history=pd.DataFrame({"epoch": range(len(c)),
-                                                                "valid_ndcg": c}),
-                              best_epoch=e, device="cpu", gain_se=se)
-               for k, (c, e, se) in kind_curves.items()}
+    results = {
+        k: TrainResult(
+            model=None,
+            history=pd.DataFrame({"epoch": range(len(c)), "valid_ndcg": c}),
+            best_epoch=e,
+            device="cpu",
+            gain_se=se,
+        )
+        for k, (c, e, se) in kind_curves.items()
+    }
     return SequenceFeatures(columns=pd.DataFrame(), results=results)
 
 
 def test_encoder_learning_needs_gain_beyond_spread_and_noise():
-    runs = [_fake_run({"perc": ([0.40, 0.45], 1, 0.005), "trans": ([0.40, 0.401], 1, 0.005)}),
-            _fake_run({"perc": ([0.40, 0.44], 1, 0.005), "trans": ([0.40, 0.402], 1, 0.005)})]
+    runs = [
+        _fake_run({"perc": ([0.40, 0.45], 1, 0.005), "trans": ([0.40, 0.401], 1, 0.005)}),
+        _fake_run({"perc": ([0.40, 0.44], 1, 0.005), "trans": ([0.40, 0.402], 1, 0.005)}),
+    ]
     out = encoder_learning(runs).set_index("encoder")
     assert out.loc["perc", "learned"]  # gain 0.04 > spread 0.01 and > 2 SE 0.01
     assert out.loc["perc", "gain_min"] == pytest.approx(0.04)
     assert out.loc["perc", "seed_spread"] == pytest.approx(0.01)
     assert not out.loc["trans", "learned"]  # gain 0.001 is inside two standard errors
-    wide = [_fake_run({"perc": ([0.40, 0.45], 1, 0.001)}), _fake_run({"perc": ([0.40, 0.42], 1, 0.001)})]
+    wide = [
+        _fake_run({"perc": ([0.40, 0.45], 1, 0.001)}),
+        _fake_run({"perc": ([0.40, 0.42], 1, 0.001)}),
+    ]
     assert not encoder_learning(wide).learned.iloc[0]  # gain 0.02 < seed spread 0.03
     assert not encoder_learning(runs[:1]).learned.any()  # one seed: spread unknown
     with pytest.raises(ValueError):
@@ -372,8 +429,9 @@ def test_encoder_learning_needs_gain_beyond_spread_and_noise():
 
 def test_per_query_validation_ndcg_and_gain_se(split):
     train, valid = split
-    res = train_encoder("perc", train, valid, d_model=16, n_heads=2, epochs=2, lr=3e-3,
-                        progress=False, device="cpu")
+    res = train_encoder(
+        "perc", train, valid, d_model=16, n_heads=2, epochs=2, lr=3e-3, progress=False, device="cpu"
+    )
     per = validation_ndcg(res.model, valid, per_query=True)
     assert per.mean() == pytest.approx(validation_ndcg(res.model, valid))
     assert np.isfinite(res.gain_se) and res.gain_se >= 0

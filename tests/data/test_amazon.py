@@ -67,7 +67,9 @@ def test_max_rows_stops_early(real_dir: Path) -> None:
         ("reviews_not_object.jsonl", 2, "expected a JSON object"),
     ],
 )
-def test_malformed_review_lines_name_file_line_and_reason(name: str, line: int, reason: str) -> None:
+def test_malformed_review_lines_name_file_line_and_reason(
+    name: str, line: int, reason: str
+) -> None:
     path = FIXTURES / name
     with pytest.raises(AmazonFormatError) as info:
         read_reviews(path)
@@ -105,7 +107,13 @@ def test_meta_filter_still_validates_every_line() -> None:
 
 
 def test_tokenize_drops_stopwords_and_short_tokens() -> None:
-    assert tokenize("The Argan Oil Conditioner, 8-Ounce for Curls") == {"argan", "oil", "conditioner", "ounce", "curls"}
+    assert tokenize("The Argan Oil Conditioner, 8-Ounce for Curls") == {
+        "argan",
+        "oil",
+        "conditioner",
+        "ounce",
+        "curls",
+    }
 
 
 def test_lexical_attributes_vocabulary_is_deterministic_and_binary() -> None:
@@ -116,7 +124,9 @@ def test_lexical_attributes_vocabulary_is_deterministic_and_binary() -> None:
     # 'argan' and 'curl(s)' appear in exactly the two CurlCo products
     assert attrs.loc[["B09JS339BZ", "B08BZ63GMJ"], "tok:argan"].tolist() == [1, 1]
     assert attrs["tok:argan"].sum() == 2
-    again = lexical_attributes(meta.iloc[::-1].reset_index(drop=True), n_attributes=5, min_items=2, max_fraction=0.5)
+    again = lexical_attributes(
+        meta.iloc[::-1].reset_index(drop=True), n_attributes=5, min_items=2, max_fraction=0.5
+    )
     assert list(again.columns) == list(attrs.columns)
 
 

@@ -22,7 +22,9 @@ SMALL = dict(n_users=3000, n_items=800, n_stores=120, seed=3)
 def test_all_tied_row_gives_the_paper_closed_forms() -> None:
     m = tie_regime_metrics(1.0, 0.0, n_negatives=30, k=10)
     assert m["hr_expected"] == pytest.approx(10 / 31, abs=1e-15)
-    assert m["ndcg_expected"] == pytest.approx(sum(1 / np.log2(r + 1) for r in range(1, 11)) / 31, abs=1e-15)
+    assert m["ndcg_expected"] == pytest.approx(
+        sum(1 / np.log2(r + 1) for r in range(1, 11)) / 31, abs=1e-15
+    )
     assert m["ndcg_input_order"] == 1.0 and m["hr_input_order"] == 1.0
 
 
@@ -108,7 +110,9 @@ def test_paper_regime_preset_ties_the_relevant_item_far_more_than_dense() -> Non
 
     shares = {}
     for name in PRESETS:
-        run = prepare_audit("amazon", n_rows=1500, seed=42, families=["weighted"], simulate=preset_args(name))
+        run = prepare_audit(
+            "amazon", n_rows=1500, seed=42, families=["weighted"], simulate=preset_args(name)
+        )
         s = run.scores["weighted"]
         shares[name] = float(tie_prevalence(s, run.rows.labels, k=10).summary["frac_relevant_tied"])
         if name == "paper_regime":

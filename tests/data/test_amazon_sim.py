@@ -10,10 +10,34 @@ import pandas as pd
 from rankaudit.data.amazon import load_amazon_beauty, read_meta, read_reviews
 from rankaudit.data.amazon_sim import simulate_amazon_beauty, simulation_source, write_amazon_jsonl
 
-REVIEW_COLUMNS = ["rating", "title", "text", "images", "asin", "parent_asin", "user_id", "timestamp",
-                  "helpful_vote", "verified_purchase"]
-META_COLUMNS = ["main_category", "title", "average_rating", "rating_number", "features", "description", "price",
-                "images", "videos", "store", "categories", "details", "parent_asin", "bought_together"]
+REVIEW_COLUMNS = [
+    "rating",
+    "title",
+    "text",
+    "images",
+    "asin",
+    "parent_asin",
+    "user_id",
+    "timestamp",
+    "helpful_vote",
+    "verified_purchase",
+]
+META_COLUMNS = [
+    "main_category",
+    "title",
+    "average_rating",
+    "rating_number",
+    "features",
+    "description",
+    "price",
+    "images",
+    "videos",
+    "store",
+    "categories",
+    "details",
+    "parent_asin",
+    "bought_together",
+]
 SMALL = dict(n_users=3000, n_items=800, n_stores=120, seed=3)
 
 
@@ -47,7 +71,11 @@ def test_skew_zipfian_items_long_tailed_users() -> None:
 
 def test_timestamps_increase_within_user() -> None:
     reviews, _ = simulate_amazon_beauty(**SMALL)
-    assert reviews.groupby("user_id", sort=False)["timestamp"].apply(lambda s: s.is_monotonic_increasing).all()
+    assert (
+        reviews.groupby("user_id", sort=False)["timestamp"]
+        .apply(lambda s: s.is_monotonic_increasing)
+        .all()
+    )
 
 
 def test_jsonl_round_trip_through_the_real_loader(tmp_path: Path) -> None:

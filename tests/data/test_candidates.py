@@ -28,16 +28,29 @@ def _ratings(seed: int = 0, n_users: int = 40, n_items: int = 60) -> pd.DataFram
 
 def test_holdout_is_latest_positive_with_item_tiebreak() -> None:
     r = pd.DataFrame(
-        {"user_id": [1, 1, 1, 1, 2, 2], "item_id": [10, 11, 12, 13, 10, 11],
-         "rating": [5.0, 4.0, 4.0, 2.0, 3.0, 2.0], "timestamp": [1, 2, 2, 3, 1, 2]}
+        {
+            "user_id": [1, 1, 1, 1, 2, 2],
+            "item_id": [10, 11, 12, 13, 10, 11],
+            "rating": [5.0, 4.0, 4.0, 2.0, 3.0, 2.0],
+            "timestamp": [1, 2, 2, 3, 1, 2],
+        }
     )
     train, held, dupes = holdout_latest_positive(r)
-    assert held[["user_id", "item_id"]].values.tolist() == [[1, 12]]  # 11/12 tie in time -> larger id
+    assert held[["user_id", "item_id"]].values.tolist() == [
+        [1, 12]
+    ]  # 11/12 tie in time -> larger id
     assert dupes == 0 and len(train) == 5  # user 2 has no positive: stays in train, no row
 
 
 def test_dedup_collapses_repeats_before_split() -> None:
-    r = pd.DataFrame({"user_id": [1, 1, 1], "item_id": [5, 6, 5], "rating": [4.0, 3.0, 5.0], "timestamp": [1, 2, 3]})
+    r = pd.DataFrame(
+        {
+            "user_id": [1, 1, 1],
+            "item_id": [5, 6, 5],
+            "rating": [4.0, 3.0, 5.0],
+            "timestamp": [1, 2, 3],
+        }
+    )
     train, held, dupes = holdout_latest_positive(r)
     assert dupes == 1 and held["item_id"].tolist() == [5] and train["item_id"].tolist() == [6]
 
@@ -84,7 +97,14 @@ def test_negatives_are_uniform_over_unrated_items() -> None:
 
 
 def test_too_few_unrated_items_is_an_error() -> None:
-    r = pd.DataFrame({"user_id": [1, 1, 1, 2], "item_id": [1, 2, 3, 4], "rating": [5.0] * 4, "timestamp": [1, 2, 3, 4]})
+    r = pd.DataFrame(
+        {
+            "user_id": [1, 1, 1, 2],
+            "item_id": [1, 2, 3, 4],
+            "rating": [5.0] * 4,
+            "timestamp": [1, 2, 3, 4],
+        }
+    )
     with pytest.raises(ValueError, match="user 1 has only 1 unrated items"):
         build_candidate_rows(r, n_negatives=2)
 

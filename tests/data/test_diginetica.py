@@ -1,4 +1,5 @@
-"""DIGINETICA loader on hand-written fixtures in the real schema (camelCase, snake_case, malformed rows)."""
+"""DIGINETICA loader on hand-written fixtures in the real schema (camelCase, snake_case, malformed
+rows)."""
 
 import shutil
 from pathlib import Path
@@ -56,7 +57,9 @@ def test_history_from_views_and_clicks(log):
 
 def test_features_run_unchanged_with_ppmi(log):
     emb = PPMISVDEmbedder(dim=3).fit(log.items.title.tolist(), log.clicks)
-    exp = prepare_experiment(log, embedder=emb, fractions={"train": 0.34, "valid": 0.33, "test": 0.33}, progress=False)
+    exp = prepare_experiment(
+        log, embedder=emb, fractions={"train": 0.34, "valid": 0.33, "test": 0.33}, progress=False
+    )
     tab = exp.table
     assert len(tab) == len(log.serp)
     assert tab.loc[tab.n_history == 0, CONTEXT_FEATURES].isna().all().all()
@@ -70,11 +73,22 @@ def _with(tmp_path: Path, target: str, bad: str) -> Path:
     return d
 
 
-@pytest.mark.parametrize(("target", "bad", "match"), [
-    ("train-queries.csv", "train-queries.short-row.csv", r"train-queries\.csv line 3: expected 10"),
-    ("train-clicks.csv", "train-clicks.bad-number.csv", r"train-clicks\.csv line 3: column 'itemid' is not a number"),
-    ("products.csv", "products.long-row.csv", r"products\.csv line 2"),
-])
+@pytest.mark.parametrize(
+    ("target", "bad", "match"),
+    [
+        (
+            "train-queries.csv",
+            "train-queries.short-row.csv",
+            r"train-queries\.csv line 3: expected 10",
+        ),
+        (
+            "train-clicks.csv",
+            "train-clicks.bad-number.csv",
+            r"train-clicks\.csv line 3: column 'itemid' is not a number",
+        ),
+        ("products.csv", "products.long-row.csv", r"products\.csv line 2"),
+    ],
+)
 def test_malformed_rows_name_file_and_line(tmp_path, target, bad, match):
     with pytest.raises(ValueError, match=match):
         load_diginetica(_with(tmp_path, target, bad))

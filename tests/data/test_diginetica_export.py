@@ -23,9 +23,13 @@ def exported(tmp_path_factory):
 def test_files_use_the_original_headers(exported):
     _, out, _ = exported
     header = (out / "train-queries.csv").read_text().splitlines()[0]
-    assert header == ("queryId;sessionId;userId;timeframe;duration;eventdate;searchstring.tokens;"
-                      "categoryId;items;is.test")
-    assert (out / "products.csv").read_text().splitlines()[0] == "itemId;pricelog2;product.name.tokens"
+    assert header == (
+        "queryId;sessionId;userId;timeframe;duration;eventdate;searchstring.tokens;"
+        "categoryId;items;is.test"
+    )
+    assert (out / "products.csv").read_text().splitlines()[
+        0
+    ] == "itemId;pricelog2;product.name.tokens"
 
 
 def test_round_trip_keeps_serps_clicks_and_times(exported):
@@ -63,7 +67,9 @@ def test_hash_tokens_is_stable_and_word_based():
     assert t[2] == "" and t[3] == ""
 
 
-def test_default_embedder_reads_hashed_tokens_with_ppmi_fitted_before_validation(exported, monkeypatch):
+def test_default_embedder_reads_hashed_tokens_with_ppmi_fitted_before_validation(
+    exported, monkeypatch
+):
     from rankaudit.context import embed
     from rankaudit.data.sessions import assign_time_windows
     from rankaudit.ranking.experiment import DEFAULT_FRACTIONS

@@ -39,7 +39,9 @@ def test_a_corrupted_file_is_detected(tmp_path):
 
 def test_a_failed_download_says_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setattr(fetch, "RECBOLE_SPEC", "recbole==0.0.0-no-such-version")
-    with pytest.raises(RuntimeError, match="(?s)Could not download .* place the RecBole ml-100k files"):
+    with pytest.raises(
+        RuntimeError, match="(?s)Could not download .* place the RecBole ml-100k files"
+    ):
         fetch.fetch_ml100k(tmp_path)
 
 
@@ -60,7 +62,9 @@ def test_load_ml100k_names_the_bad_line(tmp_path):
     (tmp_path / "ml-100k.item").write_text(
         "item_id:token\tmovie_title:token_seq\trelease_year:token\tclass:token_seq\n2\tA\t1995\tDrama\n"
     )
-    with pytest.raises(ValueError, match=r"ml-100k.inter, line 3: column 'item_id' must be an integer"):
+    with pytest.raises(
+        ValueError, match=r"ml-100k.inter, line 3: column 'item_id' must be an integer"
+    ):
         load_ml100k(tmp_path)
 
 

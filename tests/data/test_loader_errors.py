@@ -38,10 +38,16 @@ def test_recbole_fixture_loads(tmp_path):
     [
         ("1.7\t1\t5\t881250949\n", r"ml-100k.inter, line 3: column 'user_id' must be an integer"),
         ("1\t1e3\t5\t881250949\n", r"line 3: column 'item_id' must be an integer"),
-        ("1\t1\tinf\t881250949\n", r"line 3: column 'rating' must be a finite number in \[0.5, 5.0\]"),
+        (
+            "1\t1\tinf\t881250949\n",
+            r"line 3: column 'rating' must be a finite number in \[0.5, 5.0\]",
+        ),
         ("1\t1\t99\t881250949\n", r"line 3: column 'rating' must be .*got '99'"),
         ("1\t1\t-5\t881250949\n", r"line 3: column 'rating' must be .*got '-5'"),
-        ("1\t1\t5\t881250949\textra\n", r"ml-100k.inter, line 3: expected 4 fields separated by '\\t', found 5"),
+        (
+            "1\t1\t5\t881250949\textra\n",
+            r"ml-100k.inter, line 3: expected 4 fields separated by '\\t', found 5",
+        ),
         ("1\t1\t5\n", r"line 3: column 'timestamp' must be an integer"),
         ("1\t1\t5\t8812.5\n", r"line 3: column 'timestamp' must be an integer"),
     ],
@@ -119,7 +125,9 @@ def test_tag_genome_bad_rating_lines(tmp_path, line, message):
         load_tag_genome(d)
 
 
-@pytest.mark.parametrize("name", ["ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv"])
+@pytest.mark.parametrize(
+    "name", ["ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv"]
+)
 def test_tag_genome_bad_bytes_and_empty_files(tmp_path, name):
     d = _genome(tmp_path)
     lines = (d / name).read_bytes().splitlines(keepends=True)
@@ -151,8 +159,13 @@ def _gz(tmp_path: Path, source: Path, name: str, truncate: int | None = None) ->
     return out
 
 
-@pytest.mark.parametrize("reader, fixture", [(read_reviews, "Beauty_and_Personal_Care.jsonl"),
-                                             (read_meta, "meta_Beauty_and_Personal_Care.jsonl")])
+@pytest.mark.parametrize(
+    "reader, fixture",
+    [
+        (read_reviews, "Beauty_and_Personal_Care.jsonl"),
+        (read_meta, "meta_Beauty_and_Personal_Care.jsonl"),
+    ],
+)
 def test_amazon_broken_files_name_file_and_line(tmp_path, reader, fixture):
     good = _gz(tmp_path, AMAZON / fixture, "good.jsonl.gz")
     assert len(reader(good)) > 0
@@ -202,5 +215,7 @@ def test_diginetica_fractional_id_is_refused(tmp_path):
     d = _digi(tmp_path)
     text = (d / "products.csv").read_text().replace("1;7;", "1.7;7;", 1)
     (d / "products.csv").write_text(text)
-    with pytest.raises(ValueError, match=r"products.csv line 2: column 'itemid' is not a number \(a whole"):
+    with pytest.raises(
+        ValueError, match=r"products.csv line 2: column 'itemid' is not a number \(a whole"
+    ):
         load_diginetica(d)

@@ -41,7 +41,8 @@ def test_tag_genome_concepts_thresholded_at_07() -> None:
     ratings, attrs, source = load_movielens(GENOME)
     assert list(attrs.columns) == list(GENOME_CONCEPTS)
     assert attrs.index.name == "item_id" and len(attrs) == 12
-    # movie 47 (Seven): atmospheric .91, dark .97, funny .08, romantic .06, thought-provoking .88, violent .93
+    # movie 47 (Seven): atmospheric .91, dark .97, funny .08, romantic .06, thought-provoking .88,
+    # violent .93
     assert attrs.loc[47].tolist() == [1, 1, 0, 0, 1, 1]
     # movie 110 (Braveheart): atmospheric exactly 0.70 -> applies (>= 0.7)
     assert attrs.loc[110, "atmospheric"] == 1 and attrs.loc[110, "dark"] == 0

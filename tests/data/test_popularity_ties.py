@@ -23,7 +23,9 @@ def test_matches_brute_force(k):
         {"user_id": rng.integers(0, 6, 60), "item_id": rng.integers(0, 25, 60)}
     ).drop_duplicates()
     profile = popularity_tie_profile(ratings, k=k)
-    got = list(zip(profile.user_id, profile.boundary_score, profile.boundary_block_size, strict=True))
+    got = list(
+        zip(profile.user_id, profile.boundary_score, profile.boundary_block_size, strict=True)
+    )
     assert got == _brute(ratings, k)
 
 
@@ -35,10 +37,12 @@ def test_too_few_candidates_is_an_error():
 
 def test_crosses_boundary_against_brute_force():
     rng = np.random.default_rng(3)
-    ratings = pd.DataFrame({
-        "user_id": rng.integers(0, 12, 400),
-        "item_id": rng.integers(0, 60, 400),
-    }).drop_duplicates()
+    ratings = pd.DataFrame(
+        {
+            "user_id": rng.integers(0, 12, 400),
+            "item_id": rng.integers(0, 60, 400),
+        }
+    ).drop_duplicates()
     k = 5
     profile = popularity_tie_profile(ratings, n_users="all", k=k)
     pop = ratings["item_id"].value_counts()

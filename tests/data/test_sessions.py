@@ -24,7 +24,9 @@ def test_catalog_has_many_categories_and_listing_titles():
     assert not cat.duplicated(["brand", "line", "product_type", "attribute", "size"]).any()
     # titles contain brand, line and type and end with ", <size>"
     row = cat.iloc[0]
-    assert row.title.startswith(f"{row.brand} {row.line}") and row.title.endswith(f", {row['size']}")
+    assert row.title.startswith(f"{row.brand} {row.line}") and row.title.endswith(
+        f", {row['size']}"
+    )
     assert (cat.price > 0).all()
 
 
@@ -44,7 +46,14 @@ def test_catalog_rejects_bad_sizes():
 
 
 def test_schema_and_labels(log):
-    assert {"query_id", "session_id", "user_id", "timestamp", "query_text", "query_category"} <= set(log.queries)
+    assert {
+        "query_id",
+        "session_id",
+        "user_id",
+        "timestamp",
+        "query_text",
+        "query_category",
+    } <= set(log.queries)
     assert {"query_id", "item_id", "rank", "clicked", "purchased", "label"} <= set(log.serp)
     assert {"session_id", "timestamp", "item_id", "query_id"} <= set(log.clicks)
     s = log.serp
@@ -90,7 +99,9 @@ def test_position_bias_ctr_decreases(log):
 
 
 def test_intent_persists_without_switching():
-    log = simulate_sessions(progress=False, **{**SMALL, "p_switch": 0.0, "p_continue_after_purchase": 0.0})
+    log = simulate_sessions(
+        progress=False, **{**SMALL, "p_switch": 0.0, "p_continue_after_purchase": 0.0}
+    )
     q = log.queries
     assert q.groupby("session_id").intent_target_item.nunique().max() == 1
     assert not q.intent_switched.any()
@@ -103,8 +114,16 @@ def test_switching_changes_intent():
 
 
 def test_queries_refine_within_intent():
-    log = simulate_sessions(progress=False, **{**SMALL, "p_switch": 0.0, "p_refine": 1.0, "p_specific_start": 0.0,
-                                                 "p_continue_after_purchase": 0.0})
+    log = simulate_sessions(
+        progress=False,
+        **{
+            **SMALL,
+            "p_switch": 0.0,
+            "p_refine": 1.0,
+            "p_specific_start": 0.0,
+            "p_continue_after_purchase": 0.0,
+        },
+    )
     q = log.queries.sort_values(["session_id", "query_index"])
     np.testing.assert_array_equal(q.intent_level, np.minimum(q.intent_query_index, 3))
     assert (q.query_text.str.split().str.len().groupby(q.session_id).diff().dropna() >= 0).all()
@@ -148,18 +167,21 @@ def test_no_return_to_a_satisfied_intent(log):
 
 
 def test_intent_dynamics_partitions_later_queries_and_follows_the_knobs():
-    log = simulate_sessions(progress=False, n_products=200, n_sessions=300, n_days=2, seed=4,
-                            p_switch=0.5, p_return=0.9)
+    log = simulate_sessions(
+        progress=False, n_products=200, n_sessions=300, n_days=2, seed=4, p_switch=0.5, p_return=0.9
+    )
     dyn = intent_dynamics(log.queries)
     assert sum(dyn.values()) == pytest.approx(1.0)
     later = log.queries[log.queries.query_index > 0]
     assert dyn["return"] == pytest.approx(later.intent_returned.mean())
     assert dyn["return"] > 0
-    no_return = simulate_sessions(progress=False, n_products=200, n_sessions=300, n_days=2, seed=4,
-                                  p_switch=0.5, p_return=0.0)
+    no_return = simulate_sessions(
+        progress=False, n_products=200, n_sessions=300, n_days=2, seed=4, p_switch=0.5, p_return=0.0
+    )
     assert intent_dynamics(no_return.queries)["return"] == 0.0
-    no_refine = simulate_sessions(progress=False, n_products=200, n_sessions=300, n_days=2, seed=4,
-                                  p_refine=0.0)
+    no_refine = simulate_sessions(
+        progress=False, n_products=200, n_sessions=300, n_days=2, seed=4, p_refine=0.0
+    )
     assert intent_dynamics(no_refine.queries)["refine"] == 0.0
     with pytest.raises(ValueError, match="latent"):
         intent_dynamics(log.queries.drop(columns="intent_returned"))
@@ -169,8 +191,10 @@ def test_diginetica_shape_reads_the_log():
     log = simulate_sessions(progress=False, n_products=200, n_sessions=100, n_days=2, seed=1)
     shape = diginetica_shape(log).set_index("statistic")
     assert shape.loc["searches per session", "this_log"] == pytest.approx(
-        len(log.queries) / log.queries.session_id.nunique())
+        len(log.queries) / log.queries.session_id.nunique()
+    )
     d = DIGINETICA_PUBLISHED
     searches = d["query_full_searches"] + d["query_less_searches"]
     assert shape.loc["clicks per search", "diginetica_published"] == pytest.approx(
-        d["clicks"] / searches)
+        d["clicks"] / searches
+    )

@@ -55,7 +55,10 @@ def dask_client():
     """A real two-process LocalCluster (one per test module), closed afterwards."""
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
         silence_logs=logging.ERROR,
     )
     client = distributed.Client(cluster)

@@ -14,13 +14,23 @@ pytest.importorskip("distributed")
 def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "rankaudit.distributed", *args],
-        capture_output=True, text=True, timeout=timeout,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
     )
 
 
-@pytest.mark.parametrize("flag, value", [("--n-workers", "0"), ("--n-workers", "-1"),
-                                         ("--k", "0"), ("--n-repeats", "0"),
-                                         ("--synthetic-rows", "0"), ("--n-workers", "two")])
+@pytest.mark.parametrize(
+    "flag, value",
+    [
+        ("--n-workers", "0"),
+        ("--n-workers", "-1"),
+        ("--k", "0"),
+        ("--n-repeats", "0"),
+        ("--synthetic-rows", "0"),
+        ("--n-workers", "two"),
+    ],
+)
 def test_nonpositive_counts_are_refused_not_hung(flag, value):
     out = _cli(flag, value, timeout=60)
     assert out.returncode == 2
@@ -42,7 +52,10 @@ def test_a_bad_row_prints_one_error_line_not_a_traceback(tmp_path):
 def test_a_missing_input_file_is_one_line(tmp_path):
     out = _cli("--n-workers", "1", "--input", str(tmp_path / "nope.csv"))
     assert out.returncode == 1
-    assert out.stderr.strip().splitlines()[-1] == f"ERROR: --input {tmp_path / 'nope.csv'}: no such file or directory"
+    assert (
+        out.stderr.strip().splitlines()[-1]
+        == f"ERROR: --input {tmp_path / 'nope.csv'}: no such file or directory"
+    )
 
 
 @pytest.mark.parametrize("function", ["evaluate", "tie_prevalence"])
@@ -50,8 +63,11 @@ def test_a_pandas_frame_is_refused_with_the_fix(function):
     import rankaudit.distributed as rd
 
     frame = pd.DataFrame({"row_id": [0], "item_id": [1], "score": [1.0], "label": [1]})
-    with pytest.raises(ValueError, match=rf"takes a Dask DataFrame; got a pandas DataFrame. Use "
-                       rf"rankaudit.{function}\(frame\)"):
+    with pytest.raises(
+        ValueError,
+        match=rf"takes a Dask DataFrame; got a pandas DataFrame. Use "
+        rf"rankaudit.{function}\(frame\)",
+    ):
         getattr(rd, function)(frame)
     with pytest.raises(ValueError, match="got list"):
         getattr(rd, function)([1, 2])

@@ -20,7 +20,9 @@ finite = st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True)
 @settings(max_examples=200, deadline=None)
 @given(arrays(np.float64, st.integers(0, 60), elements=finite))
 def test_exact_sum_equals_rational_sum(values):
-    assert Fraction(exact_sum(values), 1 << SHIFT) == sum(map(Fraction, values.tolist()), Fraction(0))
+    assert Fraction(exact_sum(values), 1 << SHIFT) == sum(
+        map(Fraction, values.tolist()), Fraction(0)
+    )
 
 
 @settings(max_examples=100, deadline=None)

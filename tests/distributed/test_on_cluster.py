@@ -83,7 +83,9 @@ def test_identical_to_one_machine(request, layout, how, ties, extra):
 
 def test_partitioning_does_not_matter_for_seeded_rules(contiguous):
     results = [
-        rd.evaluate(dd.from_pandas(contiguous, npartitions=p), ties="random", seed=5, progress=False)
+        rd.evaluate(
+            dd.from_pandas(contiguous, npartitions=p), ties="random", seed=5, progress=False
+        )
         for p in (2, 8)
     ]
     pd.testing.assert_frame_equal(
@@ -172,8 +174,21 @@ def test_command_line_on_the_cluster(dask_client, capsys, tmp_path):
     path = tmp_path / "log.parquet"
     data.to_parquet(path)
     out_dir = tmp_path / "per_row"
-    code = main(["--scheduler", dask_client.scheduler.address, "--input", str(path),
-                 "--ties", "hash", "--k", "5", "--prevalence", "--output", str(out_dir)])
+    code = main(
+        [
+            "--scheduler",
+            dask_client.scheduler.address,
+            "--input",
+            str(path),
+            "--ties",
+            "hash",
+            "--k",
+            "5",
+            "--prevalence",
+            "--output",
+            str(out_dir),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     local = rankaudit.evaluate(data, k=5, ties="hash")

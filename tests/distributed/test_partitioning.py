@@ -66,7 +66,9 @@ def test_layout_analysis():
         assert layout.contiguous and not layout.whole
         assert layout.continued == (False, True, True, False, True, True, True)
         assert analyse_rows(_cut(frame, [3, 23]), "row_id").whole
-        assert not analyse_rows(_cut(_frame([3, 20, 2, 4], scatter_seed=1), [10]), "row_id").contiguous
+        assert not analyse_rows(
+            _cut(_frame([3, 20, 2, 4], scatter_seed=1), [10]), "row_id"
+        ).contiguous
         # a row id that comes back later in the frame is not contiguous
         back = pd.concat([frame, frame.iloc[:2]], ignore_index=True)
         assert not analyse_rows(_cut(back, []), "row_id").contiguous

@@ -22,9 +22,7 @@ def test_pandas_and_dask_tables_are_the_same_lines():
     parts = straddled.to_delayed()
     first = parts[1].compute(scheduler="sync")["row_id"]
     assert first.iloc[0] < 1_000 <= first.iloc[-1]  # partition 1 starts inside a row of block 0
-    pd.testing.assert_frame_equal(
-        straddled.compute(scheduler="sync").reset_index(drop=True), frame
-    )
+    pd.testing.assert_frame_equal(straddled.compute(scheduler="sync").reset_index(drop=True), frame)
 
 
 def test_shape_of_the_table():

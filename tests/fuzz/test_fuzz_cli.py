@@ -12,8 +12,13 @@ from hypothesis import strategies as st
 from rankaudit.distributed.cli import build_parser
 from rankaudit.report.pipeline import Paths, chapter_names, declared_parameters, main
 
-FUZZ = settings(max_examples=40, deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
 CHAPTERS = chapter_names(Paths.default().notebooks)
 NAME = st.from_regex(r"[a-z_][a-z0-9_]{0,12}", fullmatch=True)
 
@@ -39,8 +44,10 @@ def test_pipeline_unknown_chapter(capsys, chapter):
 
 
 @FUZZ
-@given(flag=st.sampled_from(["--n-workers", "--k", "--n-repeats", "--synthetic-rows"]),
-       value=st.one_of(st.integers(-10**6, 10**6).map(str), st.text(max_size=5)))
+@given(
+    flag=st.sampled_from(["--n-workers", "--k", "--n-repeats", "--synthetic-rows"]),
+    value=st.one_of(st.integers(-(10**6), 10**6).map(str), st.text(max_size=5)),
+)
 def test_distributed_cli_counts(capsys, flag, value):
     try:
         args = build_parser().parse_args([flag, value])
@@ -51,7 +58,9 @@ def test_distributed_cli_counts(capsys, flag, value):
     assert getattr(args, flag[2:].replace("-", "_")) >= 1
 
 
-@pytest.mark.parametrize("argv", [["--ties", "nope"], ["--empty", "x"], ["--row-partitioning", "y"]])
+@pytest.mark.parametrize(
+    "argv", [["--ties", "nope"], ["--empty", "x"], ["--row-partitioning", "y"]]
+)
 def test_distributed_cli_choices(capsys, argv):
     with pytest.raises(SystemExit) as stop:
         build_parser().parse_args(argv)

@@ -21,13 +21,31 @@ from rankaudit.ties.metrics import metrics_of_ranking
 from rankaudit.ties.rules import DETERMINISTIC_RULES, TIE_RULES, rank_candidates
 
 FUZZ = settings(
-    max_examples=60, deadline=None, derandomize=True, database=None,
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
 # The words a ValueError must contain to count as naming the bad input.
-NAMES = ("scores", "labels", "k ", "k must", "ties", "item_ids", "user_ids", "row", "shapes",
-         "n_repeats", "seed", "empty", "column", "DataFrame", "atol")
+NAMES = (
+    "scores",
+    "labels",
+    "k ",
+    "k must",
+    "ties",
+    "item_ids",
+    "user_ids",
+    "row",
+    "shapes",
+    "n_repeats",
+    "seed",
+    "empty",
+    "column",
+    "DataFrame",
+    "atol",
+)
 
 BAD_SCORES = [np.nan, np.inf, -np.inf]
 BAD_LABELS = [np.nan, np.inf, -1.0, 1e160, 2.0**53, -0.5]
@@ -40,30 +58,38 @@ def batches(draw, max_rows=5, max_len=6):
     n = draw(st.integers(1, max_len))
     kind = draw(st.sampled_from(["float32", "float64", "int64", "bigint", "uint64"]))
     levels = draw(st.integers(1, 4))
-    raw = np.array(draw(st.lists(st.integers(0, levels - 1), min_size=n_rows * n,
-                                 max_size=n_rows * n))).reshape(n_rows, n)
+    raw = np.array(
+        draw(st.lists(st.integers(0, levels - 1), min_size=n_rows * n, max_size=n_rows * n))
+    ).reshape(n_rows, n)
     if kind == "bigint":
         scores = (raw + 2**62).astype(np.int64)  # beyond 2**53: exact compare needed
     elif kind == "uint64":
-        scores = (raw.astype(np.uint64) + np.uint64(2**63))
+        scores = raw.astype(np.uint64) + np.uint64(2**63)
     else:
         scores = raw.astype(kind)
-    labels = np.array(draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3]), min_size=n_rows * n,
-                                    max_size=n_rows * n))).reshape(n_rows, n)
+    labels = np.array(
+        draw(
+            st.lists(st.sampled_from([0, 0, 0, 1, 2, 3]), min_size=n_rows * n, max_size=n_rows * n)
+        )
+    ).reshape(n_rows, n)
     bad = draw(st.sampled_from(["none", "none", "score", "label"]))
     if bad == "score" and kind.startswith("float"):
         scores = scores.astype(np.float64)
         scores[draw(st.integers(0, n_rows - 1)), draw(st.integers(0, n - 1))] = draw(
-            st.sampled_from(BAD_SCORES))
+            st.sampled_from(BAD_SCORES)
+        )
     if bad == "label":
         labels = labels.astype(np.float64)
         labels[draw(st.integers(0, n_rows - 1)), draw(st.integers(0, n - 1))] = draw(
-            st.sampled_from(BAD_LABELS))
+            st.sampled_from(BAD_LABELS)
+        )
     return scores, labels
 
 
-ODD_K = st.one_of(st.integers(-3, 12), st.sampled_from(
-    [np.uint64(2**64 - 1), np.int8(3), 2**70, True, 2.0, "3", None]))
+ODD_K = st.one_of(
+    st.integers(-3, 12),
+    st.sampled_from([np.uint64(2**64 - 1), np.int8(3), 2**70, True, 2.0, "3", None]),
+)
 
 
 def _names_bad_input(err: ValueError) -> bool:
@@ -118,16 +144,23 @@ def test_evaluate_ragged_and_long_equal_arrays(batch, rule, data):
     except ValueError:
         return
     cols = list(want.attrs["metric_columns"])
-    ragged = evaluate([r for r in scores], [r for r in labels], ties=rule,
-                      item_ids=[r for r in _items(scores)], empty="zero")
+    ragged = evaluate(
+        [r for r in scores],
+        [r for r in labels],
+        ties=rule,
+        item_ids=[r for r in _items(scores)],
+        empty="zero",
+    )
     np.testing.assert_array_equal(ragged[cols].to_numpy(), want[cols].to_numpy())
     n_rows, n = scores.shape
-    frame = pd.DataFrame({
-        "row_id": np.repeat(np.arange(n_rows), n),
-        "item_id": np.tile(np.arange(n), n_rows),
-        "score": scores.reshape(-1),
-        "label": labels.reshape(-1),
-    })
+    frame = pd.DataFrame(
+        {
+            "row_id": np.repeat(np.arange(n_rows), n),
+            "item_id": np.tile(np.arange(n), n_rows),
+            "score": scores.reshape(-1),
+            "label": labels.reshape(-1),
+        }
+    )
     if data.draw(st.booleans()):  # shuffle lines between rows (order inside a row kept)
         order = np.argsort(np.arange(len(frame)) % n, kind="stable")
         frame = frame.iloc[order]
@@ -139,15 +172,25 @@ def test_evaluate_ragged_and_long_equal_arrays(batch, rule, data):
 
 @FUZZ
 @given(
-    columns=st.lists(st.sampled_from(["row_id", "item_id", "score", "label", "x"]),
-                     min_size=1, max_size=6),
-    cells=st.lists(st.one_of(st.none(), st.integers(-2, 3), st.floats(allow_nan=True),
-                             st.text(max_size=2), st.just(2**64)), min_size=1, max_size=30),
+    columns=st.lists(
+        st.sampled_from(["row_id", "item_id", "score", "label", "x"]), min_size=1, max_size=6
+    ),
+    cells=st.lists(
+        st.one_of(
+            st.none(),
+            st.integers(-2, 3),
+            st.floats(allow_nan=True),
+            st.text(max_size=2),
+            st.just(2**64),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
     rule=st.sampled_from(TIE_RULES),
 )
 def test_evaluate_long_format_garbage(columns, cells, rule):
     n_lines = max(1, len(cells) // len(columns))
-    data = [cells[(i * len(columns)) % len(cells):][:len(columns)] for i in range(n_lines)]
+    data = [cells[(i * len(columns)) % len(cells) :][: len(columns)] for i in range(n_lines)]
     data = [row + [0] * (len(columns) - len(row)) for row in data]
     frame = pd.DataFrame(data, columns=columns)
     try:

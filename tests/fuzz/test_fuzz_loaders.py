@@ -25,7 +25,10 @@ from rankaudit.data.movielens import load_ml100k_grouplens, load_tag_genome
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 FUZZ = settings(
-    max_examples=60, deadline=None, derandomize=True, database=None,
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 MUTATIONS = ["truncate", "delimiter", "extra_field", "missing_field", "bad_bytes", "empty"]
@@ -44,7 +47,11 @@ def _mutate(data: bytes, how: str, sep: bytes, draw) -> bytes:
         lines[j] = sep.join(lines[j].rstrip(b"\r\n").split(sep)[:-1]) + b"\n"
     elif how == "bad_bytes":
         i = draw(st.integers(0, len(lines[j])))
-        lines[j] = lines[j][:i] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xfe\xfe", b"\x00"])) + lines[j][i:]
+        lines[j] = (
+            lines[j][:i]
+            + draw(st.sampled_from([b"\xff", b"\xc3", b"\xfe\xfe", b"\x00"]))
+            + lines[j][i:]
+        )
     elif how == "empty":
         return b""
     return b"".join(lines)
@@ -81,8 +88,11 @@ def test_grouplens_ml100k(name, how, data):
 
 
 @FUZZ
-@given(name=st.sampled_from(["ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv"]),
-       how=st.sampled_from(MUTATIONS), data=st.data())
+@given(
+    name=st.sampled_from(["ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv"]),
+    how=st.sampled_from(MUTATIONS),
+    data=st.data(),
+)
 def test_tag_genome(name, how, data):
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp) / "ml-25m"
@@ -92,10 +102,20 @@ def test_tag_genome(name, how, data):
 
 
 @FUZZ
-@given(name=st.sampled_from(["products.csv", "train-queries.csv", "train-clicks.csv",
-                             "train-item-views.csv", "train-purchases.csv",
-                             "product-categories.csv"]),
-       how=st.sampled_from(MUTATIONS), data=st.data())
+@given(
+    name=st.sampled_from(
+        [
+            "products.csv",
+            "train-queries.csv",
+            "train-clicks.csv",
+            "train-item-views.csv",
+            "train-purchases.csv",
+            "product-categories.csv",
+        ]
+    ),
+    how=st.sampled_from(MUTATIONS),
+    data=st.data(),
+)
 def test_diginetica(name, how, data):
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp) / "digi"
@@ -112,10 +132,16 @@ def test_diginetica(name, how, data):
 
 
 @FUZZ
-@given(which=st.sampled_from([("Beauty_and_Personal_Care.jsonl", read_reviews),
-                              ("meta_Beauty_and_Personal_Care.jsonl", read_meta)]),
-       how=st.sampled_from([*MUTATIONS, "gzip_truncated", "plain_named_gz", "gzip_ok"]),
-       data=st.data())
+@given(
+    which=st.sampled_from(
+        [
+            ("Beauty_and_Personal_Care.jsonl", read_reviews),
+            ("meta_Beauty_and_Personal_Care.jsonl", read_meta),
+        ]
+    ),
+    how=st.sampled_from([*MUTATIONS, "gzip_truncated", "plain_named_gz", "gzip_ok"]),
+    data=st.data(),
+)
 def test_amazon(which, how, data):
     fixture, reader = which
     raw = (FIX / "amazon-2023" / fixture).read_bytes()

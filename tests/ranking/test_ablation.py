@@ -41,9 +41,16 @@ def test_progressive_sets_follow_the_paper():
     sets, rows = progressive_feature_sets(["a"], ["h1", "h2"], ["i1"])
     assert sets["P1"] == ["a", "h1", "h2"] and sets["P2"] == ["a", "h1", "h2", "i1"]
     assert [(r.variant, r.baseline) for r in rows] == [
-        ("MLR + h1", "MLR"), ("MLR + h2", "MLR"), ("P1", "MLR"), ("P1 + i1", "P1"), ("P2", "P1")]
+        ("MLR + h1", "MLR"),
+        ("MLR + h2", "MLR"),
+        ("P1", "MLR"),
+        ("P1 + i1", "P1"),
+        ("P2", "P1"),
+    ]
     sets2, rows2 = extend_feature_sets(sets, rows, "P2", ["CosSim_seq:trans"])
-    assert sets2["P2 + CosSim_seq:trans"][-1] == "CosSim_seq:trans" and rows2[-1] == AblationRow("P2 + CosSim_seq:trans", "P2")
+    assert sets2["P2 + CosSim_seq:trans"][-1] == "CosSim_seq:trans" and rows2[-1] == AblationRow(
+        "P2 + CosSim_seq:trans", "P2"
+    )
     assert "P2 + CosSim_seq:trans" not in sets
 
 
@@ -69,15 +76,26 @@ def test_ranker_beats_random_and_ablation_schema(exp):
     tr = tr.assign(noise=np.random.default_rng(1).random(len(tr)))
     va = va.assign(noise=np.random.default_rng(2).random(len(va)))
     sets, rows = extend_feature_sets(sets, rows[:2], "MLR", ["noise"])
-    res = run_ablation(tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, n_perm=200, progress=False)
+    res = run_ablation(
+        tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, n_perm=200, progress=False
+    )
     t = res.table
     assert list(t.variant) == ["MLR + NCD_lc", "MLR + CosSim_lc", "MLR + noise"]
     assert ((t.ci_low <= t.lift_pct) & (t.lift_pct <= t.ci_high)).all()
     assert ((t.p_value > 0) & (t.p_value <= 1)).all()
     assert (t.lift_seed_min <= t.lift_seed_max).all()
     recs = res.table1("sim")
-    assert {"variant", "baseline", "mrr_sale_base", "mrr_sale_variant", "lift_pct", "ci_low", "ci_high", "p_value",
-            "data_source"} <= set(recs[0])
+    assert {
+        "variant",
+        "baseline",
+        "mrr_sale_base",
+        "mrr_sale_variant",
+        "lift_pct",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "data_source",
+    } <= set(recs[0])
     # the learned MLR ranks the sold item better than an all-tied (expected) ranking would
     mrr = res.ties.set_index("feature_set").mrr_sale_expected["MLR"]
     sizes = extra.groupby("query_id").size()
@@ -85,7 +103,9 @@ def test_ranker_beats_random_and_ablation_schema(exp):
     random_mrr = np.mean([np.mean(1 / np.arange(1, sizes[q] + 1)) for q in sold_q])
     assert mrr > random_mrr
     # deterministic
-    res2 = run_ablation(tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, n_perm=200, progress=False)
+    res2 = run_ablation(
+        tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, n_perm=200, progress=False
+    )
     pd.testing.assert_frame_equal(res.table, res2.table)
 
 
@@ -105,17 +125,31 @@ def test_oracle_column_and_table1_design(exp):
 
 
 def test_table1_share_of_oracle_and_rr_by_feature_set(exp):
-    sets = {"MLR": MLR_FEATURES, "MLR + CosSim_lc": [*MLR_FEATURES, "CosSim_lc"],
-            ORACLE_ROW: [*MLR_FEATURES, "Oracle_intent"]}
+    sets = {
+        "MLR": MLR_FEATURES,
+        "MLR + CosSim_lc": [*MLR_FEATURES, "CosSim_lc"],
+        ORACLE_ROW: [*MLR_FEATURES, "Oracle_intent"],
+    }
     rows = [AblationRow("MLR + CosSim_lc", "MLR"), AblationRow(ORACLE_ROW, "MLR")]
-    res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), sets, rows,
-                       seeds=(0,), config=FAST, n_boot=100, n_perm=100, progress=False)
+    res = run_ablation(
+        exp.window("train"),
+        exp.window("valid"),
+        exp.window("test"),
+        sets,
+        rows,
+        seeds=(0,),
+        config=FAST,
+        n_boot=100,
+        n_perm=100,
+        progress=False,
+    )
     recs = {r["variant"]: r for r in res.table1("sim", ORACLE_ROW)}
     oracle = recs[ORACLE_ROW]["lift_pct"]
     if oracle > 0:
         assert recs[ORACLE_ROW]["share_of_oracle"] == pytest.approx(1.0)
         assert recs["MLR + CosSim_lc"]["share_of_oracle"] == pytest.approx(
-            recs["MLR + CosSim_lc"]["lift_pct"] / oracle)
+            recs["MLR + CosSim_lc"]["lift_pct"] / oracle
+        )
     else:  # no positive ceiling: no share
         assert all(r["share_of_oracle"] is None for r in recs.values())
     assert all(r["share_of_oracle"] is None for r in res.table1("sim"))
@@ -131,8 +165,17 @@ def test_context_sweep_grid_oracle_and_measured_returns():
     cfg = SessionConfig(n_products=300, n_sessions=400, n_days=4, seed=2)
     log = simulate_sessions(cfg, progress=False)
     emb = PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
-    out = context_sweep([0.5], [0.0, 0.9], config=cfg, embedder=emb, features=["CosSim_lc"],
-                        lgb_config=FAST, n_boot=100, n_perm=100, progress=False)
+    out = context_sweep(
+        [0.5],
+        [0.0, 0.9],
+        config=cfg,
+        embedder=emb,
+        features=["CosSim_lc"],
+        lgb_config=FAST,
+        n_boot=100,
+        n_perm=100,
+        progress=False,
+    )
     assert len(out) == 4  # 2 grid points x (feature + oracle)
     assert set(out.variant) == {"MLR + CosSim_lc", f"MLR + {ORACLE_FEATURE}"}
     by_return = out.groupby("p_return").share_returned.first()

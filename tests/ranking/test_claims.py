@@ -11,8 +11,13 @@ from rankaudit.ranking.significance import paired_lift_difference
 def _rr(n=400, seed=0, gap=0.05):
     rng = np.random.default_rng(seed)
     base = rng.uniform(0.1, 1.0, n)
-    return pd.DataFrame({"MLR": base, "MLR + NCD_lc": base + gap + rng.normal(0, 0.05, n),
-                         "MLR + NCD_l5c": base + rng.normal(0, 0.05, n)})
+    return pd.DataFrame(
+        {
+            "MLR": base,
+            "MLR + NCD_lc": base + gap + rng.normal(0, 0.05, n),
+            "MLR + NCD_l5c": base + rng.normal(0, 0.05, n),
+        }
+    )
 
 
 def test_lift_difference_point_and_bootstrap_reference():

@@ -33,8 +33,9 @@ def test_a_null_variant_has_no_lift_and_a_real_one_has():
 def test_null_pvalues_are_roughly_uniform():
     """Exchangeable pairs: the sign-flip test rejects a true null about alpha of the time."""
     t = simulate_paired_rr(200, {f"v{j}": 0.0 for j in range(200)}, seed=1)
-    p = np.array([paired_randomisation_test(t.baseline, t[f"v{j}"], n_perm=400, seed=j)
-                  for j in range(200)])
+    p = np.array(
+        [paired_randomisation_test(t.baseline, t[f"v{j}"], n_perm=400, seed=j) for j in range(200)]
+    )
     assert 0.01 <= np.mean(p <= 0.05) <= 0.11
 
 

@@ -44,7 +44,8 @@ def _bh_rejects(p, alpha):
 
 pvalue_lists = st.lists(
     st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.01, 0.02, 0.04, 0.05, 1.0])),
-    min_size=1, max_size=9,
+    min_size=1,
+    max_size=9,
 )
 
 
@@ -60,7 +61,8 @@ def test_adjusted_pvalues_reject_exactly_what_the_procedures_reject(p):
         assert {i for i in range(len(p)) if holm[i] <= alpha} == _holm_rejects(p, alpha)
         assert {i for i in range(len(p)) if bh[i] <= alpha} == _bh_rejects(p, alpha)
         assert {i for i in range(len(p)) if bonf[i] <= alpha} == {
-            i for i in range(len(p)) if len(p) * p[i] <= alpha}
+            i for i in range(len(p)) if len(p) * p[i] <= alpha
+        }
 
 
 @settings(max_examples=200, deadline=None)
@@ -97,8 +99,12 @@ def test_exact_sign_flip_matches_a_loop_and_the_sampled_test():
     b = rng.random(10)
     v = b + rng.normal(0.05, 0.1, 10)
     d = v - b
-    loop = np.mean([abs(np.dot(s, d)) / 10 >= abs(d.mean()) - 1e-12
-                    for s in itertools.product([-1, 1], repeat=10)])
+    loop = np.mean(
+        [
+            abs(np.dot(s, d)) / 10 >= abs(d.mean()) - 1e-12
+            for s in itertools.product([-1, 1], repeat=10)
+        ]
+    )
     exact = exact_sign_flip_pvalue(b, v)
     assert exact == pytest.approx(loop, abs=1e-15)
     assert paired_randomisation_test(b, v, n_perm=40000, seed=2) == pytest.approx(exact, abs=0.01)

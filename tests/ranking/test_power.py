@@ -22,7 +22,9 @@ def test_power_matches_simulated_rejection_rate(delta, sd, n):
     z = d.mean(axis=1) / (d.std(axis=1, ddof=1) / np.sqrt(n))
     rejected = np.mean(np.abs(z) > norm.ppf(0.975))
     predicted = power_paired(delta, sd, n)
-    assert rejected == pytest.approx(predicted, abs=4 * np.sqrt(predicted * (1 - predicted) / reps) + 0.01)
+    assert rejected == pytest.approx(
+        predicted, abs=4 * np.sqrt(predicted * (1 - predicted) / reps) + 0.01
+    )
 
 
 def test_n_needed_is_the_smallest_n_reaching_the_power():

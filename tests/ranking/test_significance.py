@@ -18,7 +18,9 @@ def test_randomisation_matches_exact_enumeration():
     v = b + rng.normal(0.05, 0.1, 11)
     d = v - b
     t = abs(d.mean())
-    exact = np.mean([abs((np.array(s) * d).mean()) >= t - 1e-12 for s in itertools.product([-1, 1], repeat=11)])
+    exact = np.mean(
+        [abs((np.array(s) * d).mean()) >= t - 1e-12 for s in itertools.product([-1, 1], repeat=11)]
+    )
     p = paired_randomisation_test(b, v, n_perm=40000, seed=1)
     assert p == pytest.approx(exact, abs=0.01)
 

@@ -9,8 +9,13 @@ import rankaudit
 from rankaudit.report.checklist import SECTIONS, Checklist, checklist_template
 
 POLICY = {
-    "evaluation": "sampled", "n_negatives": 30, "negative_sampling": "uniform", "exclusion": "rated items",
-    "dedup": "latest", "seed": 42, "rows_shuffled": False,
+    "evaluation": "sampled",
+    "n_negatives": 30,
+    "negative_sampling": "uniform",
+    "exclusion": "rated items",
+    "dedup": "latest",
+    "seed": 42,
+    "rows_shuffled": False,
 }
 
 
@@ -25,7 +30,9 @@ def _rows(tied: bool, n: int = 60, m: int = 31, seed: int = 0):
 
 def test_six_parts_in_order_with_dict_and_markdown() -> None:
     s, lab, items, users = _rows(tied=True)
-    cl = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, candidates=POLICY, n_permutations=5)
+    cl = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, candidates=POLICY, n_permutations=5
+    )
     assert isinstance(cl, Checklist)
     assert [i.key for i in cl.items] == [k for k, _ in SECTIONS]
     d = cl.to_dict()
@@ -38,35 +45,65 @@ def test_six_parts_in_order_with_dict_and_markdown() -> None:
 
 def test_input_order_on_tied_relevant_first_rows_is_flagged() -> None:
     s, lab, items, users = _rows(tied=True)
-    cl = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, ties="input_order", candidates=POLICY, n_permutations=5)
-    assert cl["permutation_test"].status == "warn" and not cl["permutation_test"].facts["is_invariant"]
+    cl = rankaudit.checklist(
+        s,
+        lab,
+        item_ids=items,
+        user_ids=users,
+        ties="input_order",
+        candidates=POLICY,
+        n_permutations=5,
+    )
+    assert (
+        cl["permutation_test"].status == "warn" and not cl["permutation_test"].facts["is_invariant"]
+    )
     assert cl["presort_order"].status == "warn"
     assert cl["presort_order"].facts["relevant_position_modal"] == 0
     assert cl["tie_breaking"].status == "warn"
     assert cl["sensitivity"].status == "warn" and cl["sensitivity"].facts["ndcg_range"] > 0.1
     # prevalence facts equal tie_prevalence's
     summary = rankaudit.tie_prevalence(s, lab, k=10).summary
-    assert cl["tie_prevalence"].facts["relevant_tie"] == pytest.approx(float(summary["frac_relevant_tied"]))
+    assert cl["tie_prevalence"].facts["relevant_tie"] == pytest.approx(
+        float(summary["frac_relevant_tied"])
+    )
 
 
 def test_expected_rule_passes_permutation_and_hash_discloses_key() -> None:
     s, lab, items, users = _rows(tied=True)
-    exp = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=5)
+    exp = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=5
+    )
     assert exp["permutation_test"].status == "ok" and exp["tie_breaking"].status == "ok"
-    h = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, ties="hash", seed=7, candidates=POLICY, n_permutations=5)
+    h = rankaudit.checklist(
+        s,
+        lab,
+        item_ids=items,
+        user_ids=users,
+        ties="hash",
+        seed=7,
+        candidates=POLICY,
+        n_permutations=5,
+    )
     assert h["permutation_test"].facts["is_invariant"]
-    assert "splitmix64" in h["tie_breaking"].facts["hash_key"] and h["tie_breaking"].facts["collisions"] == 0
+    assert (
+        "splitmix64" in h["tie_breaking"].facts["hash_key"]
+        and h["tie_breaking"].facts["collisions"] == 0
+    )
 
 
 def test_no_ties_everything_ok() -> None:
     s, lab, items, users = _rows(tied=False)
-    cl = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=3)
+    cl = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=3
+    )
     assert cl.n_attention == 0, cl.to_markdown()
 
 
 def test_undisclosed_candidate_policy_is_marked() -> None:
     s, lab, items, users = _rows(tied=True)
-    cl = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, n_permutations=2, candidates={"n_negatives": 30})
+    cl = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, n_permutations=2, candidates={"n_negatives": 30}
+    )
     assert cl["candidate_set"].status == "missing"
     assert "seed" in cl["candidate_set"].facts["missing"]
 
@@ -79,7 +116,15 @@ def test_custom_evaluator_is_audited() -> None:
         ranked = np.take_along_axis(labels, order, axis=1)
         return (ranked[:, :10].sum(axis=1) > 0).astype(float)
 
-    cl = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, evaluator=argsort_eval, candidates=POLICY, n_permutations=5)
+    cl = rankaudit.checklist(
+        s,
+        lab,
+        item_ids=items,
+        user_ids=users,
+        evaluator=argsort_eval,
+        candidates=POLICY,
+        n_permutations=5,
+    )
     assert not cl["permutation_test"].facts["is_invariant"]
 
 

@@ -8,8 +8,14 @@ from rankaudit.report import Bool, Choice, Float, Int, IntList, OptionalDir, Str
 def test_valid_values_are_normalised(tmp_path):
     out = check_params(
         dict(k=10, p=0.5, rule="hash", flag=True, name="x", d=str(tmp_path), seeds=[1, 2], n="all"),
-        k=Int(lo=1), p=Float(0, 1), rule=Choice("hash", "expected"), flag=Bool(), name=Str(),
-        d=OptionalDir(), seeds=IntList(lo=0), n=Int(lo=1, special=("all",)),
+        k=Int(lo=1),
+        p=Float(0, 1),
+        rule=Choice("hash", "expected"),
+        flag=Bool(),
+        name=Str(),
+        d=OptionalDir(),
+        seeds=IntList(lo=0),
+        n=Int(lo=1, special=("all",)),
     )
     assert out["k"] == 10 and out["n"] == "all" and out["d"] == str(tmp_path.resolve())
 

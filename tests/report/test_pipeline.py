@@ -51,7 +51,9 @@ def test_a_bad_parameter_fails_in_the_validation_cell(tmp_path):
     notebooks = tmp_path / "notebooks"
     shutil.copytree(ROOT / "notebooks", notebooks)
     with pytest.raises(ChapterFailed) as err:
-        run_chapter("00_quickstart", {"k": -1}, paths=_paths(tmp_path, notebooks), log=lambda *_: None)
+        run_chapter(
+            "00_quickstart", {"k": -1}, paths=_paths(tmp_path, notebooks), log=lambda *_: None
+        )
     message = str(err.value)
     assert "Chapter 00_quickstart failed" in message
     assert "Parameter 'k' must be an integer >= 1; got -1" in message
@@ -79,8 +81,11 @@ def test_results_links_point_at_the_chapter_files(tmp_path):
     (paths.results / "06_y.json").write_text("{}")
     nb = nbformat.v4.new_notebook()
     box = nbformat.v4.new_code_cell("show_run()")
-    box.outputs = [nbformat.v4.new_output(
-        "display_data", data={"text/markdown": "```{admonition} How this page was built\n```"})]
+    box.outputs = [
+        nbformat.v4.new_output(
+            "display_data", data={"text/markdown": "```{admonition} How this page was built\n```"}
+        )
+    ]
     nb.cells = [nbformat.v4.new_markdown_cell("# T"), box, nbformat.v4.new_markdown_cell("x")]
     add_results_links(nb, "05_x", paths)
     add_results_links(nb, "05_x", paths)  # idempotent: one links cell
@@ -96,9 +101,17 @@ def test_a_misspelt_parameter_is_refused_before_running(tmp_path):
     from rankaudit.report.pipeline import declared_parameters
 
     paths = _paths(tmp_path, ROOT / "notebooks")
-    assert declared_parameters(paths.notebooks, "00_quickstart") == ["data_dir", "k", "n_users", "seed"]
-    with pytest.raises(ValueError, match=r"Chapter 00_quickstart has no parameter 'sede'; its "
-                       r"parameters are: data_dir, k, n_users, seed"):
+    assert declared_parameters(paths.notebooks, "00_quickstart") == [
+        "data_dir",
+        "k",
+        "n_users",
+        "seed",
+    ]
+    with pytest.raises(
+        ValueError,
+        match=r"Chapter 00_quickstart has no parameter 'sede'; its "
+        r"parameters are: data_dir, k, n_users, seed",
+    ):
         run_chapter("00_quickstart", {"sede": 5}, paths=paths, log=lambda *_: None)
     assert not (tmp_path / "executed").exists()  # nothing ran, nothing was written
 
@@ -108,8 +121,20 @@ def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-m", "rankaudit.report.pipeline", "run", "00_quickstart", "-p", "sede", "5"],
-        capture_output=True, text=True, cwd=ROOT, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "rankaudit.report.pipeline",
+            "run",
+            "00_quickstart",
+            "-p",
+            "sede",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
     )
     assert out.returncode == 1
     assert out.stderr.strip().splitlines() == [

@@ -1,4 +1,5 @@
-"""A student's rerun into a folder of their own (``make chapter ... OUT=dir``) leaves the site alone."""
+"""A student's rerun into a folder of their own (``make chapter ... OUT=dir``) leaves the site
+alone."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ write_results("99_tiny", params=params, data_source=source, results={"total": to
 def _digest(folder: Path) -> dict[str, str]:
     return {
         str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*")) if p.is_file()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
     }
 
 
@@ -115,16 +117,19 @@ def test_a_real_chapter_rerun_writes_every_artefact(tmp_path):
     notebooks = tmp_path / "notebooks"
     shutil.copytree(ROOT / "notebooks", notebooks)
     paths = _book(tmp_path, notebooks)
-    made = run_chapter_into("00_quickstart", tmp_path / "out", {"seed": 1}, paths=paths,
-                            smoke=True, log=lambda *_: None)
+    made = run_chapter_into(
+        "00_quickstart", tmp_path / "out", {"seed": 1}, paths=paths, smoke=True, log=lambda *_: None
+    )
     assert json.loads(made["results"][0].read_text())["params"]["seed"] == 1
     assert made["figures"] and made["page"].is_file()
     assert not (paths.book / "_build").exists()
 
 
 def test_plain_roles_rewrites_sphinx_only_roles():
-    text = ("see {ref}`the rules <tie-rules>`, {cite}`a2020,b2021`, {eq}`eq-hr`, "
-            "{term}`tie block`, {download}`x.json <../x.json>` and {glue:text}`n:.2f`")
+    text = (
+        "see {ref}`the rules <tie-rules>`, {cite}`a2020,b2021`, {eq}`eq-hr`, "
+        "{term}`tie block`, {download}`x.json <../x.json>` and {glue:text}`n:.2f`"
+    )
     assert plain_roles(text) == (
         "see *the rules*, [a2020, b2021], (eq-hr), *tie block*, *x.json* and {glue:text}`n:.2f`"
     )

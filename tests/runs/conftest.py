@@ -17,7 +17,9 @@ def random_run_and_qrels(seed: int, n_queries: int = 25, n_docs: int = 50):
     qrels: dict[str, dict[str, int]] = {}
     for q in range(n_queries):
         qid = f"q{q:03d}"
-        docs = list(dict.fromkeys(f"d{rng.integers(0, n_docs)}" for _ in range(rng.integers(1, 40))))
+        docs = list(
+            dict.fromkeys(f"d{rng.integers(0, n_docs)}" for _ in range(rng.integers(1, 40)))
+        )
         run[qid] = {d: float(rng.integers(0, 6)) / 4 for d in docs}
         if q % 6 == 5:
             continue  # a run query without judgments
@@ -29,8 +31,11 @@ def random_run_and_qrels(seed: int, n_queries: int = 25, n_docs: int = 50):
 
 def write_trec(run: dict, qrels: dict, directory: Path, sep: str = " ") -> tuple[Path, Path]:
     run_path, qrels_path = directory / "run.txt", directory / "qrels.txt"
-    lines = [sep.join([q, "Q0", d, str(i + 1), repr(s), "tag"])
-             for q, docs in run.items() for i, (d, s) in enumerate(docs.items())]
+    lines = [
+        sep.join([q, "Q0", d, str(i + 1), repr(s), "tag"])
+        for q, docs in run.items()
+        for i, (d, s) in enumerate(docs.items())
+    ]
     run_path.write_text("\n".join(lines) + "\n")
     lines = [sep.join([q, "0", d, str(r)]) for q, docs in qrels.items() for d, r in docs.items()]
     qrels_path.write_text("\n".join(lines) + "\n")

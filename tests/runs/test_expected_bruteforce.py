@@ -14,8 +14,9 @@ from rankaudit.runs.measures import parse_measures
 from rankaudit.runs.reference import expected_reference, measure_of_ranking, ranked_order
 from rankaudit.ties.bruteforce import all_tie_orders
 
-MEASURES = parse_measures(["nDCG@3", "nDCG@5", "nDCG", "P@3", "R@3", "AP", "RR", "Success@2",
-                           "Success@4"])
+MEASURES = parse_measures(
+    ["nDCG@3", "nDCG@5", "nDCG", "P@3", "R@3", "AP", "RR", "Success@2", "Success@4"]
+)
 RULES = ("trec_eval", "input_order", "expected", "pessimistic", "optimistic", "hash")
 
 
@@ -36,8 +37,12 @@ def _one_query(scores, labels, extra_judged=(), level=1):
 
 def _brute(scores, labels, judged, level):
     orders = all_tie_orders(np.asarray(scores, dtype=np.float64))
-    values = np.array([[measure_of_ranking(m, [labels[i] for i in order], judged, level)
-                        for m in MEASURES] for order in orders])
+    values = np.array(
+        [
+            [measure_of_ranking(m, [labels[i] for i in order], judged, level) for m in MEASURES]
+            for order in orders
+        ]
+    )
     return values
 
 
@@ -67,8 +72,10 @@ def test_rules_against_every_tie_order(case, level):
         # a deterministic rule gives one of the tie orders
         assert np.any(np.all(np.abs(brute - got[rule]) < 1e-12, axis=1)), rule
     # trec_eval and input order, written plainly
-    for rule, keys in (("trec_eval", [tuple(-b for b in d.encode()) + (1,) for d in docs]),
-                       ("input_order", list(range(len(docs))))):
+    for rule, keys in (
+        ("trec_eval", [tuple(-b for b in d.encode()) + (1,) for d in docs]),
+        ("input_order", list(range(len(docs)))),
+    ):
         order = ranked_order(scores, keys)
         want = [measure_of_ranking(m, [labels[i] for i in order], judged, level) for m in MEASURES]
         np.testing.assert_allclose(got[rule], want, rtol=0, atol=1e-15)

@@ -51,8 +51,9 @@ def test_ideal_labels_match_runs(k, rule):
 def test_default_unchanged_and_variance_scaled():
     scores, labels, ideal = _toy()
     base = rankaudit.evaluate(scores, labels, k=3, return_variance=True)
-    same = rankaudit.evaluate(scores, labels, k=3, return_variance=True,
-                              ideal_labels=[r[r > 0] for r in labels])
+    same = rankaudit.evaluate(
+        scores, labels, k=3, return_variance=True, ideal_labels=[r[r > 0] for r in labels]
+    )
     np.testing.assert_allclose(base.to_numpy(), same.to_numpy(), rtol=1e-14)
     wide = rankaudit.evaluate(scores, labels, k=3, return_variance=True, ideal_labels=ideal)
     ratio = wide["ndcg@3"] / base["ndcg@3"]

@@ -26,8 +26,10 @@ from tests.runs.conftest import FIXTURES
 def _same(a, b):
     assert a.query.to_pylist() == b.query.to_pylist()
     assert a.docno.to_pylist() == b.docno.to_pylist()
-    np.testing.assert_array_equal(getattr(a, "score", None) if hasattr(a, "score") else a.relevance,
-                                  getattr(b, "score", None) if hasattr(b, "score") else b.relevance)
+    np.testing.assert_array_equal(
+        getattr(a, "score", None) if hasattr(a, "score") else a.relevance,
+        getattr(b, "score", None) if hasattr(b, "score") else b.relevance,
+    )
 
 
 def test_irregular_whitespace_and_gzip_read_the_same(tmp_path):
@@ -46,8 +48,10 @@ def test_irregular_whitespace_and_gzip_read_the_same(tmp_path):
 
 def test_scores_are_doubles_and_ties_exact(tmp_path):
     path = tmp_path / "r.txt"
-    path.write_text("q Q0 a 1 0.1 t\nq Q0 b 2 0.10 t\nq Q0 c 3 1e-1 t\nq Q0 d 4 0.30000000000000004 t\n"
-                    "q Q0 e 5 0.3 t\n")
+    path.write_text(
+        "q Q0 a 1 0.1 t\nq Q0 b 2 0.10 t\nq Q0 c 3 1e-1 t\nq Q0 d 4 0.30000000000000004 t\n"
+        "q Q0 e 5 0.3 t\n"
+    )
     s = read_trec_run(path).score
     assert s[0] == s[1] == s[2] and s[3] != s[4]
 
@@ -92,23 +96,28 @@ def test_adapters_ranx_and_ir_measures():
     for q, d, s in zip(run.query.to_pylist(), run.docno.to_pylist(), run.score, strict=True):
         nested_run.setdefault(q, {})[d] = float(s)
     nested_qrels: dict = {}
-    for q, d, r in zip(qrels.query.to_pylist(), qrels.docno.to_pylist(), qrels.relevance,
-                       strict=True):
+    for q, d, r in zip(
+        qrels.query.to_pylist(), qrels.docno.to_pylist(), qrels.relevance, strict=True
+    ):
         nested_qrels.setdefault(q, {})[d] = int(r)
     want = evaluate_run(run, qrels, ["nDCG@10", "RR"])
     got = evaluate_run(run_from_ranx(nested_run), qrels_from_ranx(nested_qrels), ["nDCG@10", "RR"])
     pd.testing.assert_frame_equal(got, want)
     ranx = pytest.importorskip("ranx")
-    got = evaluate_run(run_from_ranx(ranx.Run(nested_run)),
-                       qrels_from_ranx(ranx.Qrels({q: {d: r for d, r in v.items() if r >= 0}
-                                                   for q, v in nested_qrels.items()})),
-                       ["RR"])
+    got = evaluate_run(
+        run_from_ranx(ranx.Run(nested_run)),
+        qrels_from_ranx(
+            ranx.Qrels({q: {d: r for d, r in v.items() if r >= 0} for q, v in nested_qrels.items()})
+        ),
+        ["RR"],
+    )
     assert len(got) == len(want)
     irm = pytest.importorskip("ir_measures")
     scored = [irm.ScoredDoc(q, d, s) for q, v in nested_run.items() for d, s in v.items()]
     judged = [irm.Qrel(q, d, r) for q, v in nested_qrels.items() for d, r in v.items()]
-    got = evaluate_run(run_from_ir_measures(scored), qrels_from_ir_measures(judged),
-                       ["nDCG@10", "RR"])
+    got = evaluate_run(
+        run_from_ir_measures(scored), qrels_from_ir_measures(judged), ["nDCG@10", "RR"]
+    )
     pd.testing.assert_frame_equal(got, want)
     with pytest.raises(ValueError, match="ir_measures"):
         run_from_ir_measures([("q", "d", 1.0)])
@@ -126,6 +135,8 @@ def test_writers_round_trip(tmp_path):
     got = dict(zip(back.docno.to_pylist(), back.score, strict=True))
     assert all(got[d] == s for d, s in zip(docs, scores, strict=True))  # exact doubles
     write_trec_qrels(tmp_path / "q.txt", q, docs, np.arange(len(docs)) % 3 - 1)
-    assert read_trec_qrels(tmp_path / "q.txt").relevance.tolist() == list(np.arange(len(docs)) % 3 - 1)
+    assert read_trec_qrels(tmp_path / "q.txt").relevance.tolist() == list(
+        np.arange(len(docs)) % 3 - 1
+    )
     with pytest.raises(ValueError, match="white space"):
         write_trec_run(tmp_path / "x.txt", ["a b"], ["d"], [1.0])

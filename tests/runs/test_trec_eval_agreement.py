@@ -11,14 +11,28 @@ from tests.runs.conftest import FIXTURES, random_run_and_qrels, write_trec
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
-MEASURES = ("nDCG@10", "nDCG@5", "nDCG", "P@10", "P@5", "R@10", "AP", "RR", "Success@10",
-            "Success@1")
+MEASURES = (
+    "nDCG@10",
+    "nDCG@5",
+    "nDCG",
+    "P@10",
+    "P@5",
+    "R@10",
+    "AP",
+    "RR",
+    "Success@10",
+    "Success@1",
+)
 
 
 def _pytrec(run: dict, qrels: dict, level: int) -> dict:
     # pytrec_eval takes "ndcg_cut.10" and reports "ndcg_cut_10"
-    names = {m.trec_eval_name[: m.trec_eval_name.rfind("_")] + f".{m.cutoff}" if m.cutoff
-             else m.trec_eval_name for m in parse_measures(MEASURES)}
+    names = {
+        m.trec_eval_name[: m.trec_eval_name.rfind("_")] + f".{m.cutoff}"
+        if m.cutoff
+        else m.trec_eval_name
+        for m in parse_measures(MEASURES)
+    }
     return pytrec_eval.RelevanceEvaluator(qrels, names, relevance_level=level).evaluate(run)
 
 
@@ -35,8 +49,9 @@ def _check(frame, expected: dict) -> None:
     assert sorted(frame["query"]) == sorted(expected)
     for _, row in frame.iterrows():
         for m in parse_measures(MEASURES):
-            assert row[str(m)] == pytest.approx(expected[row["query"]][m.trec_eval_name],
-                                                abs=1e-12), (row["query"], str(m))
+            assert row[str(m)] == pytest.approx(
+                expected[row["query"]][m.trec_eval_name], abs=1e-12
+            ), (row["query"], str(m))
     for m in parse_measures(MEASURES):
         mean = np.mean([v[m.trec_eval_name] for v in expected.values()])
         assert frame[str(m)].mean() == pytest.approx(mean, abs=1e-12)
@@ -47,8 +62,13 @@ def _check(frame, expected: dict) -> None:
 def test_random_files_match_pytrec_eval(tmp_path, seed, level):
     run, qrels = random_run_and_qrels(seed)
     run_path, qrels_path = write_trec(run, qrels, tmp_path, sep=" " if seed % 2 else "\t")
-    frame = evaluate_run(read_trec_run(run_path), read_trec_qrels(qrels_path), MEASURES,
-                         ties="trec_eval", relevance_level=level)
+    frame = evaluate_run(
+        read_trec_run(run_path),
+        read_trec_qrels(qrels_path),
+        MEASURES,
+        ties="trec_eval",
+        relevance_level=level,
+    )
     _check(frame, _pytrec(run, qrels, level))
 
 
@@ -56,8 +76,9 @@ def test_fixture_files_match_pytrec_eval():
     for name in ("run_a.txt", "run_b.txt"):
         run = _nested(FIXTURES / name)
         qrels = _nested(FIXTURES / "qrels.txt")
-        frame = evaluate_run(read_trec_run(FIXTURES / name), read_trec_qrels(FIXTURES / "qrels.txt"),
-                             MEASURES)
+        frame = evaluate_run(
+            read_trec_run(FIXTURES / name), read_trec_qrels(FIXTURES / "qrels.txt"), MEASURES
+        )
         _check(frame, _pytrec(run, qrels, 1))
 
 
@@ -70,7 +91,8 @@ def test_docno_order_is_byte_order_descending():
         frame = evaluate_run(run, qrels_from_ranx({"q": {relevant: 1}}), ["RR"])
         assert frame["RR"].item() == rr
         got = pytrec_eval.RelevanceEvaluator({"q": {relevant: 1}}, {"recip_rank"}).evaluate(
-            {"q": {"a": 1.0, "B": 1.0, "aa": 1.0}})
+            {"q": {"a": 1.0, "B": 1.0, "aa": 1.0}}
+        )
         assert got["q"]["recip_rank"] == rr
 
 
@@ -82,6 +104,8 @@ def test_complete_scores_missing_queries_zero(tmp_path):
     full = evaluate_run(r, q, MEASURES, complete=True)
     assert set(full["query"]) == set(qrels)
     missing = full[~full["query"].isin(plain["query"])]
-    assert len(missing) >= 1 and (missing[list(map(str, parse_measures(MEASURES)))] == 0).all().all()
+    assert (
+        len(missing) >= 1 and (missing[list(map(str, parse_measures(MEASURES)))] == 0).all().all()
+    )
     merged = full.set_index("query").loc[plain["query"]]
     assert np.array_equal(merged.to_numpy(), plain.set_index("query").to_numpy())

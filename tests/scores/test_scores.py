@@ -56,7 +56,10 @@ def test_weighted_matches_formula(toy) -> None:
     for r, u in enumerate(users):
         h = _history(train, u)
         for c, i in enumerate(items[r]):
-            num = sum(rt * float(attrs.loc[i].to_numpy() @ attrs.loc[j].to_numpy()) for j, rt in zip(h["item_id"], h["rating"], strict=True))
+            num = sum(
+                rt * float(attrs.loc[i].to_numpy() @ attrs.loc[j].to_numpy())
+                for j, rt in zip(h["item_id"], h["rating"], strict=True)
+            )
             assert s[r, c] == pytest.approx(num / h["rating"].sum() if len(h) else 0.0, abs=1e-12)
 
 
@@ -77,7 +80,10 @@ def test_centering_is_not_a_row_constant_shift_of_overlap(toy) -> None:
     users, items, train, attrs = toy
     ov = attribute_overlap(users, items, train, attrs)
     ce = centered_attribute(users, items, train, attrs)
-    same_order = all(np.array_equal(np.argsort(-ov[r], kind="stable"), np.argsort(-ce[r], kind="stable")) for r in range(len(users)))
+    same_order = all(
+        np.array_equal(np.argsort(-ov[r], kind="stable"), np.argsort(-ce[r], kind="stable"))
+        for r in range(len(users))
+    )
     assert not same_order
 
 
@@ -87,7 +93,12 @@ def test_residualized_is_orthogonal_to_regressors_and_has_few_ties(toy) -> None:
     w = weighted_overlap(users, items, train, attrs)
     a = attrs.to_numpy(float)[attrs.index.get_indexer(items.ravel())]
     pop_w = train.groupby("item_id")["rating"].sum().reindex(items.ravel(), fill_value=0).to_numpy()
-    tot = train.groupby("user_id")["rating"].sum().reindex(np.repeat(users, items.shape[1]), fill_value=0).to_numpy()
+    tot = (
+        train.groupby("user_id")["rating"]
+        .sum()
+        .reindex(np.repeat(users, items.shape[1]), fill_value=0)
+        .to_numpy()
+    )
     x = np.column_stack([np.ones(len(a)), a, np.log1p(pop_w), np.log1p(tot)])
     # OLS residuals are orthogonal to every regressor, and residual = y - X beta
     np.testing.assert_allclose(x.T @ res.ravel(), 0.0, atol=1e-9)
@@ -95,7 +106,9 @@ def test_residualized_is_orthogonal_to_regressors_and_has_few_ties(toy) -> None:
     ref = np.linalg.lstsq(x, w.ravel(), rcond=None)[0]
     np.testing.assert_allclose(x @ ref, x @ beta, atol=1e-9)
     ties_res = sum(len(np.unique(row)) < len(row) for row in res)
-    ties_ov = sum(len(np.unique(row)) < len(row) for row in attribute_overlap(users, items, train, attrs))
+    ties_ov = sum(
+        len(np.unique(row)) < len(row) for row in attribute_overlap(users, items, train, attrs)
+    )
     assert ties_res <= ties_ov
 
 
@@ -112,7 +125,10 @@ def test_compute_scores_all_families_and_errors(toy) -> None:
     users, items, train, attrs = toy
     out = compute_scores(users, items, train, attrs)
     assert list(out) == list(FAMILIES)
-    assert all(v.shape == items.shape and v.dtype == np.float64 and np.isfinite(v).all() for v in out.values())
+    assert all(
+        v.shape == items.shape and v.dtype == np.float64 and np.isfinite(v).all()
+        for v in out.values()
+    )
     with pytest.raises(ValueError, match="unknown score families"):
         compute_scores(users, items, train, attrs, families=["bm25"])
     with pytest.raises(ValueError, match="item 999 has no row in attributes"):

@@ -54,7 +54,9 @@ def test_long_double_scores_work_and_keep_their_precision():
     exact = np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
     for rule in ("input_order", "expected", "pessimistic"):
         got = evaluate(a, [[1, 0]], ties=rule)
-        assert got["rr"].item() == (0.5 if exact else pytest.approx(0.75 if rule == "expected" else 0.5))
+        assert got["rr"].item() == (
+            0.5 if exact else pytest.approx(0.75 if rule == "expected" else 0.5)
+        )
 
 
 def test_negative_zero_ties_with_zero_and_float32_stays_float32():
@@ -97,9 +99,10 @@ def test_odd_integer_k_equals_the_row_length_cutoff(k, rule):
     assert got.columns[1] == f"hr@{int(k)}"
     assert (got[f"hr@{int(k)}"] == 1.0).all() or int(k) < 9
     prev = tie_prevalence(s, y, k=k).summary
-    assert prev["frac_boundary_tie"] == tie_prevalence(s, y, k=min(int(k), 10)).summary[
-        "frac_boundary_tie"
-    ]
+    assert (
+        prev["frac_boundary_tie"]
+        == tie_prevalence(s, y, k=min(int(k), 10)).summary["frac_boundary_tie"]
+    )
 
 
 def test_uint64_k_in_a_fresh_process():
@@ -232,7 +235,9 @@ def test_long_format_object_scores_with_big_ints_are_exact():
 )
 def test_bad_item_ids_name_their_position(items, message):
     with pytest.raises(ValueError, match=message):
-        evaluate([[1.0, 1.0, 0.0]], [[1, 0, 0]], ties="hash", item_ids=np.array(items, dtype=object))
+        evaluate(
+            [[1.0, 1.0, 0.0]], [[1, 0, 0]], ties="hash", item_ids=np.array(items, dtype=object)
+        )
 
 
 def test_item_id_none_in_long_format():

@@ -37,8 +37,10 @@ def test_pinned_tie_hash_values():
 def test_id64_mapping():
     assert id64(-1) == 2**64 - 1
     assert id64(np.int32(-1)) == 2**64 - 1
-    assert id64("a") == id64(b"a") == int.from_bytes(
-        __import__("hashlib").blake2b(b"a", digest_size=8).digest(), "little"
+    assert (
+        id64("a")
+        == id64(b"a")
+        == int.from_bytes(__import__("hashlib").blake2b(b"a", digest_size=8).digest(), "little")
     )
     with pytest.raises(ValueError, match="integers or strings"):
         id64(1.5)
@@ -107,7 +109,9 @@ def test_hash_ranking_identical_on_permuted_input():
     users = np.arange(30)
     perm = np.argsort(rng.random(s.shape), axis=1)
     ps, pi = np.take_along_axis(s, perm, 1), np.take_along_axis(items, perm, 1)
-    a = np.take_along_axis(items, rank_candidates(s, ties="hash", user_ids=users, item_ids=items), 1)
+    a = np.take_along_axis(
+        items, rank_candidates(s, ties="hash", user_ids=users, item_ids=items), 1
+    )
     b = np.take_along_axis(pi, rank_candidates(ps, ties="hash", user_ids=users, item_ids=pi), 1)
     np.testing.assert_array_equal(a, b)
     y = (items == items[:, :1]).astype(float)

@@ -21,7 +21,9 @@ def tied_batches(draw):
         dtype=np.float64,
     ).reshape(n_rows, n)
     labels = np.array(
-        draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3]), min_size=n_rows * n, max_size=n_rows * n)),
+        draw(
+            st.lists(st.sampled_from([0, 0, 0, 1, 2, 3]), min_size=n_rows * n, max_size=n_rows * n)
+        ),
         dtype=np.float64,
     ).reshape(n_rows, n)
     for i in range(n_rows):
@@ -35,8 +37,10 @@ def tied_batches(draw):
 
 def _run(rule, s, y, items, k):
     kw = {"n_repeats": 3} if rule == "random" else {}
-    return evaluate(s, y, k=k, ties=rule, item_ids=items, seed=7, **kw) if rule == "hash" else (
-        evaluate(s, y, k=k, ties=rule, seed=7, **kw)
+    return (
+        evaluate(s, y, k=k, ties=rule, item_ids=items, seed=7, **kw)
+        if rule == "hash"
+        else (evaluate(s, y, k=k, ties=rule, seed=7, **kw))
     )
 
 
@@ -89,7 +93,11 @@ def test_audit_flags_input_order_and_passes_hash():
     assert list(bad.summary["metric"]) == ["hr@10", "ndcg@10", "rr"]
     good = audit_row_order(
         lambda sc, la, **ids: evaluate(sc, la, ties="hash", **ids),
-        s, y, n_permutations=10, item_ids=items, user_ids=np.arange(50),
+        s,
+        y,
+        n_permutations=10,
+        item_ids=items,
+        user_ids=np.arange(50),
     )
     assert good.is_invariant and good.max_row_change == 0.0
     assert good.per_row.shape == (50, 3)
@@ -97,9 +105,13 @@ def test_audit_flags_input_order_and_passes_hash():
 
 def test_audit_accepts_arrays_and_scalars():
     s, y, _ = _paper_rows(20)
-    per_row = audit_row_order(lambda sc, la: evaluate(sc, la)["ndcg@10"].to_numpy(), s, y, n_permutations=3)
+    per_row = audit_row_order(
+        lambda sc, la: evaluate(sc, la)["ndcg@10"].to_numpy(), s, y, n_permutations=3
+    )
     assert per_row.is_invariant
-    scalar = audit_row_order(lambda sc, la: float((sc[:, 0] > sc[:, 1]).mean()), s, y, n_permutations=5)
+    scalar = audit_row_order(
+        lambda sc, la: float((sc[:, 0] > sc[:, 1]).mean()), s, y, n_permutations=5
+    )
     assert not scalar.is_invariant
     with pytest.raises(ValueError, match="n_permutations must be an integer >= 1"):
         audit_row_order(lambda sc, la: 0.0, s, y, n_permutations=0)

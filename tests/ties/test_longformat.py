@@ -39,8 +39,15 @@ def test_long_format_equals_ragged_lists(rows_factory, rule):
         scores, labels, k=3, ties=rule, user_ids=users, item_ids=items, seed=2, **_kwargs(rule)
     )
     got = evaluate(
-        df, k=3, ties=rule, row_col="query", item_col="doc", score_col="s", label_col="rel",
-        seed=2, **_kwargs(rule),
+        df,
+        k=3,
+        ties=rule,
+        row_col="query",
+        item_col="doc",
+        score_col="s",
+        label_col="rel",
+        seed=2,
+        **_kwargs(rule),
     )
     got = got.set_index("query").loc[users].reset_index(drop=True)
     metric_cols = [c for c in want.columns if c not in ("row", "user_id")]
@@ -79,10 +86,15 @@ def test_long_format_errors_name_rows_and_columns():
     with pytest.raises(ValueError, match="item_col='item_id' is not a column"):
         evaluate(df2, ties="hash")
     df3 = df2.assign(label=[1, "x", 1])
-    with pytest.raises(ValueError, match=r"label: row with row_id=1 \(DataFrame line 1\) holds a non-numeric value 'x'"):
+    with pytest.raises(
+        ValueError,
+        match=r"label: row with row_id=1 \(DataFrame line 1\) holds a non-numeric value 'x'",
+    ):
         evaluate(df3)
     df4 = df2.assign(user=["a", "b", "c"])
-    with pytest.raises(ValueError, match=r"user: row 0 \(row_id=1\) has more than one user id \('a' and 'b'\)"):
+    with pytest.raises(
+        ValueError, match=r"user: row 0 \(row_id=1\) has more than one user id \('a' and 'b'\)"
+    ):
         evaluate(df4, user_col="user", empty="zero")
 
 
@@ -102,8 +114,12 @@ def test_ragged_rows_keep_lengths():
 def test_messages_show_plain_ids():
     """Ids read from numpy arrays print as ``272``, not ``np.int64(272)``."""
     df = pd.DataFrame(
-        {"row_id": np.array([272, 272, 273, 273]), "item_id": np.array([5, 6, 7, 7]),
-         "score": [1.0, np.nan, 1.0, 1.0], "label": [1, 0, 1, 0]}
+        {
+            "row_id": np.array([272, 272, 273, 273]),
+            "item_id": np.array([5, 6, 7, 7]),
+            "score": [1.0, np.nan, 1.0, 1.0],
+            "label": [1, 0, 1, 0],
+        }
     )
     with pytest.raises(ValueError, match=r"row 0 \(row_id=272\) has a non-finite score nan") as err:
         evaluate(df)

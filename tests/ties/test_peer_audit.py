@@ -35,9 +35,16 @@ def test_observed_rule_of_known_idioms(sample):
     def run(f):
         return {n: f(v.scores, v.labels, k=10, item_ids=v.str_ids) for n, v in views.items()}
 
-    assert pa.observed_tie_rule(run(PEERS["numpy_argsort_stable"]), views, "ndcg@k", 10) == "input order"
-    assert pa.observed_tie_rule(run(PEERS["sklearn_ndcg"]), views, "ndcg@k", 10).startswith("tie-averaged")
-    assert pa.observed_tie_rule(run(PEERS["pytrec_eval"]), views, "ndcg@k", 10) == "item id descending"
+    assert (
+        pa.observed_tie_rule(run(PEERS["numpy_argsort_stable"]), views, "ndcg@k", 10)
+        == "input order"
+    )
+    assert pa.observed_tie_rule(run(PEERS["sklearn_ndcg"]), views, "ndcg@k", 10).startswith(
+        "tie-averaged"
+    )
+    assert (
+        pa.observed_tie_rule(run(PEERS["pytrec_eval"]), views, "ndcg@k", 10) == "item id descending"
+    )
     rng = np.random.default_rng(0)
     noise = {n: rng.random(len(v.scores)) for n, v in views.items()}
     assert pa.observed_tie_rule(noise, views, "ndcg@k", 10) == "none of the tested rules"
@@ -45,13 +52,20 @@ def test_observed_rule_of_known_idioms(sample):
 
 def test_audit_peers_records_schema(sample):
     peers = {n: PEERS[n] for n in ("sklearn_ndcg", "python_sorted")}
-    results = pa.audit_peers(sample.scores, sample.labels, sample.item_ids, 1682,
-                             n_permutations=3, peers=peers)
+    results = pa.audit_peers(
+        sample.scores, sample.labels, sample.item_ids, 1682, n_permutations=3, peers=peers
+    )
     table, records = pa.peer_audit_records(results)
     assert len(table) == len(records) == 2
     for r in records:
-        assert set(r) == {"library", "version", "metric", "invariant",
-                          "ndcg10_relevant_first", "ndcg10_relevant_last"}
+        assert set(r) == {
+            "library",
+            "version",
+            "metric",
+            "invariant",
+            "ndcg10_relevant_first",
+            "ndcg10_relevant_last",
+        }
     by_lib = {r["library"]: r for r in records}
     assert by_lib["scikit-learn"]["invariant"] is True
     assert by_lib["python"]["invariant"] is False
@@ -68,8 +82,14 @@ def test_missing_library_is_reported_not_dropped(sample):
         def __call__(self, *args, **kwargs):
             raise ImportError("this adapter needs 'nolib'")
 
-    results = pa.audit_peers(sample.scores, sample.labels, sample.item_ids, 1682,
-                             n_permutations=2, peers={"nolib": Missing()})
+    results = pa.audit_peers(
+        sample.scores,
+        sample.labels,
+        sample.item_ids,
+        1682,
+        n_permutations=2,
+        peers={"nolib": Missing()},
+    )
     assert len(results) == 1 and "nolib" in results[0].error
     table, records = pa.peer_audit_records(results)
     assert table.empty and records == []
@@ -77,8 +97,9 @@ def test_missing_library_is_reported_not_dropped(sample):
 
 def test_peer_glue_values_audited_and_missing(sample):
     peers = {n: PEERS[n] for n in ("python_sorted",)}
-    results = pa.audit_peers(sample.scores, sample.labels, sample.item_ids, 1682,
-                             n_permutations=2, peers=peers)
+    results = pa.audit_peers(
+        sample.scores, sample.labels, sample.item_ids, 1682, n_permutations=2, peers=peers
+    )
     values = pa.peer_glue_values(results, ["python_sorted", "ranx"])
     assert values["python_sorted_rule"] == "input order"
     assert values["python_sorted_invariant"] == "no"

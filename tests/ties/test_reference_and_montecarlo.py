@@ -12,7 +12,9 @@ from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.ties.evaluate import evaluate
 
 
-@pytest.mark.parametrize(("g", "t", "k"), [(0, 31, 10), (0, 1, 10), (3, 9, 10), (12, 4, 10), (2, 7, 1)])
+@pytest.mark.parametrize(
+    ("g", "t", "k"), [(0, 31, 10), (0, 1, 10), (3, 9, 10), (12, 4, 10), (2, 7, 1)]
+)
 def test_single_relevant_closed_form_equals_enumeration(g, t, k):
     scores = np.r_[np.full(g, 2.0), np.ones(t), np.zeros(2)]
     labels = np.zeros_like(scores)
@@ -115,8 +117,14 @@ def test_three_way_check_agrees():
 def test_seed_spread_one_row_per_seed():
     smp = synthetic_rows.simulate_tie_heavy_rows(100, seed=0)
     spread = montecarlo.seed_spread(
-        lambda s: evaluate(smp.scores, smp.labels, ties="hash", seed=s,
-                           user_ids=smp.user_ids, item_ids=smp.item_ids),
+        lambda s: evaluate(
+            smp.scores,
+            smp.labels,
+            ties="hash",
+            seed=s,
+            user_ids=smp.user_ids,
+            item_ids=smp.item_ids,
+        ),
         range(5),
     )
     assert list(spread["seed"]) == [0, 1, 2, 3, 4]

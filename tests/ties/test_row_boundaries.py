@@ -68,14 +68,16 @@ def ragged_batches(draw):
 @given(batch=ragged_batches(), ties=st.sampled_from(RULES))
 def test_each_row_scores_as_if_alone(batch, ties):
     rows_s, rows_y = batch
-    together = evaluate(rows_s, rows_y, ties=ties, user_ids=np.arange(len(rows_s)),
-                        **_kw(ties, rows_s))
+    together = evaluate(
+        rows_s, rows_y, ties=ties, user_ids=np.arange(len(rows_s)), **_kw(ties, rows_s)
+    )
     for i, (s, y) in enumerate(zip(rows_s, rows_y, strict=True)):
         kw = {"item_ids": [np.arange(len(s))]} if ties == "hash" else {}
         alone = evaluate([s], [y], ties=ties, user_ids=[i], **kw)
         cols = alone.attrs["metric_columns"]
-        np.testing.assert_array_equal(together.loc[i, cols].to_numpy(float),
-                                      alone.loc[0, cols].to_numpy(float))
+        np.testing.assert_array_equal(
+            together.loc[i, cols].to_numpy(float), alone.loc[0, cols].to_numpy(float)
+        )
 
 
 @pytest.mark.parametrize("return_variance", [False, True])
@@ -94,7 +96,9 @@ def test_lookup_table_path_matches_formulas_bit_for_bit(return_variance):
     batch = evaluate(scores, labels, k=3, return_variance=return_variance)
     for i in range(0, n_rows, 7):
         alone = evaluate(scores[i : i + 1], labels[i : i + 1], k=3, return_variance=return_variance)
-        np.testing.assert_array_equal(batch.iloc[i, 1:].to_numpy(float), alone.iloc[0, 1:].to_numpy(float))
+        np.testing.assert_array_equal(
+            batch.iloc[i, 1:].to_numpy(float), alone.iloc[0, 1:].to_numpy(float)
+        )
         means, variances = expected_metrics_reference(scores[i], labels[i], 3)
         for name, value in means.items():
             assert batch.loc[i, name] == pytest.approx(value, abs=1e-12)

@@ -1,4 +1,5 @@
-"""Full-row permutations make input order right in expectation; moving the relevant item does not."""
+"""Full-row permutations make input order right in expectation; moving the relevant item does
+not."""
 
 from __future__ import annotations
 

@@ -60,7 +60,14 @@ def test_hash_changes_with_seed_but_not_with_call():
 
 
 def test_rule_names():
-    assert set(TIE_RULES) == {"input_order", "hash", "random", "expected", "pessimistic", "optimistic"}
+    assert set(TIE_RULES) == {
+        "input_order",
+        "hash",
+        "random",
+        "expected",
+        "pessimistic",
+        "optimistic",
+    }
     with pytest.raises(ValueError, match="valid rules are: input_order, hash, random"):
         check_rule("stable")
     with pytest.raises(ValueError, match="does not define one ranking"):

@@ -67,8 +67,9 @@ def test_audit_skips_custom_id_columns(batch):
     s, y = batch
 
     def evaluator(scores, labels):  # long format with a numeric, custom-named row id
-        return evaluate(_long(scores, labels, np.arange(len(scores)) * 7), row_col="query",
-                        item_col=None)
+        return evaluate(
+            _long(scores, labels, np.arange(len(scores)) * 7), row_col="query", item_col=None
+        )
 
     audit = audit_row_order(evaluator, s, y, n_permutations=3)
     assert list(audit.summary["metric"]) == ["hr@10", "ndcg@10", "rr"]

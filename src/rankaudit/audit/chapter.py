@@ -105,8 +105,6 @@ def recompute_results(stem: str, directory: Path | None = None) -> dict[str, Any
     stored = json.loads((directory / f"{stem}.json").read_text(encoding="utf-8"))
     spec = stored.get("audit_spec")
     if not spec:
-        raise ValueError(
-            f"{stem}.json has no 'audit_spec': it was not written by an audit chapter"
-        )
+        raise ValueError(f"{stem}.json has no 'audit_spec': it was not written by an audit chapter")
     rows, scores = load_rows(directory / stored["rows_file"])
     return to_jsonable(_replay(spec, rows, scores))

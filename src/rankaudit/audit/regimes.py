@@ -33,7 +33,11 @@ def regime_summary(
     the hash rule (seed ``seed``) and the exact expectation, the share of rows with the relevant
     item tied, and the measured ``q``/``p`` of the tie-regime model."""
     run = prepare_audit(
-        "amazon", n_rows=n_rows, n_negatives=n_negatives, seed=seed, families=list(scores),
+        "amazon",
+        n_rows=n_rows,
+        n_negatives=n_negatives,
+        seed=seed,
+        families=list(scores),
         simulate=preset_args(preset),
     )
     rows = hash_ready(run.rows)
@@ -42,10 +46,20 @@ def regime_summary(
         s = run.scores[name]
         line: dict[str, Any] = {"preset": preset, "score": name}
         for rule in ("input_order", "hash", "expected"):
-            frame = evaluate(s, rows.labels, k=k, ties=rule, seed=seed, user_ids=rows.user_ids, item_ids=rows.item_ids)
+            frame = evaluate(
+                s,
+                rows.labels,
+                k=k,
+                ties=rule,
+                seed=seed,
+                user_ids=rows.user_ids,
+                item_ids=rows.item_ids,
+            )
             line[f"ndcg_{rule}"] = float(frame[f"ndcg@{k}"].mean())
             line[f"hr_{rule}"] = float(frame[f"hr@{k}"].mean())
-        line["relevant_tie"] = float(tie_prevalence(s, rows.labels, k=k).summary["frac_relevant_tied"])
+        line["relevant_tie"] = float(
+            tie_prevalence(s, rows.labels, k=k).summary["frac_relevant_tied"]
+        )
         line.update({f"model_{key}": v for key, v in measured_tie_regime(s, rows.labels).items()})
         out.append(line)
     return out

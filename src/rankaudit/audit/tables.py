@@ -43,7 +43,13 @@ ROUNDING = 1e-12
 #: Tie rules of Table 2, in display order. ``hash_mean`` and ``random`` are averages over
 #: ``n_hash_seeds`` hash seeds / random tie orders (reported as mean and sd).
 TABLE2_RULES = (
-    "input_order", "hash", "hash_mean", "random", "expected", "pessimistic", "optimistic"
+    "input_order",
+    "hash",
+    "hash_mean",
+    "random",
+    "expected",
+    "pessimistic",
+    "optimistic",
 )
 
 
@@ -57,9 +63,19 @@ def hash_ready(rows: CandidateRows) -> CandidateRows:
     """
     if rows.user_ids.dtype.kind in "iu" and rows.item_ids.dtype.kind in "iu":
         return rows
-    user = ids_to_keys(rows.user_ids).view(np.int64) if rows.user_ids.dtype.kind not in "iu" else rows.user_ids
-    item = ids_to_keys(rows.item_ids).view(np.int64) if rows.item_ids.dtype.kind not in "iu" else rows.item_ids
-    return CandidateRows(user_ids=user, item_ids=item, labels=rows.labels, seed=rows.seed, policy=rows.policy)
+    user = (
+        ids_to_keys(rows.user_ids).view(np.int64)
+        if rows.user_ids.dtype.kind not in "iu"
+        else rows.user_ids
+    )
+    item = (
+        ids_to_keys(rows.item_ids).view(np.int64)
+        if rows.item_ids.dtype.kind not in "iu"
+        else rows.item_ids
+    )
+    return CandidateRows(
+        user_ids=user, item_ids=item, labels=rows.labels, seed=rows.seed, policy=rows.policy
+    )
 
 
 def _mean_metrics(frame: pd.DataFrame, k: int) -> tuple[float, float]:
@@ -67,7 +83,9 @@ def _mean_metrics(frame: pd.DataFrame, k: int) -> tuple[float, float]:
 
 
 def _eval(scores, labels, *, k, ties, seed=0, user_ids=None, item_ids=None, **kw) -> pd.DataFrame:
-    return evaluate(scores, labels, k=k, ties=ties, seed=seed, user_ids=user_ids, item_ids=item_ids, **kw)
+    return evaluate(
+        scores, labels, k=k, ties=ties, seed=seed, user_ids=user_ids, item_ids=item_ids, **kw
+    )
 
 
 def hash_seed_study(
@@ -77,7 +95,15 @@ def hash_seed_study(
     with seeds ``0 .. n_seeds-1``."""
     out = np.empty((n_seeds, 2))
     for s in range(n_seeds):
-        frame = _eval(scores, rows.labels, k=k, ties=rule, seed=s, user_ids=rows.user_ids, item_ids=rows.item_ids)
+        frame = _eval(
+            scores,
+            rows.labels,
+            k=k,
+            ties=rule,
+            seed=s,
+            user_ids=rows.user_ids,
+            item_ids=rows.item_ids,
+        )
         out[s] = _mean_metrics(frame, k)
     return out
 
@@ -115,7 +141,15 @@ def table2(
                 value = tuple(per_seed.mean(axis=0))
                 sd = tuple(per_seed.std(axis=0, ddof=1)) if n_hash_seeds > 1 else (0.0, 0.0)
             else:
-                frame = _eval(s, rows.labels, k=k, ties=rule, seed=seed, user_ids=rows.user_ids, item_ids=rows.item_ids)
+                frame = _eval(
+                    s,
+                    rows.labels,
+                    k=k,
+                    ties=rule,
+                    seed=seed,
+                    user_ids=rows.user_ids,
+                    item_ids=rows.item_ids,
+                )
                 value = _mean_metrics(frame, k)
             if rule == "input_order":
                 base = value
@@ -136,7 +170,9 @@ def table2(
     return pd.DataFrame(lines)
 
 
-def prevalence_table(rows: CandidateRows, scores: Mapping[str, np.ndarray], *, k: int = 10) -> pd.DataFrame:
+def prevalence_table(
+    rows: CandidateRows, scores: Mapping[str, np.ndarray], *, k: int = 10
+) -> pd.DataFrame:
     """Tie prevalence per score: fractions of rows with any exact tie, a tie block crossing the
     top-k boundary, the relevant item tied, the relevant item's block crossing the boundary,
     and the mean size of the relevant item's tie block (see :func:`rankaudit.tie_prevalence`)."""
@@ -157,7 +193,12 @@ def prevalence_table(rows: CandidateRows, scores: Mapping[str, np.ndarray], *, k
 
 
 def hash_agreement(
-    rows: CandidateRows, scores: np.ndarray, *, k: int, n_seeds: int, per_seed: np.ndarray | None = None
+    rows: CandidateRows,
+    scores: np.ndarray,
+    *,
+    k: int,
+    n_seeds: int,
+    per_seed: np.ndarray | None = None,
 ) -> dict[str, float]:
     """The hash-mean vs exact-expectation test for one score (NDCG@k).
 
@@ -213,7 +254,14 @@ def audit_results(
     rows = hash_ready(rows)
     runs = {name: hash_seed_study(rows, s, k=k, n_seeds=n_hash_seeds) for name, s in scores.items()}
     t2 = table2(
-        rows, scores, k=k, seed=seed, n_hash_seeds=n_hash_seeds, dataset=dataset, data_source=data_source, hash_runs=runs
+        rows,
+        scores,
+        k=k,
+        seed=seed,
+        n_hash_seeds=n_hash_seeds,
+        dataset=dataset,
+        data_source=data_source,
+        hash_runs=runs,
     )
     agreement = [
         {"score": name, **hash_agreement(rows, s, k=k, n_seeds=n_hash_seeds, per_seed=runs[name])}
@@ -250,16 +298,31 @@ def table3_results(
     rows = hash_ready(rows)
     per_seed = hash_seed_study(rows, scores, k=k, n_seeds=n_hash_seeds)
     agreement = hash_agreement(rows, scores, k=k, n_seeds=n_hash_seeds, per_seed=per_seed)
-    rules = table2(rows, {score_name: scores}, k=k, seed=seed, n_hash_seeds=n_hash_seeds, hash_runs={score_name: per_seed})
+    rules = table2(
+        rows,
+        {score_name: scores},
+        k=k,
+        seed=seed,
+        n_hash_seeds=n_hash_seeds,
+        hash_runs={score_name: per_seed},
+    )
     permutation = []
     for rule in ("input_order", "hash", "expected"):
 
         def evaluator(s, lab, item_ids=None, user_ids=None, _rule=rule):
-            return evaluate(s, lab, k=k, ties=_rule, seed=seed, item_ids=item_ids, user_ids=user_ids)
+            return evaluate(
+                s, lab, k=k, ties=_rule, seed=seed, item_ids=item_ids, user_ids=user_ids
+            )
 
         audit = audit_row_order(
-            evaluator, scores, rows.labels, n_permutations=n_permutations, seed=seed,
-            item_ids=rows.item_ids, user_ids=rows.user_ids, progress=False,
+            evaluator,
+            scores,
+            rows.labels,
+            n_permutations=n_permutations,
+            seed=seed,
+            item_ids=rows.item_ids,
+            user_ids=rows.user_ids,
+            progress=False,
         )
         permutation.append(
             {
@@ -272,7 +335,9 @@ def table3_results(
         )
     return {
         "table3": {"dataset": dataset, "score": score_name, **agreement},
-        "table3_rules": rules[["tie_rule", "ndcg10", "hr10", "ndcg10_sd", "hr10_sd", "delta_ndcg10", "delta_hr10"]].to_dict(orient="records"),
+        "table3_rules": rules[
+            ["tie_rule", "ndcg10", "hr10", "ndcg10_sd", "hr10_sd", "delta_ndcg10", "delta_hr10"]
+        ].to_dict(orient="records"),
         "per_seed_ndcg10": [float(v) for v in per_seed[:, 0]],
         "collisions": hash_collisions(rows.user_ids, rows.item_ids, n_seeds=n_hash_seeds),
         "permutation": permutation,
@@ -329,7 +394,11 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
         cols[(label, "input order")] = io
         cols[(label, "hash")] = h
         cols[(label, "Δ input order → hash")] = h - io
-    for key, label in (("any_tie", "any tie"), ("boundary_tie", "boundary tie"), ("relevant_tie", "relevant tied")):
+    for key, label in (
+        ("any_tie", "any tie"),
+        ("boundary_tie", "boundary tie"),
+        ("relevant_tie", "relevant tied"),
+    ):
         cols[("prevalence", label)] = prev[key].reindex(scores)
     frame = pd.DataFrame(cols).round(4)
     frame.index.name = "score"

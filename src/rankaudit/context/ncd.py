@@ -1,28 +1,31 @@
 """Normalized compression distance (NCD) with a pluggable compressor, cached and deduplicated.
 
-Definition (Cilibrasi & Vitanyi, 2005, "Clustering by compression", IEEE Trans. Inf. Theory 51(4); used as a
-ranking feature by Sheng et al., 2025, "Progressive refinement of e-commerce search ranking", eq. NCD_lc):
+Definition (Cilibrasi & Vitanyi, 2005, "Clustering by compression", IEEE Trans. Inf. Theory 51(4);
+used as a ranking feature by Sheng et al., 2025, "Progressive refinement of e-commerce search
+ranking", eq. NCD_lc):
 
     NCD(x, y) = (C(x + y) - min(C(x), C(y))) / max(C(x), C(y))
 
-where ``C(s)`` is the compressed length in bytes of ``s`` and ``x + y`` is the concatenation (here joined by a
-single space, as in npc_gzip, Jiang et al., 2023, ACL Findings). NCD is ~0 for identical strings and ~1 for
-unrelated ones (it can slightly exceed 1 with real compressors).
+where ``C(s)`` is the compressed length in bytes of ``s`` and ``x + y`` is the concatenation (here
+joined by a single space, as in npc_gzip, Jiang et al., 2023, ACL Findings). NCD is ~0 for identical
+strings and ~1 for unrelated ones (it can slightly exceed 1 with real compressors).
 
 Compressors (``compressor=``)
 -----------------------------
-``"zlib"`` (default)  raw DEFLATE (no header), level 9, a 4 KiB window (``wbits=12``) and ``memLevel=4``. For
-                      short texts such as titles this gives the same lengths as a full 32 KiB window (matches
-                      can only reach back over the text itself) while skipping most of zlib's per-call memory
-                      set-up, about 10x faster per call than ``gzip.compress``. Texts longer than 4 KiB lose
-                      long-range matches: pass ``ZlibCompressor(window_bits=15)`` for those.
+``"zlib"`` (default)  raw DEFLATE (no header), level 9, a 4 KiB window (``wbits=12``) and
+                      ``memLevel=4``. For short texts such as titles this gives the same lengths as
+                      a full 32 KiB window (matches can only reach back over the text itself) while
+                      skipping most of zlib's per-call memory set-up, about 10x faster per call than
+                      ``gzip.compress``. Texts longer than 4 KiB lose long-range matches: pass
+                      ``ZlibCompressor(window_bits=15)`` for those.
 ``"gzip"``            ``gzip.compress`` (the npc_gzip reference; 18-byte header + trailer).
 ``"bz2"``, ``"lzma"`` the standard-library codecs (slower; headers included).
 Any object with ``name: str`` and ``size(data: bytes) -> int`` also works.
 
-Speed (see ``benchmarks/bench_ncd.py``): :class:`NCD` caches ``C(x)`` per unique text, compresses each unique
-``(x, y)`` pair's concatenation once, and does all bookkeeping with numpy (factorised text codes, unique pair
-keys), so repeated (SERP item, click) pairs cost one dictionary-free array lookup.
+Speed (see ``benchmarks/bench_ncd.py``): :class:`NCD` caches ``C(x)`` per unique text, compresses
+each unique ``(x, y)`` pair's concatenation once, and does all bookkeeping with numpy (factorised
+text codes, unique pair keys), so repeated (SERP item, click) pairs cost one dictionary-free array
+lookup.
 
 Public API: :func:`ncd` (plain reference), :class:`NCD` (``.sizes(texts)``, ``.pairs(x, y)``),
 :func:`get_compressor`, :class:`ZlibCompressor`.
@@ -61,7 +64,8 @@ class Compressor(Protocol):
 
 @dataclass(frozen=True)
 class ZlibCompressor:
-    """Raw DEFLATE length: ``len(compressobj(level, DEFLATED, -window_bits, mem_level).compress(d) + flush())``."""
+    """Raw DEFLATE length: ``len(compressobj(level, DEFLATED, -window_bits, mem_level).compress(d)
+    + flush())``."""
 
     level: int = 9
     window_bits: int = 12
@@ -106,19 +110,24 @@ _NAMED = {
 
 
 def get_compressor(compressor: str | Compressor) -> Compressor:
-    """Resolve a compressor name (``zlib``, ``gzip``, ``bz2``, ``lzma``) or pass an object through."""
+    """Resolve a compressor name (``zlib``, ``gzip``, ``bz2``, ``lzma``) or pass an object
+    through."""
     if isinstance(compressor, str):
         try:
             return _NAMED[compressor]
         except KeyError:
-            raise ValueError(f"compressor must be one of {sorted(_NAMED)} or a Compressor object, got {compressor!r}") from None
+            raise ValueError(
+                f"compressor must be one of {sorted(_NAMED)} or a Compressor object, got "
+                f"{compressor!r}"
+            ) from None
     if not hasattr(compressor, "size"):
         raise ValueError(f"compressor object {compressor!r} has no size(bytes) method")
     return compressor
 
 
 def ncd(x: str, y: str, compressor: str | Compressor = "zlib") -> float:
-    """Plain reference: ``(C(x + ' ' + y) - min(C(x), C(y))) / max(C(x), C(y))`` (Cilibrasi & Vitanyi, 2005)."""
+    """Plain reference: ``(C(x + ' ' + y) - min(C(x), C(y))) / max(C(x), C(y))`` (Cilibrasi &
+    Vitanyi, 2005)."""
     comp = get_compressor(compressor)
     cx, cy = comp.size(x.encode()), comp.size(y.encode())
     cxy = comp.size((x + SEP + y).encode())
@@ -128,11 +137,17 @@ def ncd(x: str, y: str, compressor: str | Compressor = "zlib") -> float:
 _WORK: tuple = ()  # (compressor, left, right) shared with forked workers
 
 
-def _sizes_serial(compressor: Compressor, left: list[bytes], right: list[bytes], ua: np.ndarray,
-                  ub: np.ndarray) -> np.ndarray:
+def _sizes_serial(
+    compressor: Compressor, left: list[bytes], right: list[bytes], ua: np.ndarray, ub: np.ndarray
+) -> np.ndarray:
     """``C(left[a] + right[b])`` per index pair; a tight loop with zlib's calls bound locally."""
     if isinstance(compressor, ZlibCompressor):
-        co, lvl, wb, ml = zlib.compressobj, compressor.level, -compressor.window_bits, compressor.mem_level
+        co, lvl, wb, ml = (
+            zlib.compressobj,
+            compressor.level,
+            -compressor.window_bits,
+            compressor.mem_level,
+        )
         defl = zlib.DEFLATED
 
         def size(d: bytes) -> int:
@@ -140,8 +155,11 @@ def _sizes_serial(compressor: Compressor, left: list[bytes], right: list[bytes],
             return len(c.compress(d)) + len(c.flush())
     else:
         size = compressor.size
-    return np.fromiter((size(left[a] + right[b]) for a, b in zip(ua.tolist(), ub.tolist(), strict=True)),
-                       dtype=np.float64, count=len(ua))
+    return np.fromiter(
+        (size(left[a] + right[b]) for a, b in zip(ua.tolist(), ub.tolist(), strict=True)),
+        dtype=np.float64,
+        count=len(ua),
+    )
 
 
 def _worker(args: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -149,9 +167,16 @@ def _worker(args: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     return _sizes_serial(comp, left, right, *args)
 
 
-def _concat_sizes(compressor: Compressor, left: list[bytes], right: list[bytes], ua: np.ndarray, ub: np.ndarray,
-                  n_jobs: int) -> np.ndarray:
-    """Serial, or split over ``n_jobs`` forked processes (POSIX only; the texts are inherited, not pickled)."""
+def _concat_sizes(
+    compressor: Compressor,
+    left: list[bytes],
+    right: list[bytes],
+    ua: np.ndarray,
+    ub: np.ndarray,
+    n_jobs: int,
+) -> np.ndarray:
+    """Serial, or split over ``n_jobs`` forked processes (POSIX only; the texts are inherited, not
+    pickled)."""
     import multiprocessing as mp
 
     if n_jobs == 1 or len(ua) < 20_000 or "fork" not in mp.get_all_start_methods():
@@ -159,7 +184,12 @@ def _concat_sizes(compressor: Compressor, left: list[bytes], right: list[bytes],
     global _WORK
     _WORK = (compressor, left, right)
     try:
-        chunks = [(a, b) for a, b in zip(np.array_split(ua, n_jobs * 4), np.array_split(ub, n_jobs * 4), strict=True)]
+        chunks = [
+            (a, b)
+            for a, b in zip(
+                np.array_split(ua, n_jobs * 4), np.array_split(ub, n_jobs * 4), strict=True
+            )
+        ]
         with mp.get_context("fork").Pool(n_jobs) as pool:
             return np.concatenate(pool.map(_worker, chunks))
     finally:
@@ -169,10 +199,11 @@ def _concat_sizes(compressor: Compressor, left: list[bytes], right: list[bytes],
 class NCD:
     """Vectorised NCD over many ``(x[i], y[i])`` pairs with a per-text ``C(x)`` cache.
 
-    ``NCD("zlib").pairs(x, y)`` returns ``ncd(x[i], y[i])`` for every ``i`` (float64). Missing texts (``None`` or
-    NaN in ``x`` or ``y``) give NaN, so queries without a click history get missing features, not zeros.
-    ``n_jobs > 1`` compresses the unique concatenations in that many forked processes (same values; leave it at
-    1 inside processes that already run threaded libraries, where fork is unsafe).
+    ``NCD("zlib").pairs(x, y)`` returns ``ncd(x[i], y[i])`` for every ``i`` (float64). Missing texts
+    (``None`` or NaN in ``x`` or ``y``) give NaN, so queries without a click history get missing
+    features, not zeros. ``n_jobs > 1`` compresses the unique concatenations in that many forked
+    processes (same values; leave it at 1 inside processes that already run threaded libraries,
+    where fork is unsafe).
     """
 
     def __init__(self, compressor: str | Compressor = "zlib", *, n_jobs: int = 1) -> None:
@@ -206,7 +237,9 @@ class NCD:
         x = np.asarray(x, dtype=object)
         y = np.asarray(y, dtype=object)
         if x.shape != y.shape or x.ndim != 1:
-            raise ValueError(f"x and y must be 1-D and of equal length, got shapes {x.shape} and {y.shape}")
+            raise ValueError(
+                f"x and y must be 1-D and of equal length, got shapes {x.shape} and {y.shape}"
+            )
         n = len(x)
         out = np.full(n, np.nan)
         if n == 0:

@@ -1,8 +1,8 @@
 """The oracle context feature: what a contextual feature could know if it saw the buyer's intent.
 
 Simulator only. The simulator (:mod:`rankaudit.data.sessions`) records, for every query, the target
-product of the buyer's *current* latent intent (``queries.intent_target_item``). The oracle feature is
-the cosine between a SERP item and that target, in the same embedding space as the ``CosSim``
+product of the buyer's *current* latent intent (``queries.intent_target_item``). The oracle feature
+is the cosine between a SERP item and that target, in the same embedding space as the ``CosSim``
 features (Sheng et al., 2025, section 2):
 
     ``Oracle_intent(i, q) = cos(E_item_i, E_target(q))``
@@ -29,7 +29,8 @@ from rankaudit.context.features import pair_cosine
 
 __all__ = ["ORACLE_FEATURE", "has_intent", "oracle_intent_feature"]
 
-#: Column name of the oracle feature in the feature table and its ablation row ``MLR + Oracle_intent``.
+#: Column name of the oracle feature in the feature table and its ablation row ``MLR +
+#: Oracle_intent``.
 ORACLE_FEATURE = "Oracle_intent"
 
 
@@ -38,20 +39,26 @@ def has_intent(queries: pd.DataFrame) -> bool:
     return "intent_target_item" in queries
 
 
-def oracle_intent_feature(queries: pd.DataFrame, frame: pd.DataFrame, item_vectors: np.ndarray
-                          ) -> np.ndarray:
+def oracle_intent_feature(
+    queries: pd.DataFrame, frame: pd.DataFrame, item_vectors: np.ndarray
+) -> np.ndarray:
     """``cos(E_item, E_target)`` per row of ``frame``; NaN where ``frame.n_history == 0``.
 
-    ``queries``: the log's queries (row ``qpos`` of ``frame`` points into it); ``frame``: the feature
-    table of :func:`rankaudit.context.features.build_feature_table` (needs ``qpos``, ``item_id`` and
-    ``n_history``); ``item_vectors``: L2-normalised item embeddings, rows aligned with item ids.
+    ``queries``: the log's queries (row ``qpos`` of ``frame`` points into it); ``frame``: the
+    feature table of :func:`rankaudit.context.features.build_feature_table` (needs ``qpos``,
+    ``item_id`` and ``n_history``); ``item_vectors``: L2-normalised item embeddings, rows aligned
+    with item ids.
     """
     if not has_intent(queries):
-        raise ValueError("queries has no 'intent_target_item' column: the oracle needs the "
-                         "simulator's latent intent (a real log has none)")
+        raise ValueError(
+            "queries has no 'intent_target_item' column: the oracle needs the "
+            "simulator's latent intent (a real log has none)"
+        )
     for col in ("qpos", "item_id", "n_history"):
         if col not in frame:
-            raise ValueError(f"frame needs a {col!r} column (rankaudit.context.features.build_feature_table)")
+            raise ValueError(
+                f"frame needs a {col!r} column (rankaudit.context.features.build_feature_table)"
+            )
     target = queries["intent_target_item"].to_numpy(np.int64)
     qpos = frame["qpos"].to_numpy(np.int64)
     if len(qpos) and (qpos.min() < 0 or qpos.max() >= len(target)):

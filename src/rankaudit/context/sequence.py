@@ -1,10 +1,13 @@
-"""Sequential attention contextualisation (Sheng et al., 2024, §2.3): ``CosSim_seq:trans``, ``CosSim_seq:perc``.
+"""Sequential attention contextualisation (Sheng et al., 2024, §2.3): ``CosSim_seq:trans``,
+``CosSim_seq:perc``.
 
 .. math::
 
-    \\mathrm{CosSim}_{i,seq} = \\frac{E_{item_i^n} \\cdot E_{seq}}{\\lVert E_{item_i^n} \\rVert \\lVert E_{seq} \\rVert},
+    \\mathrm{CosSim}_{i,seq} = \\frac{E_{item_i^n} \\cdot E_{seq}}
+        {\\lVert E_{item_i^n} \\rVert \\lVert E_{seq} \\rVert},
     \\quad E_{seq:trans} = \\mathrm{Transformer}(E_{item^{n-5}}, \\dots, E_{item^{n-1}}),
-    \\quad E_{seq:perc} = \\mathrm{SelfAttention}(\\mathrm{CrossAttention}(Q, \\{E_{item^{n-j}}\\})).
+    \\quad E_{seq:perc} = \\mathrm{SelfAttention}(
+        \\mathrm{CrossAttention}(Q, \\{E_{item^{n-j}}\\})).
 
 This module connects the encoders (:mod:`rankaudit.context.sequence_models`) and their LambdaRank
 training (:mod:`rankaudit.context.sequence_training`, :mod:`rankaudit.context.losses`) to the
@@ -13,16 +16,16 @@ session tables of :mod:`rankaudit.data.sessions` and the feature table of
 
 - :func:`sequence_data_from_log` turns a :class:`~rankaudit.data.sessions.SessionLog` (or any log in
   the same schema, e.g. Diginetica) plus item/query embeddings into :class:`SequenceData`.
-- :func:`encoder_rows` picks the encoder-training queries and enforces **no leakage**: they come from
-  an earlier time window than every query the ranker trains, validates or tests on (disjoint
+- :func:`encoder_rows` picks the encoder-training queries and enforces **no leakage**: they come
+  from an earlier time window than every query the ranker trains, validates or tests on (disjoint
   sessions, and the last encoder query is strictly earlier than the first ranker query).
 - :func:`encoder_learning` says whether an encoder *learned*: its kept epoch beats the untrained
   encoder (epoch 0, the plain mean of the clicks) on validation NDCG@10 by more than the
   seed-to-seed spread of the kept NDCG over encoder seeds **and** by more than two paired standard
   errors of the per-query gain (the kept epoch is the best of several on the same validation
   queries, so a gain inside that noise is what selection alone produces):
-  ``learned = g > max_s best_s - min_s best_s  and  g > 2 max_s SE_s``, ``g = min_s(best_s - ndcg_0)``
-  (with one seed the spread is unknown and ``learned`` is False).
+  ``learned = g > max_s best_s - min_s best_s  and  g > 2 max_s SE_s``, ``g = min_s(best_s -
+  ndcg_0)`` (with one seed the spread is unknown and ``learned`` is False).
 - :func:`fit_sequence_features` trains both encoders and returns the two feature columns aligned
   with the rows of :func:`rankaudit.context.features.serp_frame` / ``build_feature_table``, NaN for
   queries with no earlier click in their session (as the other contextual features).
@@ -59,14 +62,19 @@ __all__ = [
 FEATURE_NAMES = {"trans": "CosSim_seq:trans", "perc": "CosSim_seq:perc"}
 
 
-def serp_matrix_positions(frame: pd.DataFrame, n_queries: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Row (query position ``qpos``) and column (slot within its SERP) of every frame row, and the width.
+def serp_matrix_positions(
+    frame: pd.DataFrame, n_queries: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Row (query position ``qpos``) and column (slot within its SERP) of every frame row, and the
+    width.
 
     ``frame`` is :func:`rankaudit.context.features.serp_frame` (sorted by ``qpos`` then ``rank``).
     """
     for col in ("qpos", "item_id", "label"):
         if col not in frame:
-            raise ValueError(f"frame needs a {col!r} column (see rankaudit.context.features.serp_frame)")
+            raise ValueError(
+                f"frame needs a {col!r} column (see rankaudit.context.features.serp_frame)"
+            )
     qpos = frame["qpos"].to_numpy(np.int64)
     if len(qpos) and (qpos.min() < 0 or qpos.max() >= n_queries):
         raise ValueError(f"frame.qpos must lie in [0, {n_queries})")
@@ -79,7 +87,11 @@ def serp_matrix_positions(frame: pd.DataFrame, n_queries: int) -> tuple[np.ndarr
 
 
 def sequence_data_from_log(
-    log, frame: pd.DataFrame, history: np.ndarray, item_vectors: np.ndarray, query_vectors: np.ndarray
+    log,
+    frame: pd.DataFrame,
+    history: np.ndarray,
+    item_vectors: np.ndarray,
+    query_vectors: np.ndarray,
 ) -> SequenceData:
     """:class:`SequenceData` over every query of ``log`` (row = position in ``log.queries``).
 
@@ -111,19 +123,27 @@ def sequence_data_from_log(
     )
 
 
-def check_no_leakage(queries: pd.DataFrame, encoder_mask: np.ndarray, ranker_mask: np.ndarray) -> None:
-    """Raise ValueError unless encoder queries precede, and share no session with, ranker queries."""
+def check_no_leakage(
+    queries: pd.DataFrame, encoder_mask: np.ndarray, ranker_mask: np.ndarray
+) -> None:
+    """Raise ValueError unless encoder queries precede, and share no session with, ranker
+    queries."""
     enc, rk = np.asarray(encoder_mask, bool), np.asarray(ranker_mask, bool)
     if (enc & rk).any():
-        raise ValueError(f"query row {int(np.argmax(enc & rk))} is in both the encoder and the ranker data")
+        raise ValueError(
+            f"query row {int(np.argmax(enc & rk))} is in both the encoder and the ranker data"
+        )
     shared = set(queries.session_id[enc]) & set(queries.session_id[rk])
     if shared:
-        raise ValueError(f"session {sorted(shared)[0]!r} feeds both the encoder and the ranker data")
+        raise ValueError(
+            f"session {sorted(shared)[0]!r} feeds both the encoder and the ranker data"
+        )
     if enc.any() and rk.any():
         ts = pd.to_datetime(queries.timestamp)
         if not ts[enc].max() < ts[rk].min():
             raise ValueError(
-                f"encoder data ends at {ts[enc].max()}, not before the ranker data starts at {ts[rk].min()}"
+                f"encoder data ends at {ts[enc].max()}, not before the ranker data starts at "
+                f"{ts[rk].min()}"
             )
 
 
@@ -137,11 +157,12 @@ def encoder_rows(
     """Boolean mask of the queries that may train the sequence encoders.
 
     ``window`` labels each query with its time window (e.g. from
-    :func:`rankaudit.data.sessions.assign_time_windows`, which assigns whole sessions by start time).
+    :func:`rankaudit.data.sessions.assign_time_windows`, which assigns whole sessions by start
+    time).
     A session that started in the encoder window may run past the first ranker query: its later
     queries are dropped (used by nobody), so that the encoder data ends strictly before the ranker's
-    first query (paper §2.3.1: "collected from different time frames than the ranking model's data").
-    Checked by :func:`check_no_leakage`.
+    first query (paper §2.3.1: "collected from different time frames than the ranking model's
+    data"). Checked by :func:`check_no_leakage`.
     """
     window = np.asarray(window, dtype=object)
     if len(window) != len(queries):
@@ -190,7 +211,8 @@ def fit_sequence_features(
     progress: bool = True,
     train_kwargs: Mapping[str, object] | None = None,
 ) -> SequenceFeatures:
-    """Train each encoder on the encoder window and compute ``CosSim_seq:<kind>`` for every frame row.
+    """Train each encoder on the encoder window and compute ``CosSim_seq:<kind>`` for every frame
+    row.
 
     The encoder window's queries (:func:`encoder_rows`) are split by time: the last
     ``valid_fraction`` pick the best epoch (validation NDCG@10), the rest train. Features are then
@@ -209,13 +231,25 @@ def fit_sequence_features(
     _, slot, _ = serp_matrix_positions(frame, len(log.queries))
     columns, results = {}, {}
     for kind in kinds:
-        res = train_encoder(kind, train, valid, seed=seed, device=device, progress=progress,
-                            **dict(train_kwargs or {}))
+        res = train_encoder(
+            kind,
+            train,
+            valid,
+            seed=seed,
+            device=device,
+            progress=progress,
+            **dict(train_kwargs or {}),
+        )
         feat = sequence_feature(res.model, data)
         columns[FEATURE_NAMES[kind]] = feat[qpos, slot]
         results[kind] = res
-    return SequenceFeatures(pd.DataFrame(columns, index=frame.index), results,
-                            n_train_queries=len(train), n_valid_queries=len(valid), encoder_rows=enc)
+    return SequenceFeatures(
+        pd.DataFrame(columns, index=frame.index),
+        results,
+        n_train_queries=len(train),
+        n_valid_queries=len(valid),
+        encoder_rows=enc,
+    )
 
 
 def encoder_learning(runs: Iterable[SequenceFeatures]) -> pd.DataFrame:
@@ -239,9 +273,18 @@ def encoder_learning(runs: Iterable[SequenceFeatures]) -> pd.DataFrame:
         spread = float(best.max() - best.min())
         se = float(np.nanmax([r.results[kind].gain_se for r in runs]))
         noise = 0.0 if np.isnan(se) else 2.0 * se
-        out.append({"encoder": kind, "feature": FEATURE_NAMES[kind], "n_seeds": len(runs),
-                    "ndcg_epoch0": float(epoch0[0]), "best_ndcg": best.tolist(),
-                    "best_epoch": best_epoch, "gain_min": gain_min, "seed_spread": spread,
-                    "gain_se": se,
-                    "learned": bool(len(runs) > 1 and gain_min > spread and gain_min > noise)})
+        out.append(
+            {
+                "encoder": kind,
+                "feature": FEATURE_NAMES[kind],
+                "n_seeds": len(runs),
+                "ndcg_epoch0": float(epoch0[0]),
+                "best_ndcg": best.tolist(),
+                "best_epoch": best_epoch,
+                "gain_min": gain_min,
+                "seed_spread": spread,
+                "gain_se": se,
+                "learned": bool(len(runs) > 1 and gain_min > spread and gain_min > noise),
+            }
+        )
     return pd.DataFrame(out)

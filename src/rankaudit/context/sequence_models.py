@@ -1,4 +1,5 @@
-"""Sequence encoders of a buyer's last clicks: Transformer and Perceiver-like (Sheng et al., 2024, §2.3).
+"""Sequence encoders of a buyer's last clicks: Transformer and Perceiver-like (Sheng et al., 2024,
+§2.3).
 
 Both encoders map the embeddings of a session's last ``max_clicks = 5`` clicked items (and, for
 the Perceiver, the current query) to one *historical embedding* ``E_seq`` in the item-embedding
@@ -6,7 +7,8 @@ space. A SERP item's score and contextual feature is the cosine
 
 .. math::
 
-    \\mathrm{CosSim}_{i,seq} = \\frac{E_{item_i} \\cdot E_{seq}}{\\lVert E_{item_i} \\rVert \\lVert E_{seq} \\rVert}.
+    \\mathrm{CosSim}_{i,seq} = \\frac{E_{item_i} \\cdot E_{seq}}
+        {\\lVert E_{item_i} \\rVert \\lVert E_{seq} \\rVert}.
 
 Tensor interface (``B`` queries, ``d`` item-embedding size, ``n`` SERP width):
 
@@ -121,8 +123,13 @@ class SequenceEncoder(nn.Module):
             raise ValueError(f"dropout must be in [0, 1); got {dropout}")
         self.item_dim, self.d_model, self.max_clicks = item_dim, d_model, max_clicks
         self.config = dict(
-            item_dim=item_dim, d_model=d_model, n_heads=n_heads, n_layers=n_layers,
-            dropout=dropout, max_clicks=max_clicks, correction=correction,
+            item_dim=item_dim,
+            d_model=d_model,
+            n_heads=n_heads,
+            n_layers=n_layers,
+            dropout=dropout,
+            max_clicks=max_clicks,
+            correction=correction,
         )
         self.correction = correction
         self.in_proj = nn.Linear(item_dim, d_model)
@@ -151,7 +158,9 @@ class SequenceEncoder(nn.Module):
     def hidden(self, x, key_mask, query_emb):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def query_click_logits(self, embs: torch.Tensor, query_emb: torch.Tensor | None) -> torch.Tensor | float:
+    def query_click_logits(
+        self, embs: torch.Tensor, query_emb: torch.Tensor | None
+    ) -> torch.Tensor | float:
         """Extra readout logits per click: none here; the Perceiver adds query-click relevance, the
         Transformer similarity to the latest click."""
         return 0.0
@@ -216,12 +225,24 @@ class TransformerSeqEncoder(SequenceEncoder):
 
     kind = "trans"
 
-    def __init__(self, item_dim: int, d_model: int = 64, n_heads: int = 4, n_layers: int = 1,
-                 dropout: float = 0.1, max_clicks: int = MAX_CLICKS, correction: bool = False) -> None:
+    def __init__(
+        self,
+        item_dim: int,
+        d_model: int = 64,
+        n_heads: int = 4,
+        n_layers: int = 1,
+        dropout: float = 0.1,
+        max_clicks: int = MAX_CLICKS,
+        correction: bool = False,
+    ) -> None:
         super().__init__(item_dim, d_model, n_heads, n_layers, dropout, max_clicks, correction)
         layer = nn.TransformerEncoderLayer(
-            d_model, n_heads, dim_feedforward=2 * d_model, dropout=dropout,
-            batch_first=True, norm_first=True,
+            d_model,
+            n_heads,
+            dim_feedforward=2 * d_model,
+            dropout=dropout,
+            batch_first=True,
+            norm_first=True,
         )
         self.encoder = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(d_model)
@@ -246,7 +267,8 @@ class TransformerSeqEncoder(SequenceEncoder):
         return pooled, self.read_q(last), self.read_k(h)
 
     def query_click_logits(self, embs, query_emb):
-        """``LAST_CLICK_GAIN * gamma * cos(E_last, E_click_j)`` (class docstring); the query is unused."""
+        """``LAST_CLICK_GAIN * gamma * cos(E_last, E_click_j)`` (class docstring); the query is
+        unused."""
         present = embs.abs().sum(-1) > 0
         last = embs[torch.arange(embs.shape[0], device=embs.device), self._last_index(present)]
         return LAST_CLICK_GAIN * self.gamma * cosine_scores(last, embs)
@@ -264,9 +286,17 @@ class PerceiverSeqEncoder(SequenceEncoder):
 
     kind = "perc"
 
-    def __init__(self, item_dim: int, d_model: int = 64, n_heads: int = 4, n_layers: int = 1,
-                 dropout: float = 0.1, max_clicks: int = MAX_CLICKS, correction: bool = False,
-                 n_latents: int = 4) -> None:
+    def __init__(
+        self,
+        item_dim: int,
+        d_model: int = 64,
+        n_heads: int = 4,
+        n_layers: int = 1,
+        dropout: float = 0.1,
+        max_clicks: int = MAX_CLICKS,
+        correction: bool = False,
+        n_latents: int = 4,
+    ) -> None:
         super().__init__(item_dim, d_model, n_heads, n_layers, dropout, max_clicks, correction)
         if n_latents < 1:
             raise ValueError(f"n_latents must be >= 1; got {n_latents}")
@@ -277,12 +307,18 @@ class PerceiverSeqEncoder(SequenceEncoder):
         self.norm_kv = nn.LayerNorm(d_model)
         self.cross = nn.MultiheadAttention(d_model, n_heads, dropout=dropout, batch_first=True)
         self.cross_ff = nn.Sequential(
-            nn.LayerNorm(d_model), nn.Linear(d_model, 2 * d_model), nn.GELU(),
+            nn.LayerNorm(d_model),
+            nn.Linear(d_model, 2 * d_model),
+            nn.GELU(),
             nn.Linear(2 * d_model, d_model),
         )
         layer = nn.TransformerEncoderLayer(
-            d_model, n_heads, dim_feedforward=2 * d_model, dropout=dropout,
-            batch_first=True, norm_first=True,
+            d_model,
+            n_heads,
+            dim_feedforward=2 * d_model,
+            dropout=dropout,
+            batch_first=True,
+            norm_first=True,
         )
         self.self_attn = nn.TransformerEncoder(layer, n_layers, enable_nested_tensor=False)
         self.norm = nn.LayerNorm(d_model)
@@ -298,11 +334,14 @@ class PerceiverSeqEncoder(SequenceEncoder):
             raise ValueError("query_emb is required by the Perceiver-like encoder")
         if query_emb.shape != (x.shape[0], self.item_dim):
             raise ValueError(
-                f"query_emb must have shape ({x.shape[0]}, {self.item_dim}); got {tuple(query_emb.shape)}"
+                f"query_emb must have shape ({x.shape[0]}, {self.item_dim}); got "
+                f"{tuple(query_emb.shape)}"
             )
         lat = self.q_proj(query_emb).unsqueeze(1) + self.latents.unsqueeze(0)
         kv = self.norm_kv(x)
-        attn, _ = self.cross(self.norm_q(lat), kv, kv, key_padding_mask=~key_mask, need_weights=False)
+        attn, _ = self.cross(
+            self.norm_q(lat), kv, kv, key_padding_mask=~key_mask, need_weights=False
+        )
         lat = lat + attn
         lat = lat + self.cross_ff(lat)
         lat = self.norm(self.self_attn(lat))
@@ -310,7 +349,8 @@ class PerceiverSeqEncoder(SequenceEncoder):
         return pooled, self.read_q(pooled), self.read_k(kv)
 
     def query_click_logits(self, embs, query_emb):
-        """``QUERY_GAIN * beta * cos(E_Q, E_click_j)``: the readout can also select clicks by raw relevance
+        """``QUERY_GAIN * beta * cos(E_Q, E_click_j)``: the readout can also select clicks by raw
+        relevance
         to the query (the intent-aware ``Ref_emb`` idea of §2.2.2, made soft and learned)."""
         return QUERY_GAIN * self.beta * cosine_scores(query_emb, embs)
 

@@ -107,14 +107,21 @@ class SequenceData:
             raise ValueError("item_embs and query_embs must be 2-d (rows, dim)")
         if self.item_embs.shape[1] != self.query_embs.shape[1]:
             raise ValueError(
-                f"item_embs dim {self.item_embs.shape[1]} != query_embs dim {self.query_embs.shape[1]}"
+                f"item_embs dim {self.item_embs.shape[1]} != query_embs dim "
+                f"{self.query_embs.shape[1]}"
             )
         if self.click_items.shape != (n, MAX_CLICKS):
-            raise ValueError(f"click_items must have shape ({n}, {MAX_CLICKS}); got {self.click_items.shape}")
+            raise ValueError(
+                f"click_items must have shape ({n}, {MAX_CLICKS}); got {self.click_items.shape}"
+            )
         if self.serp_items.ndim != 2 or self.serp_items.shape[0] != n:
-            raise ValueError(f"serp_items must have shape ({n}, width); got {self.serp_items.shape}")
+            raise ValueError(
+                f"serp_items must have shape ({n}, width); got {self.serp_items.shape}"
+            )
         if self.labels.shape != self.serp_items.shape:
-            raise ValueError(f"labels shape {self.labels.shape} != serp_items shape {self.serp_items.shape}")
+            raise ValueError(
+                f"labels shape {self.labels.shape} != serp_items shape {self.serp_items.shape}"
+            )
         n_items = len(self.item_embs)
         for name, arr in (("click_items", self.click_items), ("serp_items", self.serp_items)):
             bad = (arr < -1) | (arr >= n_items)
@@ -122,7 +129,9 @@ class SequenceData:
                 row = int(np.argwhere(bad)[0][0])
                 raise ValueError(f"{name} row {row} holds an item index outside [-1, {n_items})")
         if ((self.query_index < 0) | (self.query_index >= len(self.query_embs))).any():
-            row = int(np.argmax((self.query_index < 0) | (self.query_index >= len(self.query_embs))))
+            row = int(
+                np.argmax((self.query_index < 0) | (self.query_index >= len(self.query_embs)))
+            )
             raise ValueError(f"query_index row {row} is outside [0, {len(self.query_embs)})")
         if not np.isfinite(self.item_embs).all() or not np.isfinite(self.query_embs).all():
             raise ValueError("item_embs / query_embs contain NaN or inf")
@@ -141,8 +150,12 @@ class SequenceData:
     def subset(self, rows: np.ndarray) -> SequenceData:
         """Rows (bool mask or integer positions) of this data, sharing the embedding tables."""
         return SequenceData(
-            self.item_embs, self.query_embs, self.query_index[rows], self.click_items[rows],
-            self.serp_items[rows], self.labels[rows],
+            self.item_embs,
+            self.query_embs,
+            self.query_index[rows],
+            self.click_items[rows],
+            self.serp_items[rows],
+            self.labels[rows],
         )
 
     def tables(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -219,7 +232,9 @@ def check_disjoint_windows(timestamps: np.ndarray, windows: Mapping[str, np.ndar
     for a, b in zip(names, names[1:], strict=False):
         ta, tb = ts[windows[a]], ts[windows[b]]
         if len(ta) and len(tb) and not ta.max() < tb.min():
-            raise ValueError(f"time window {a!r} ends at {ta.max()}, not before {b!r} starts at {tb.min()}")
+            raise ValueError(
+                f"time window {a!r} ends at {ta.max()}, not before {b!r} starts at {tb.min()}"
+            )
 
 
 # --------------------------------------------------------------------------------- training
@@ -250,8 +265,12 @@ def _trainable_rows(data: SequenceData) -> np.ndarray:
     return np.flatnonzero(data.has_clicks & (data.labels > 0).any(axis=1))
 
 
-def _batch_scores(model: SequenceEncoder, b: dict[str, torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
-    cos, has_context = model.scores(b["click_embs"], b["click_mask"], b["query_emb"], b["serp_embs"])
+def _batch_scores(
+    model: SequenceEncoder, b: dict[str, torch.Tensor]
+) -> tuple[torch.Tensor, torch.Tensor]:
+    cos, has_context = model.scores(
+        b["click_embs"], b["click_mask"], b["query_emb"], b["serp_embs"]
+    )
     # zero-click rows never enter the loss: their whole list is masked out
     mask = b["serp_mask"] & has_context.unsqueeze(1)
     return cos, mask
@@ -259,8 +278,13 @@ def _batch_scores(model: SequenceEncoder, b: dict[str, torch.Tensor]) -> tuple[t
 
 @torch.no_grad()
 def validation_ndcg(
-    model: SequenceEncoder, data: SequenceData, *, batch_size: int = 512, device: torch.device | None = None,
-    k: int | None = 10, per_query: bool = False,
+    model: SequenceEncoder,
+    data: SequenceData,
+    *,
+    batch_size: int = 512,
+    device: torch.device | None = None,
+    k: int | None = 10,
+    per_query: bool = False,
 ) -> float | np.ndarray:
     """Mean NDCG@k of the cosine ranking over queries with context and at least one click/sale.
 
@@ -299,32 +323,45 @@ def train_encoder(
     device: torch.device | str | None = None,
     progress: bool = True,
 ) -> TrainResult:
-    """Train a ``"trans"`` or ``"perc"`` encoder with :func:`~rankaudit.context.losses.lambdarank_loss`.
+    """Train a ``"trans"`` or ``"perc"`` encoder with
+    :func:`~rankaudit.context.losses.lambdarank_loss`.
 
-    Each query's SERP is one list; the score of item ``i`` is ``scale * cos(E_item_i, E_seq)`` with a
-    learnable scale (inverse temperature). Queries without an earlier click, or without any click or
-    sale on the SERP, carry no training signal and are skipped. AdamW; the weights of the epoch
+    Each query's SERP is one list; the score of item ``i`` is ``scale * cos(E_item_i, E_seq)`` with
+    a learnable scale (inverse temperature). Queries without an earlier click, or without any click
+    or sale on the SERP, carry no training signal and are skipped. AdamW; the weights of the epoch
     with the best validation NDCG@10 are kept. Deterministic on CPU for a given ``seed``.
     """
     if epochs < 1 or batch_size < 1 or lr <= 0:
-        raise ValueError(f"epochs, batch_size must be >= 1 and lr > 0; got {epochs}, {batch_size}, {lr}")
+        raise ValueError(
+            f"epochs, batch_size must be >= 1 and lr > 0; got {epochs}, {batch_size}, {lr}"
+        )
     device = resolve_device(device)
     rows = _trainable_rows(train)
     if len(rows) == 0:
         raise ValueError("training data has no query with an earlier click and a positive label")
     with _deterministic(device):
         torch.manual_seed(seed)
-        model = make_encoder(kind, train.dim, d_model=d_model, n_heads=n_heads, n_layers=n_layers,
-                             dropout=dropout, correction=correction).to(device)
+        model = make_encoder(
+            kind,
+            train.dim,
+            d_model=d_model,
+            n_heads=n_heads,
+            n_layers=n_layers,
+            dropout=dropout,
+            correction=correction,
+        ).to(device)
         opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
         shuffle = np.random.default_rng(seed)
         n_batches = -(-len(rows) // batch_size)
-        # epoch 0: the untrained encoder, i.e. the plain mean of the clicks (sequence_models docstring)
+        # epoch 0: the untrained encoder, i.e. the plain mean of the clicks (sequence_models
+        # docstring)
         ndcg_epoch0 = validation_ndcg(model, valid, device=device, per_query=True)
         best = float(ndcg_epoch0.mean())
         history = [{"epoch": 0, "train_loss": np.nan, "valid_ndcg": best, "seconds": 0.0}]
         best_epoch, best_state = 0, {k: t.detach().clone() for k, t in model.state_dict().items()}
-        bar = tqdm(total=epochs * n_batches, desc=f"{kind} encoder", disable=not progress, leave=False)
+        bar = tqdm(
+            total=epochs * n_batches, desc=f"{kind} encoder", disable=not progress, leave=False
+        )
         for epoch in range(1, epochs + 1):
             t0 = time.perf_counter()
             model.train()
@@ -342,8 +379,14 @@ def train_encoder(
             v = validation_ndcg(model, valid, device=device)
             if device.type == "cuda":
                 torch.cuda.synchronize()
-            history.append({"epoch": epoch, "train_loss": loss_sum / n_batches, "valid_ndcg": v,
-                            "seconds": time.perf_counter() - t0})
+            history.append(
+                {
+                    "epoch": epoch,
+                    "train_loss": loss_sum / n_batches,
+                    "valid_ndcg": v,
+                    "seconds": time.perf_counter() - t0,
+                }
+            )
             bar.set_postfix(loss=f"{loss_sum / n_batches:.4f}", valid_ndcg=f"{v:.4f}")
             if v > best:
                 best, best_epoch = v, epoch
@@ -358,7 +401,10 @@ def train_encoder(
 
 @torch.no_grad()
 def sequence_feature(
-    model: SequenceEncoder, data: SequenceData, *, batch_size: int = 1024,
+    model: SequenceEncoder,
+    data: SequenceData,
+    *,
+    batch_size: int = 1024,
     device: torch.device | None = None,
 ) -> np.ndarray:
     """The feature ``CosSim_seq`` ``(N, n)``: cos(E_item_i, E_seq) (Sheng et al., 2024, §2.3).

@@ -122,7 +122,8 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 ) from None
             except (EOFError, zlib.error, gzip.BadGzipFile) as err:
                 raise AmazonFormatError(
-                    path, number + 1,
+                    path,
+                    number + 1,
                     f"cannot decompress ({err}); the file is truncated or not gzip data",
                 ) from None
             text = line.rstrip("\r\n")
@@ -131,9 +132,13 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
             try:
                 record = json.loads(text)
             except json.JSONDecodeError as err:
-                raise AmazonFormatError(path, number, f"not valid JSON ({err.msg} at column {err.colno})") from None
+                raise AmazonFormatError(
+                    path, number, f"not valid JSON ({err.msg} at column {err.colno})"
+                ) from None
             if not isinstance(record, dict):
-                raise AmazonFormatError(path, number, f"expected a JSON object, got {type(record).__name__}")
+                raise AmazonFormatError(
+                    path, number, f"expected a JSON object, got {type(record).__name__}"
+                )
             yield number, record
     if number == 0:
         raise AmazonFormatError(path, 1, "empty file (expected one JSON object per line)")
@@ -142,7 +147,9 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def _nonempty_str(record: dict, field: str, path: Path, number: int) -> str:
     value = record[field]
     if not isinstance(value, str) or not value:
-        raise AmazonFormatError(path, number, f"field {field!r} must be a non-empty string, got {value!r}")
+        raise AmazonFormatError(
+            path, number, f"field {field!r} must be a non-empty string, got {value!r}"
+        )
     return value
 
 
@@ -153,14 +160,20 @@ def _review_fields(record: dict, path: Path, number: int) -> tuple[str, str, flo
     user = _nonempty_str(record, "user_id", path, number)
     item = _nonempty_str(record, "parent_asin", path, number)
     rating = record["rating"]
-    if isinstance(rating, bool) or not isinstance(rating, (int, float)) or not math.isfinite(rating):
+    if (
+        isinstance(rating, bool)
+        or not isinstance(rating, (int, float))
+        or not math.isfinite(rating)
+    ):
         raise AmazonFormatError(path, number, f"field 'rating' must be a number, got {rating!r}")
     if not 1.0 <= rating <= 5.0:
         raise AmazonFormatError(path, number, f"field 'rating' must lie in [1, 5], got {rating!r}")
     stamp = record["timestamp"]
     if isinstance(stamp, bool) or not isinstance(stamp, int) or stamp < 0:
         raise AmazonFormatError(
-            path, number, f"field 'timestamp' must be a non-negative integer (Unix ms), got {stamp!r}"
+            path,
+            number,
+            f"field 'timestamp' must be a non-negative integer (Unix ms), got {stamp!r}",
         )
     return user, item, float(rating), stamp
 
@@ -196,7 +209,9 @@ def read_reviews(path: str | Path, *, max_rows: int | None = None) -> pd.DataFra
     return pd.DataFrame(
         {
             "user_id": pd.Categorical.from_codes(np.frombuffer(user_codes, np.int64), list(users)),
-            "parent_asin": pd.Categorical.from_codes(np.frombuffer(item_codes, np.int64), list(items)),
+            "parent_asin": pd.Categorical.from_codes(
+                np.frombuffer(item_codes, np.int64), list(items)
+            ),
             "rating": np.frombuffer(ratings, np.float64).copy(),
             "timestamp": np.frombuffer(stamps, np.int64).copy(),
         }
@@ -208,7 +223,9 @@ def _str_list(record: dict, field: str, path: Path, number: int) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise AmazonFormatError(path, number, f"field {field!r} must be a list of strings, got {value!r}")
+        raise AmazonFormatError(
+            path, number, f"field {field!r} must be a list of strings, got {value!r}"
+        )
     return value
 
 
@@ -217,7 +234,9 @@ def _opt_str(record: dict, field: str, path: Path, number: int) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise AmazonFormatError(path, number, f"field {field!r} must be a string or null, got {value!r}")
+        raise AmazonFormatError(
+            path, number, f"field {field!r} must be a string or null, got {value!r}"
+        )
     return value
 
 
@@ -247,10 +266,20 @@ def read_meta(path: str | Path, *, items: set[str] | None = None) -> pd.DataFram
         categories = _str_list(record, "categories", path, number)
         details = record.get("details") or {}
         if not isinstance(details, dict):
-            raise AmazonFormatError(path, number, f"field 'details' must be an object, got {details!r}")
+            raise AmazonFormatError(
+                path, number, f"field 'details' must be an object, got {details!r}"
+            )
         if items is None or asin in items:
             rows.append((asin, title, store, main_category, features, categories, details))
-    columns = ["parent_asin", "title", "store", "main_category", "features", "categories", "details"]
+    columns = [
+        "parent_asin",
+        "title",
+        "store",
+        "main_category",
+        "features",
+        "categories",
+        "details",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 

@@ -65,18 +65,23 @@ PRESETS: dict[str, dict[str, object]] = {
 }
 DEFAULT_PRESET = "paper_regime"
 
+
 def preset_args(name: str) -> dict[str, object]:
     """The simulator overrides of preset ``name`` (a copy)."""
     if name not in PRESETS:
         raise ValueError(f"preset must be one of {sorted(PRESETS)}, got {name!r}")
     return dict(PRESETS[name])
 
+
 def _binomial_pmf(n: int, p: float) -> np.ndarray:
     from scipy.stats import binom
 
     return binom.pmf(np.arange(n + 1), n, p)
 
-def tie_regime_metrics(q: float, p: float, *, n_negatives: int = 30, k: int = 10) -> dict[str, float]:
+
+def tie_regime_metrics(
+    q: float, p: float, *, n_negatives: int = 30, k: int = 10
+) -> dict[str, float]:
     """NDCG@k and HR@k under input order and in expectation over uniform tie orders, for the
     two-parameter tie-regime model of the module docstring."""
     if not 0.0 <= q <= 1.0 or not 0.0 <= p <= 1.0:
@@ -104,6 +109,7 @@ def tie_regime_metrics(q: float, p: float, *, n_negatives: int = 30, k: int = 10
         )
     }
 
+
 def calibrate_tie_regime(
     ndcg_input_order: float, hr_expected: float, *, n_negatives: int = 30, k: int = 10
 ) -> tuple[float, float]:
@@ -117,10 +123,16 @@ def calibrate_tie_regime(
         return (1.0 - hr_expected) / (1.0 - h)
 
     def gap(p: float) -> float:
-        return tie_regime_metrics(min(q_for(p), 1.0), p, n_negatives=n_negatives, k=k)["ndcg_input_order"] - ndcg_input_order
+        return (
+            tie_regime_metrics(min(q_for(p), 1.0), p, n_negatives=n_negatives, k=k)[
+                "ndcg_input_order"
+            ]
+            - ndcg_input_order
+        )
 
     p = float(brentq(gap, 1e-9, 0.5, xtol=1e-14))
     return float(q_for(p)), p
+
 
 def measured_tie_regime(scores: np.ndarray, labels: np.ndarray) -> dict[str, float | None]:
     """The model's two parameters measured on rows with the relevant item in column 0:
@@ -129,7 +141,9 @@ def measured_tie_regime(scores: np.ndarray, labels: np.ndarray) -> dict[str, flo
     share of negatives scoring above 0 over all rows."""
     scores, labels = np.asarray(scores, dtype=np.float64), np.asarray(labels)
     if scores.ndim != 2 or scores.shape != labels.shape or not (labels[:, 0] == 1).all():
-        raise ValueError("scores and labels must be (n, m) arrays with the relevant item in column 0")
+        raise ValueError(
+            "scores and labels must be (n, m) arrays with the relevant item in column 0"
+        )
     zero = scores[:, 0] == 0.0
     negatives = scores[:, 1:] > 0.0
     return {

@@ -167,7 +167,9 @@ def _sparse_titles(
     """Titles ``"<Store> <Word> <Word>"`` with words from a per-category pseudo-word list."""
     rng = np.random.default_rng([seed, 1])
     vocab = [_pseudo_words(rng, title_vocabulary) for _ in CATEGORIES]
-    words = rng.choice(title_vocabulary, size=(len(category), 2), p=_zipf_weights(title_vocabulary, 0.8))
+    words = rng.choice(
+        title_vocabulary, size=(len(category), 2), p=_zipf_weights(title_vocabulary, 0.8)
+    )
     return [
         f"{store_names[i]} {vocab[c][a].capitalize()} {vocab[c][b].capitalize()}"
         for i, (c, (a, b)) in enumerate(zip(category, words, strict=True))
@@ -197,7 +199,9 @@ def _catalog(rng: np.random.Generator, n_items: int, n_stores: int, store_expone
     return asins, category, [stores[s] for s in store], titles, features, categories
 
 
-def _sample_within(rng, pools: list[np.ndarray], cdfs: list[np.ndarray], which: np.ndarray) -> np.ndarray:
+def _sample_within(
+    rng, pools: list[np.ndarray], cdfs: list[np.ndarray], which: np.ndarray
+) -> np.ndarray:
     """For each entry of ``which`` (a pool index), draw one item of that pool by its cdf."""
     out = np.empty(len(which), dtype=np.int64)
     u = rng.random(len(which))
@@ -233,7 +237,9 @@ def simulate_amazon_beauty(
     ).items():
         check_positive_int(value, name)
     if n_stores > MAX_STORES:
-        raise ValueError(f"n_stores must be <= {MAX_STORES} (distinct 2-3 syllable names), got {n_stores}")
+        raise ValueError(
+            f"n_stores must be <= {MAX_STORES} (distinct 2-3 syllable names), got {n_stores}"
+        )
     if not 0.0 <= affinity <= 1.0:
         raise ValueError(f"affinity must lie in [0, 1], got {affinity}")
     check_int(title_vocabulary, "title_vocabulary", lo=0)
@@ -242,16 +248,22 @@ def simulate_amazon_beauty(
     if user_exponent <= 1.0:
         raise ValueError(f"user_exponent must be > 1 (Zipf), got {user_exponent}")
     rng = np.random.default_rng(seed)
-    asins, category, stores, titles, features, categories = _catalog(rng, n_items, n_stores, store_exponent)
+    asins, category, stores, titles, features, categories = _catalog(
+        rng, n_items, n_stores, store_exponent
+    )
     if title_vocabulary > 0:
         titles = _sparse_titles(seed, category, stores, int(title_vocabulary))
     if not extra_tokens:
         if title_vocabulary == 0:
-            titles = [" ".join(t.split(" ")[:1] + t.split(" ")[2:]) for t in titles]  # drop adjective
+            titles = [
+                " ".join(t.split(" ")[:1] + t.split(" ")[2:]) for t in titles
+            ]  # drop adjective
         features = [[] for _ in range(n_items)]
         categories = [["Beauty & Personal Care"] for _ in range(n_items)]
 
-    popularity = 1.0 / rng.permutation(np.arange(1, n_items + 1)).astype(np.float64) ** item_exponent
+    popularity = (
+        1.0 / rng.permutation(np.arange(1, n_items + 1)).astype(np.float64) ** item_exponent
+    )
     n_cat = len(CATEGORIES)
     pools = [np.flatnonzero(category == c) for c in range(n_cat)] + [np.arange(n_items)]
     cdfs = [np.cumsum(popularity[p]) / popularity[p].sum() for p in pools]
@@ -266,11 +278,14 @@ def simulate_amazon_beauty(
     keep = ~pd.DataFrame({"u": user, "i": item}).duplicated().to_numpy()
     user, item, in_favourite = user[keep], item[keep], in_favourite[keep]
 
-    stars = np.where(
-        in_favourite,
-        rng.choice(5, size=len(user), p=RATING_P_IN),
-        rng.choice(5, size=len(user), p=RATING_P_OUT),
-    ) + 1.0
+    stars = (
+        np.where(
+            in_favourite,
+            rng.choice(5, size=len(user), p=RATING_P_IN),
+            rng.choice(5, size=len(user), p=RATING_P_OUT),
+        )
+        + 1.0
+    )
     start = _START_MS + rng.integers(0, _SPAN_MS, size=n_users)
     gaps = rng.exponential(30 * _DAY_MS, size=len(user)).astype(np.int64) + 1
     order_in_user = pd.Series(gaps).groupby(user).cumsum().to_numpy()
@@ -299,7 +314,9 @@ def simulate_amazon_beauty(
         {
             "main_category": ["All Beauty"] * n_items,
             "title": titles,
-            "average_rating": [float(round(a, 1)) if c else None for a, c in zip(average, counts, strict=True)],
+            "average_rating": [
+                float(round(a, 1)) if c else None for a, c in zip(average, counts, strict=True)
+            ],
             "rating_number": counts.astype(np.int64),
             "features": features,
             "description": [[] for _ in range(n_items)],
@@ -329,7 +346,9 @@ def simulation_source(overrides: dict | None = None):
     )
 
 
-def write_amazon_jsonl(reviews: pd.DataFrame, meta: pd.DataFrame, out_dir: str | Path) -> tuple[Path, Path]:
+def write_amazon_jsonl(
+    reviews: pd.DataFrame, meta: pd.DataFrame, out_dir: str | Path
+) -> tuple[Path, Path]:
     """Write ``reviews`` and ``meta`` as ``Beauty_and_Personal_Care.jsonl.gz`` and
     ``meta_Beauty_and_Personal_Care.jsonl.gz`` in ``out_dir`` (byte-identical for equal input:
     the gzip header carries no timestamp)."""

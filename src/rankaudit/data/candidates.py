@@ -102,7 +102,9 @@ class CandidateRows:
         m = len(frame) // n
         expected_pos = np.tile(np.arange(m), n)
         expected_row = np.repeat(np.arange(n), m)
-        bad = np.flatnonzero((frame["position"].to_numpy() != expected_pos) | (rows != expected_row))
+        bad = np.flatnonzero(
+            (frame["position"].to_numpy() != expected_pos) | (rows != expected_row)
+        )
         if bad.size:
             raise ValueError(f"frame is not rectangular: first bad line has row {rows[bad[0]]}")
         user = frame["user_id"].to_numpy().reshape(n, m)
@@ -131,7 +133,10 @@ def _check_ratings(ratings: pd.DataFrame) -> None:
         raise ValueError("ratings has no rows")
     bad = ratings["rating"].isna() | ratings["timestamp"].isna()
     if bad.any():
-        raise ValueError(f"ratings row {int(np.flatnonzero(bad.to_numpy())[0])} has a missing rating or timestamp")
+        raise ValueError(
+            f"ratings row {int(np.flatnonzero(bad.to_numpy())[0])} has a missing rating or "
+            f"timestamp"
+        )
 
 
 def holdout_latest_positive(
@@ -225,9 +230,13 @@ def build_candidate_rows(
     check_positive_int(n_negatives, "n_negatives")
     if n_rows is not None:
         check_positive_int(n_rows, "n_rows")
-    train, heldout, n_dupes = holdout_latest_positive(ratings, min_rating=min_rating, min_train=min_train)
+    train, heldout, n_dupes = holdout_latest_positive(
+        ratings, min_rating=min_rating, min_train=min_train
+    )
     if len(heldout) == 0:
-        raise ValueError(f"no user has a positive (rating >= {min_rating}) and {min_train} other interactions")
+        raise ValueError(
+            f"no user has a positive (rating >= {min_rating}) and {min_train} other interactions"
+        )
     rng = np.random.default_rng(seed)
     n_eligible = len(heldout)
     if n_rows is not None and n_rows < n_eligible:
@@ -254,7 +263,8 @@ def build_candidate_rows(
     short = np.flatnonzero(len(pool) - n_rated < n_negatives)
     if short.size:
         raise ValueError(
-            f"user {plain(users[short[0]])!r} has only {len(pool) - n_rated[short[0]]} unrated items "
+            f"user {plain(users[short[0]])!r} has only {len(pool) - n_rated[short[0]]} unrated "
+            f"items "
             f"in item_pool, fewer than n_negatives={n_negatives}"
         )
     neg = sample_negatives(user_codes, rated_keys, len(pool), int(n_negatives), rng)
@@ -266,7 +276,8 @@ def build_candidate_rows(
         "relevant_position": "first",
         "rows_shuffled": False,
         "n_negatives": int(n_negatives),
-        "negative_sampling": "uniform without replacement from item_pool items the user never interacted with",
+        "negative_sampling": "uniform without replacement from item_pool items the user never "
+        "interacted with",
         "exclusion": "all of the user's training and held-out interactions",
         "dedup": "repeated (user, item) interactions collapsed to the latest before the split",
         "n_duplicate_interactions_collapsed": n_dupes,

@@ -35,8 +35,12 @@ def concept_overlap_rows(
     seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(scores, labels)``, both ``(n_rows, 1 + n_negatives)``; the relevant item in column 0."""
-    for name, value in (("n_rows", n_rows), ("n_concepts", n_concepts),
-                        ("history_length", history_length), ("n_negatives", n_negatives)):
+    for name, value in (
+        ("n_rows", n_rows),
+        ("n_concepts", n_concepts),
+        ("history_length", history_length),
+        ("n_negatives", n_negatives),
+    ):
         check_positive_int(value, name)
     check_unit_interval(density, "density")
     rng = np.random.default_rng(seed)

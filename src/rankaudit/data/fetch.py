@@ -77,8 +77,10 @@ def fetch_ml100k(root: Path | None = None, *, quiet: bool = False) -> Path:
                 (target / name).write_bytes(data)
     bad = [n for n, d in ML100K_FILES.items() if sha256(target / n) != d]
     if bad:
-        raise RuntimeError(f"SHA-256 mismatch for {bad} in {target}: the download is not the "
-                           "expected recbole 1.2.1 MovieLens-100K.")
+        raise RuntimeError(
+            f"SHA-256 mismatch for {bad} in {target}: the download is not the "
+            "expected recbole 1.2.1 MovieLens-100K."
+        )
     if not quiet:
         print(f"ML-100K fetched from {RECBOLE_SPEC} and verified in {target}")
     return target

@@ -1,12 +1,14 @@
-"""Tokenizer and Okapi BM25 index: the simulated search engine's retrieval and the MLR lexical feature.
+"""Tokenizer and Okapi BM25 index: the simulated search engine's retrieval and the MLR lexical
+feature.
 
-BM25 (Robertson & Zaragoza, 2009, *Foundations and Trends in IR* 3(4)) scores document ``d`` for query ``q``:
+BM25 (Robertson & Zaragoza, 2009, *Foundations and Trends in IR* 3(4)) scores document ``d`` for
+query ``q``:
 
-    BM25(q, d) = sum_{t in q} idf(t) * tf(t, d) * (k1 + 1) / (tf(t, d) + k1 * (1 - b + b * |d| / avgdl))
-    idf(t)     = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
+    BM25(q, d) = sum_{t in q} idf(t) * tf(t, d) * (k1 + 1) / (tf(t, d) + k1 * (1 - b + b * |d| /
+    avgdl)) idf(t)     = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5))
 
-Query terms count once (binary query vector). Tokens are maximal runs of ``[a-z0-9]`` after lower-casing, so
-hashed-token data such as Diginetica's ``"16655,244087"`` tokenises to its ids.
+Query terms count once (binary query vector). Tokens are maximal runs of ``[a-z0-9]`` after
+lower-casing, so hashed-token data such as Diginetica's ``"16655,244087"`` tokenises to its ids.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ class BM25Index:
             raise ValueError("BM25Index: docs is empty")
         self.k1, self.b = float(k1), float(b)
         text = require("sklearn.feature_extraction.text", purpose="rankaudit.data.lexical")
-        self._vec = text.CountVectorizer(token_pattern=TOKEN_PATTERN, lowercase=True, dtype=np.float64)
+        self._vec = text.CountVectorizer(
+            token_pattern=TOKEN_PATTERN, lowercase=True, dtype=np.float64
+        )
         tf = self._vec.fit_transform(list(docs)).tocsr()
         n_docs = tf.shape[0]
         dl = np.asarray(tf.sum(axis=1)).ravel()
@@ -60,8 +64,11 @@ class BM25Index:
         """Dense ``(len(queries), n_docs)`` BM25 scores."""
         return np.asarray((self.query_matrix(queries) @ self.weights.T).todense())
 
-    def pair_scores(self, queries: Sequence[str], query_index: np.ndarray, doc_index: np.ndarray) -> np.ndarray:
-        """BM25 of ``queries[query_index[i]]`` against document ``doc_index[i]`` for every pair ``i``."""
+    def pair_scores(
+        self, queries: Sequence[str], query_index: np.ndarray, doc_index: np.ndarray
+    ) -> np.ndarray:
+        """BM25 of ``queries[query_index[i]]`` against document ``doc_index[i]`` for every pair
+        ``i``."""
         q = self.query_matrix(queries)
         query_index = np.asarray(query_index)
         doc_index = np.asarray(doc_index)
@@ -73,8 +80,11 @@ class BM25Index:
             out[lo : lo + step] = np.asarray(a.multiply(d).sum(axis=1)).ravel()
         return out
 
-    def pair_coverage(self, queries: Sequence[str], query_index: np.ndarray, doc_index: np.ndarray) -> np.ndarray:
-        """Fraction of a query's known tokens that occur in the document (NaN when the query has none)."""
+    def pair_coverage(
+        self, queries: Sequence[str], query_index: np.ndarray, doc_index: np.ndarray
+    ) -> np.ndarray:
+        """Fraction of a query's known tokens that occur in the document (NaN when the query has
+        none)."""
         q = self.query_matrix(queries)
         present = self.weights.copy()
         present.data[:] = 1.0

@@ -35,9 +35,25 @@ __all__ = [
 
 #: The 19 ML-100K genres, in GroupLens's order.
 ML100K_GENRES = (
-    "unknown", "Action", "Adventure", "Animation", "Children's", "Comedy", "Crime",
-    "Documentary", "Drama", "Fantasy", "Film-Noir", "Horror", "Musical", "Mystery",
-    "Romance", "Sci-Fi", "Thriller", "War", "Western",
+    "unknown",
+    "Action",
+    "Adventure",
+    "Animation",
+    "Children's",
+    "Comedy",
+    "Crime",
+    "Documentary",
+    "Drama",
+    "Fantasy",
+    "Film-Noir",
+    "Horror",
+    "Musical",
+    "Mystery",
+    "Romance",
+    "Sci-Fi",
+    "Thriller",
+    "War",
+    "Western",
 )
 
 
@@ -55,11 +71,14 @@ def _read_atomic(path: Path, expected: list[str]) -> pd.DataFrame:
     return frame
 
 
-#: MovieLens ratings lie on a 0.5..5 scale (ML-100K: whole stars 1..5; ML-10M and later: half stars).
+#: MovieLens ratings lie on a 0.5..5 scale (ML-100K: whole stars 1..5; ML-10M and later: half
+#: stars).
 RATING_RANGE = (0.5, 5.0)
 
 
-def _numeric(frame: pd.DataFrame, column: str, path: Path, kind: type, header_lines: int = 1) -> np.ndarray:
+def _numeric(
+    frame: pd.DataFrame, column: str, path: Path, kind: type, header_lines: int = 1
+) -> np.ndarray:
     """A column as ``kind``: ids and timestamps must be whole integers (``1.7`` is refused),
     ratings finite numbers in :data:`RATING_RANGE`; the error names the file and line."""
     if kind is np.int64:
@@ -68,7 +87,9 @@ def _numeric(frame: pd.DataFrame, column: str, path: Path, kind: type, header_li
     return number_column(frame, column, path, header_lines, lo=lo, hi=hi)
 
 
-def load_ml100k(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
+def load_ml100k(
+    data_dir: str | Path | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
     """Load real MovieLens-100K.
 
     Returns ``(ratings, items, source)``: ``ratings`` has ``user_id, item_id, rating,
@@ -106,7 +127,10 @@ def load_ml100k(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.Da
         if n != "ml-100k.user"
     )
     source = _ml100k_source(
-        directory, ratings, items, "ml-100k (GroupLens 1998; RecBole 1.2.1 atomic files)",
+        directory,
+        ratings,
+        items,
+        "ml-100k (GroupLens 1998; RecBole 1.2.1 atomic files)",
         sha256_verified=bool(verified),
     )
     return ratings, items, source
@@ -147,9 +171,17 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
     data_path, item_path = directory / "u.data", directory / "u.item"
     for path in (data_path, item_path):
         if not path.is_file():
-            raise FileNotFoundError(f"{path} not found (GroupLens ML-100K layout needs u.data and u.item)")
+            raise FileNotFoundError(
+                f"{path} not found (GroupLens ML-100K layout needs u.data and u.item)"
+            )
     raw = read_delimited(
-        data_path, sep="\t", header=None, dtype=str, keep_default_na=False, quoting=3, header_lines=0
+        data_path,
+        sep="\t",
+        header=None,
+        dtype=str,
+        keep_default_na=False,
+        quoting=3,
+        header_lines=0,
     )
     if raw.shape[1] != 4:
         raise ValueError(f"{data_path}: expected 4 tab-separated columns, found {raw.shape[1]}")
@@ -163,14 +195,28 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
         }
     )
     item_raw = read_delimited(
-        item_path, sep="|", header=None, dtype=str, keep_default_na=False, encoding="latin-1",
-        quoting=3, header_lines=0,
+        item_path,
+        sep="|",
+        header=None,
+        dtype=str,
+        keep_default_na=False,
+        encoding="latin-1",
+        quoting=3,
+        header_lines=0,
     )
     if item_raw.shape[1] != 5 + len(ML100K_GENRES):
         raise ValueError(
-            f"{item_path}: expected {5 + len(ML100K_GENRES)} '|'-separated columns, found {item_raw.shape[1]}"
+            f"{item_path}: expected {5 + len(ML100K_GENRES)} '|'-separated columns, found "
+            f"{item_raw.shape[1]}"
         )
-    item_raw.columns = ["item_id", "title", "release_date", "video_release_date", "imdb_url", *ML100K_GENRES]
+    item_raw.columns = [
+        "item_id",
+        "title",
+        "release_date",
+        "video_release_date",
+        "imdb_url",
+        *ML100K_GENRES,
+    ]
     dates = pd.to_datetime(item_raw["release_date"], format="%d-%b-%Y", errors="coerce")
     items = pd.DataFrame(
         {
@@ -183,9 +229,14 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
         flags = item_raw[genre]
         bad = np.flatnonzero(~flags.isin(["0", "1"]).to_numpy())
         if bad.size:
-            raise ValueError(f"{item_path}, line {bad[0] + 1}: genre flag {genre!r} is {flags.iloc[bad[0]]!r}, not 0/1")
+            raise ValueError(
+                f"{item_path}, line {bad[0] + 1}: genre flag {genre!r} is {flags.iloc[bad[0]]!r}, "
+                f"not 0/1"
+            )
         items[genre] = flags.astype(np.int8).to_numpy()
-    source = _ml100k_source(directory, ratings, items, "ml-100k (GroupLens 1998, original u.data/u.item)")
+    source = _ml100k_source(
+        directory, ratings, items, "ml-100k (GroupLens 1998, original u.data/u.item)"
+    )
     return ratings, items, source
 
 
@@ -271,7 +322,9 @@ def load_tag_genome(
     by_name = dict(zip(tags["tag"].str.strip(), tags["tagId"], strict=True))
     missing = [c for c in concepts if c not in by_name]
     if missing:
-        raise ValueError(f"{directory / 'genome-tags.csv'}: concept(s) {missing} not among the genome tags")
+        raise ValueError(
+            f"{directory / 'genome-tags.csv'}: concept(s) {missing} not among the genome tags"
+        )
     wanted = {int(by_name[c]): c for c in concepts}
 
     parts = []
@@ -286,24 +339,37 @@ def load_tag_genome(
         parts.append(chunk.loc[chunk["tagId"].isin(list(wanted))])
     scores = pd.concat(parts, ignore_index=True)
     genome_movies = np.sort(pd.unique(scores["movieId"]))
-    table = scores.pivot_table(index="movieId", columns="tagId", values="relevance", aggfunc="first")
+    table = scores.pivot_table(
+        index="movieId", columns="tagId", values="relevance", aggfunc="first"
+    )
     table = table.reindex(index=genome_movies, columns=list(wanted))
     if table.isna().any().any():
         movie = table.index[np.flatnonzero(table.isna().any(axis=1).to_numpy())[0]]
-        raise ValueError(f"{score_path}: movie {movie} lacks a relevance for one of {list(concepts)}")
+        raise ValueError(
+            f"{score_path}: movie {movie} lacks a relevance for one of {list(concepts)}"
+        )
     attributes = pd.DataFrame(
         (table.to_numpy() >= threshold).astype(np.uint8),
         index=pd.Index(table.index.to_numpy(), name="item_id"),
         columns=[wanted[t] for t in table.columns],
     )
 
-    movies = _read_csv_checked(directory / "movies.csv", {"movieId": "int64", "title": "str", "genres": "str"})
+    movies = _read_csv_checked(
+        directory / "movies.csv", {"movieId": "int64", "title": "str", "genres": "str"}
+    )
     raw = _read_csv_checked(
         directory / "ratings.csv",
         {"userId": "int64", "movieId": "int64", "rating": "float64", "timestamp": "int64"},
     )
     if raw["rating"].isna().any() or not raw["rating"].between(0.5, 5.0).all():
-        line = int(np.flatnonzero((raw["rating"].isna() | ~raw["rating"].between(0.5, 5.0)).to_numpy())[0]) + 2
+        line = (
+            int(
+                np.flatnonzero(
+                    (raw["rating"].isna() | ~raw["rating"].between(0.5, 5.0)).to_numpy()
+                )[0]
+            )
+            + 2
+        )
         raise DataFormatError(directory / "ratings.csv", line, "rating must lie in [0.5, 5]")
     unknown = ~raw["movieId"].isin(movies["movieId"])
     if unknown.any():
@@ -313,7 +379,9 @@ def load_tag_genome(
     if restrict_to_genome:
         raw = raw.loc[raw["movieId"].isin(genome_movies)]
     else:
-        attributes = attributes.reindex(pd.Index(np.sort(movies["movieId"].to_numpy()), name="item_id"), fill_value=0)
+        attributes = attributes.reindex(
+            pd.Index(np.sort(movies["movieId"].to_numpy()), name="item_id"), fill_value=0
+        )
     ratings = pd.DataFrame(
         {
             "user_id": raw["userId"].to_numpy(),
@@ -373,7 +441,9 @@ def genre_attributes(items: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def load_movielens(data_dir: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
+def load_movielens(
+    data_dir: str | Path | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame, DataSource]:
     """MovieLens in any supported layout: ``(ratings, item_attributes, source)``.
 
     - ``data_dir=None``: the embedded real ML-100K (RecBole files in ``data/external/ml-100k``).

@@ -1,16 +1,17 @@
 """Search sessions in one schema, whatever produced them: the simulator or a real log.
 
-:func:`rankaudit.data.sessions.simulate_sessions` and :func:`rankaudit.data.diginetica.load_diginetica`
-both return a :class:`SessionLog`; everything downstream (features, windows, rankers) reads only it.
+:func:`rankaudit.data.sessions.simulate_sessions` and
+:func:`rankaudit.data.diginetica.load_diginetica` both return a :class:`SessionLog`; everything
+downstream (features, windows, rankers) reads only it.
 
 Output: :class:`SessionLog` (the same tables :mod:`rankaudit.data.diginetica` produces)
 --------------------------------------------------------------------------------------
 ``items``   ``item_id, title, category, price`` (+ simulator-only latent columns)
-``queries`` ``query_id, session_id, user_id, timestamp, query_text, query_category`` (+ ``intent_*`` latent
-            columns and ``query_index``: position in the session)
-``serp``    ``query_id, item_id, rank, clicked, purchased, label``: one row per shown item, ``rank`` 1-based
-``clicks``  ``session_id, timestamp, item_id, query_id``: click events in time order; a query's *history* is
-            its session's clicks strictly before the query's timestamp.
+``queries`` ``query_id, session_id, user_id, timestamp, query_text, query_category`` (+ ``intent_*``
+            latent columns and ``query_index``: position in the session)
+``serp``    ``query_id, item_id, rank, clicked, purchased, label``: one row per shown item, ``rank``
+1-based ``clicks``  ``session_id, timestamp, item_id, query_id``: click events in time order; a
+            query's *history* is its session's clicks strictly before the query's timestamp.
 """
 
 from __future__ import annotations
@@ -61,10 +62,14 @@ def assign_time_windows(queries: pd.DataFrame, fractions: dict[str, float]) -> p
     """Label each query with a time window by its **session's** start time (sessions are never cut).
 
     ``fractions`` maps window names, in time order, to the share of sessions they take, e.g.
-    ``{"train": 0.6, "valid": 0.2, "test": 0.2}`` (the sequence encoders prepend an ``"encoder"`` window). Returns a
-    categorical Series aligned with ``queries``.
+    ``{"train": 0.6, "valid": 0.2, "test": 0.2}`` (the sequence encoders prepend an ``"encoder"``
+    window). Returns a categorical Series aligned with ``queries``.
     """
-    if not fractions or any(v < 0 for v in fractions.values()) or not np.isclose(sum(fractions.values()), 1.0):
+    if (
+        not fractions
+        or any(v < 0 for v in fractions.values())
+        or not np.isclose(sum(fractions.values()), 1.0)
+    ):
         raise ValueError(f"fractions must be non-negative and sum to 1, got {fractions}")
     first = queries.groupby("session_id").timestamp.min().sort_values(kind="stable")
     rank = np.arange(len(first)) / max(len(first), 1)

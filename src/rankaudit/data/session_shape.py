@@ -32,8 +32,13 @@ __all__ = ["DIGINETICA_PUBLISHED", "diginetica_shape", "intent_dynamics"]
 #: Published counts of the DIGINETICA (CIKM Cup 2016, track 2) log; secondary source: the dataset
 #: summary at https://www.emergentmind.com/topics/alibaba-s-personalized-re-ranking-dataset
 #: (citing Wu et al., 2017). Query-full plus query-less logs are the searches.
-DIGINETICA_PUBLISHED = {"sessions": 573_935, "query_full_searches": 53_427,
-                        "query_less_searches": 869_700, "clicks": 1_127_764, "purchases": 18_025}
+DIGINETICA_PUBLISHED = {
+    "sessions": 573_935,
+    "query_full_searches": 53_427,
+    "query_less_searches": 869_700,
+    "clicks": 1_127_764,
+    "purchases": 18_025,
+}
 
 
 def intent_dynamics(queries: pd.DataFrame) -> dict[str, float]:
@@ -42,8 +47,14 @@ def intent_dynamics(queries: pd.DataFrame) -> dict[str, float]:
     Needs the simulator's latent columns (``intent_switched``, ``intent_returned``, ``intent_slot``,
     ``intent_level``, ``session_id``, ``query_index``); the four shares sum to one.
     """
-    need = ("session_id", "query_index", "intent_slot", "intent_level", "intent_switched",
-            "intent_returned")
+    need = (
+        "session_id",
+        "query_index",
+        "intent_slot",
+        "intent_level",
+        "intent_switched",
+        "intent_returned",
+    )
     missing = [c for c in need if c not in queries]
     if missing:
         raise ValueError(f"queries lacks the simulator's latent column(s) {missing}")
@@ -55,8 +66,12 @@ def intent_dynamics(queries: pd.DataFrame) -> dict[str, float]:
     switched = q.intent_switched.to_numpy(bool)[later]
     returned = q.intent_returned.to_numpy(bool)[later]
     refined = ~switched & (q.intent_level.to_numpy()[later] > prev_level.to_numpy()[later])
-    return {"persist": float(np.mean(~switched & ~refined)), "refine": float(np.mean(refined)),
-            "fresh": float(np.mean(switched & ~returned)), "return": float(np.mean(returned))}
+    return {
+        "persist": float(np.mean(~switched & ~refined)),
+        "refine": float(np.mean(refined)),
+        "fresh": float(np.mean(switched & ~returned)),
+        "return": float(np.mean(returned)),
+    }
 
 
 def diginetica_shape(log: SessionLog) -> pd.DataFrame:
@@ -65,15 +80,24 @@ def diginetica_shape(log: SessionLog) -> pd.DataFrame:
     d = DIGINETICA_PUBLISHED
     searches = d["query_full_searches"] + d["query_less_searches"]
     q, s = log.queries, log.serp
-    ours = {"searches per session": len(q) / q.session_id.nunique(),
-            "clicks per search": float(s.clicked.sum()) / len(q),
-            "share of searches with a purchase": float(s.groupby("query_id").purchased.any().mean())}
-    theirs = {"searches per session": searches / d["sessions"],
-              "clicks per search": d["clicks"] / searches,
-              "share of searches with a purchase": d["purchases"] / searches}
-    note = {"searches per session": "assumption: longer sessions give context to find",
-            "clicks per search": "assumption: follows from the click model's defaults",
-            "share of searches with a purchase": "assumption: enough sale queries for MRR-sale "
-            "(DIGINETICA: an upper bound, purchases are not tied to searches)"}
-    return pd.DataFrame({"this_log": ours, "diginetica_published": theirs,
-                         "calibrated": note}).rename_axis("statistic").reset_index()
+    ours = {
+        "searches per session": len(q) / q.session_id.nunique(),
+        "clicks per search": float(s.clicked.sum()) / len(q),
+        "share of searches with a purchase": float(s.groupby("query_id").purchased.any().mean()),
+    }
+    theirs = {
+        "searches per session": searches / d["sessions"],
+        "clicks per search": d["clicks"] / searches,
+        "share of searches with a purchase": d["purchases"] / searches,
+    }
+    note = {
+        "searches per session": "assumption: longer sessions give context to find",
+        "clicks per search": "assumption: follows from the click model's defaults",
+        "share of searches with a purchase": "assumption: enough sale queries for MRR-sale "
+        "(DIGINETICA: an upper bound, purchases are not tied to searches)",
+    }
+    return (
+        pd.DataFrame({"this_log": ours, "diginetica_published": theirs, "calibrated": note})
+        .rename_axis("statistic")
+        .reset_index()
+    )

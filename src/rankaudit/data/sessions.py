@@ -2,37 +2,41 @@
 
 Generative story (every number is a field of :class:`SessionConfig`, i.e. a chapter parameter)
 -----------------------------------------------------------------------------------------------
-1. **Catalog.** :func:`rankaudit.data.catalog.generate_catalog` draws ``n_products`` listings over 24
-   categories (brand, product line, type, attribute, size, price, latent quality).
-2. **Sessions.** ``n_sessions`` sessions start uniformly over ``n_days`` days. A session is a sequence of
-   queries; after each query the buyer continues with probability ``p_continue`` (``p_continue_after_purchase``
-   after a purchase), up to ``max_queries``.
-3. **Latent intent.** An intent is anchored on a *target product* drawn from the catalog: the buyer wants its
-   category and product type and, to varying degrees, its brand, line, attribute and price level. Before
-   every query after the first the intent persists, or with probability ``p_switch`` the buyer shifts to
-   another intent (the paper's "shift from one intent to another"): back to an earlier intent of the session
-   with probability ``p_return``, else a fresh one. A purchase satisfies the intent and forces a shift;
-   a satisfied intent is never returned to.
-4. **Queries, broad to specific.** A query always names the product type and reveals ``level`` of the other
-   three preferences (brand, line, attribute, in an order drawn per intent). A fresh intent starts at
-   ``level ~ Binomial(3, p_specific_start)``; each further query in the same intent refines by one with
-   probability ``p_refine``. Hidden preferences are what the buyer's earlier clicks reveal: the contextual
-   signal the paper's features pick up.
+1. **Catalog.** :func:`rankaudit.data.catalog.generate_catalog` draws ``n_products`` listings over
+   24 categories (brand, product line, type, attribute, size, price, latent quality).
+2. **Sessions.** ``n_sessions`` sessions start uniformly over ``n_days`` days. A session is a
+   sequence of queries; after each query the buyer continues with probability ``p_continue``
+   (``p_continue_after_purchase`` after a purchase), up to ``max_queries``.
+3. **Latent intent.** An intent is anchored on a *target product* drawn from the catalog: the buyer
+   wants its category and product type and, to varying degrees, its brand, line, attribute and price
+   level. Before every query after the first the intent persists, or with probability ``p_switch``
+   the buyer shifts to another intent (the paper's "shift from one intent to another"): back to an
+   earlier intent of the session with probability ``p_return``, else a fresh one. A purchase
+   satisfies the intent and forces a shift; a satisfied intent is never returned to.
+4. **Queries, broad to specific.** A query always names the product type and reveals ``level`` of
+   the other three preferences (brand, line, attribute, in an order drawn per intent). A fresh
+   intent starts at ``level ~ Binomial(3, p_specific_start)``; each further query in the same intent
+   refines by one with probability ``p_refine``. Hidden preferences are what the buyer's earlier
+   clicks reveal: the contextual signal the paper's features pick up.
 5. **Retrieval.** The engine scores the whole catalog with BM25 against the query, adds
-   ``retrieval_pop_weight * quality`` and Gumbel noise of scale ``retrieval_noise`` (other signals of a
-   production engine, unknown to us), keeps matching items only (BM25 > 0) and shows the top ``serp_size``
-   (SERPs of rare queries can be shorter: ragged lists). It does not know the latent intent.
-6. **Clicks** (position-based model, Richardson et al., 2007; Craswell et al., 2008): item at rank ``r`` is
-   examined with probability ``r ** -position_bias`` and clicked if examined with probability
-   ``sigmoid(u)``, ``u = click_base + w_type [type] + w_brand [brand] + w_line [line] + w_attribute [attribute]
-   - w_price |log price - log target price| + w_quality * quality``, where ``[x]`` is 1 when the item matches
+   ``retrieval_pop_weight * quality`` and Gumbel noise of scale ``retrieval_noise`` (other signals
+   of a production engine, unknown to us), keeps matching items only (BM25 > 0) and shows the top
+   ``serp_size`` (SERPs of rare queries can be shorter: ragged lists). It does not know the latent
+   intent.
+6. **Clicks** (position-based model, Richardson et al., 2007; Craswell et al., 2008): item at rank
+   ``r`` is examined with probability ``r ** -position_bias`` and clicked if examined with
+   probability ``sigmoid(u)``, ``u = click_base + w_type [type] + w_brand [brand] + w_line [line] +
+   w_attribute [attribute]
+   - w_price |log price - log target price| + w_quality * quality``, where ``[x]`` is 1 when the
+     item matches
    the intent on ``x``.
-7. **Purchase.** Each clicked item is bought with probability ``sigmoid(buy_base + buy_match * n_match +
-   buy_stage * min(k, 3))``, ``n_match`` the number of matching brand/line/attribute/type, ``k`` the number of
-   earlier queries in the intent (buyers browse before they buy); at most one purchase per query (the
-   candidate with the highest noisy utility).
-8. **Labels and time.** sale 2 > click 1 > none 0. Clicks follow their query by exponential dwell times
-   (``click_gap_mean_s``), the next query follows the last event by ``query_gap_mean_s`` on average.
+7. **Purchase.** Each clicked item is bought with probability ``sigmoid(buy_base + buy_match *
+   n_match + buy_stage * min(k, 3))``, ``n_match`` the number of matching brand/line/attribute/type,
+   ``k`` the number of earlier queries in the intent (buyers browse before they buy); at most one
+   purchase per query (the candidate with the highest noisy utility).
+8. **Labels and time.** sale 2 > click 1 > none 0. Clicks follow their query by exponential dwell
+   times (``click_gap_mean_s``), the next query follows the last event by ``query_gap_mean_s`` on
+   average.
 
 Output: a :class:`~rankaudit.data.session_log.SessionLog` (its module describes the tables).
 
@@ -67,7 +71,6 @@ __all__ = [
 
 GENERATOR = "rankaudit.data.sessions.simulate_sessions"
 GENERATOR_VERSION = "1.0"
-
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,14 @@ class SessionConfig:
         for name in ("n_products", "n_sessions", "n_days", "n_users", "serp_size", "max_queries"):
             if getattr(self, name) < 1:
                 raise ValueError(f"SessionConfig.{name} must be >= 1, got {getattr(self, name)}")
-        for name in ("p_continue", "p_continue_after_purchase", "p_switch", "p_return", "p_specific_start", "p_refine"):
+        for name in (
+            "p_continue",
+            "p_continue_after_purchase",
+            "p_switch",
+            "p_return",
+            "p_specific_start",
+            "p_refine",
+        ):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
                 raise ValueError(f"SessionConfig.{name} must be in [0, 1], got {v}")
@@ -121,9 +131,14 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def _query_text(item: pd.Series | tuple, level: int, order: int) -> str:
-    """The query for an intent anchored on ``item`` revealing ``level`` of (brand, line, attribute)."""
+    """The query for an intent anchored on ``item`` revealing ``level`` of (brand, line,
+    attribute)."""
     brand, line, ptype, attr = item
-    reveal = [("brand", "line", "attribute"), ("brand", "attribute", "line"), ("attribute", "brand", "line")][order][:level]
+    reveal = [
+        ("brand", "line", "attribute"),
+        ("brand", "attribute", "line"),
+        ("attribute", "brand", "line"),
+    ][order][:level]
     parts = []
     if "brand" in reveal or "line" in reveal:
         parts.append(brand)
@@ -207,11 +222,18 @@ class _Buyers:
         start = rng.integers(0, cfg.n_days, n) * 86400 + rng.uniform(0, 86400, n)
         user = rng.integers(0, cfg.n_users, n)
         return cls(
-            target=target, reveal_order=reveal_order, level=level, price_offset=price_offset,
-            clock=start.astype(np.float64), user=user, active=np.ones(n, dtype=bool),
-            current_slot=np.zeros(n, dtype=np.int64), n_intents=np.ones(n, dtype=np.int64),
+            target=target,
+            reveal_order=reveal_order,
+            level=level,
+            price_offset=price_offset,
+            clock=start.astype(np.float64),
+            user=user,
+            active=np.ones(n, dtype=bool),
+            current_slot=np.zeros(n, dtype=np.int64),
+            n_intents=np.ones(n, dtype=np.int64),
             queries_in_intent=np.zeros((n, slots), dtype=np.int64),
-            bought_last=np.zeros(n, dtype=bool), satisfied=np.zeros((n, slots), dtype=bool),
+            bought_last=np.zeros(n, dtype=bool),
+            satisfied=np.zeros((n, slots), dtype=bool),
         )
 
 
@@ -254,8 +276,11 @@ def _retrieve(cfg: SessionConfig, rng, catalog: _Catalog, texts: list[str]):
     serp = np.full((len(texts), cfg.serp_size), -1, dtype=np.int64)
     for lo in range(0, len(texts), 1000):
         b = bm25[which[lo : lo + 1000]]
-        score = (b + cfg.retrieval_pop_weight * catalog.quality[None, :]
-                 + cfg.retrieval_noise * rng.gumbel(size=b.shape))
+        score = (
+            b
+            + cfg.retrieval_pop_weight * catalog.quality[None, :]
+            + cfg.retrieval_noise * rng.gumbel(size=b.shape)
+        )
         score[b <= 0] = -np.inf
         top = np.argpartition(-score, shown - 1, axis=1)[:, :shown]
         top_score = np.take_along_axis(score, top, axis=1)
@@ -280,14 +305,24 @@ def _click_and_buy(cfg: SessionConfig, rng, catalog: _Catalog, target, price_off
     same_line = catalog.line[item] == catalog.line[want]
     same_attribute = catalog.attribute[item] == catalog.attribute[want]
     price_gap = np.abs(catalog.log_price[item] - (catalog.log_price[want] + price_offset[:, None]))
-    appeal = (cfg.click_base + cfg.w_type * same_type + cfg.w_brand * same_brand
-              + cfg.w_line * same_line + cfg.w_attribute * same_attribute
-              - cfg.w_price * price_gap + cfg.w_quality * catalog.quality[item])
+    appeal = (
+        cfg.click_base
+        + cfg.w_type * same_type
+        + cfg.w_brand * same_brand
+        + cfg.w_line * same_line
+        + cfg.w_attribute * same_attribute
+        - cfg.w_price * price_gap
+        + cfg.w_quality * catalog.quality[item]
+    )
     examined = np.arange(1, cfg.serp_size + 1, dtype=np.float64) ** (-cfg.position_bias)
     clicked = shown & (rng.random(appeal.shape) < examined[None, :] * _sigmoid(appeal))
     n_match = same_type.astype(int) + same_brand + same_line + same_attribute
-    buy = (cfg.buy_base + cfg.buy_match * n_match
-           + cfg.buy_stage * np.minimum(stage, 3)[:, None] - cfg.w_price * price_gap)
+    buy = (
+        cfg.buy_base
+        + cfg.buy_match * n_match
+        + cfg.buy_stage * np.minimum(stage, 3)[:, None]
+        - cfg.w_price * price_gap
+    )
     candidate = clicked & (rng.random(appeal.shape) < _sigmoid(buy))
     noisy = np.where(candidate, buy + rng.gumbel(size=appeal.shape), -np.inf)
     has_purchase = candidate.any(axis=1)
@@ -312,8 +347,9 @@ def simulate_sessions(
     buyers = _Buyers.draw(cfg, rng, len(catalog.items))
     queries, serps, clicks = [], [], []
     next_query_id = 0
-    rounds = tqdm(range(cfg.max_queries), desc="simulating sessions", disable=not progress,
-                  leave=False)
+    rounds = tqdm(
+        range(cfg.max_queries), desc="simulating sessions", disable=not progress, leave=False
+    )
     for t in rounds:
         sessions = np.flatnonzero(buyers.active)
         if len(sessions) == 0:
@@ -337,28 +373,59 @@ def simulate_sessions(
         )
         # step 8, time: clicks in rank order after the query, next query after the last event
         gaps = rng.exponential(cfg.click_gap_mean_s, size=serp.shape) + 1.0
-        click_time = buyers.clock[sessions][:, None] + np.cumsum(np.where(clicked, gaps, 0.0), axis=1)
-        queries.append(pd.DataFrame({
-            "query_id": query_ids, "session_id": sessions, "user_id": buyers.user[sessions],
-            "ts": buyers.clock[sessions], "query_text": texts, "query_category": category,
-            "query_index": t, "intent_slot": slot, "intent_target_item": target,
-            "intent_level": level, "intent_switched": switched, "intent_returned": returned,
-            "intent_query_index": stage,
-        }))
+        click_time = buyers.clock[sessions][:, None] + np.cumsum(
+            np.where(clicked, gaps, 0.0), axis=1
+        )
+        queries.append(
+            pd.DataFrame(
+                {
+                    "query_id": query_ids,
+                    "session_id": sessions,
+                    "user_id": buyers.user[sessions],
+                    "ts": buyers.clock[sessions],
+                    "query_text": texts,
+                    "query_category": category,
+                    "query_index": t,
+                    "intent_slot": slot,
+                    "intent_target_item": target,
+                    "intent_level": level,
+                    "intent_switched": switched,
+                    "intent_returned": returned,
+                    "intent_query_index": stage,
+                }
+            )
+        )
         row, col = np.nonzero(serp >= 0)
-        serps.append(pd.DataFrame({
-            "query_id": query_ids[row], "item_id": serp[row, col], "rank": col + 1,
-            "clicked": clicked[row, col], "purchased": purchased[row, col],
-        }))
+        serps.append(
+            pd.DataFrame(
+                {
+                    "query_id": query_ids[row],
+                    "item_id": serp[row, col],
+                    "rank": col + 1,
+                    "clicked": clicked[row, col],
+                    "purchased": purchased[row, col],
+                }
+            )
+        )
         row, col = np.nonzero(clicked)
-        clicks.append(pd.DataFrame({
-            "session_id": sessions[row], "ts": click_time[row, col], "item_id": serp[row, col],
-            "query_id": query_ids[row],
-        }))
-        last = np.where(clicked.sum(axis=1) > 0, click_time.max(axis=1, initial=0.0),
-                        buyers.clock[sessions])
-        buyers.clock[sessions] = (np.maximum(last, buyers.clock[sessions])
-                                  + rng.exponential(cfg.query_gap_mean_s, len(sessions)) + 1.0)
+        clicks.append(
+            pd.DataFrame(
+                {
+                    "session_id": sessions[row],
+                    "ts": click_time[row, col],
+                    "item_id": serp[row, col],
+                    "query_id": query_ids[row],
+                }
+            )
+        )
+        last = np.where(
+            clicked.sum(axis=1) > 0, click_time.max(axis=1, initial=0.0), buyers.clock[sessions]
+        )
+        buyers.clock[sessions] = (
+            np.maximum(last, buyers.clock[sessions])
+            + rng.exponential(cfg.query_gap_mean_s, len(sessions))
+            + 1.0
+        )
         buyers.queries_in_intent[sessions, slot] += 1
         buyers.bought_last[sessions] = has_purchase
         buyers.satisfied[sessions[has_purchase], slot[has_purchase]] = True
@@ -388,4 +455,3 @@ def _session_log(cfg: SessionConfig, catalog: _Catalog, queries, serps, clicks) 
         details={"config": asdict(cfg), "categories": [str(c) for c in categories]},
     )
     return SessionLog(items=catalog.items, queries=queries, serp=serp, clicks=clicks, source=source)
-

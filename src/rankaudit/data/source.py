@@ -56,7 +56,9 @@ class DataSource:
             return None
         root = project_root_or_none()
         try:
-            return Path(self.path).resolve().relative_to(root).as_posix() if root else str(self.path)
+            return (
+                Path(self.path).resolve().relative_to(root).as_posix() if root else str(self.path)
+            )
         except ValueError:
             return str(self.path)
 

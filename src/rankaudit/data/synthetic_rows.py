@@ -123,9 +123,15 @@ def simulate_tie_heavy_rows(
     scores[:, 1:] = rng.binomial(n_levels - 1, p_negative, size=(n_rows, n_negatives))
     labels = np.zeros((n_rows, n))
     labels[:, 0] = 1.0
-    params = dict(n_rows=n_rows, n_negatives=n_negatives, n_levels=n_levels,
-                  p_relevant=float(p_relevant), p_negative=float(p_negative),
-                  n_items=n_items, seed=int(seed))
+    params = dict(
+        n_rows=n_rows,
+        n_negatives=n_negatives,
+        n_levels=n_levels,
+        p_relevant=float(p_relevant),
+        p_negative=float(p_negative),
+        n_items=n_items,
+        seed=int(seed),
+    )
     source = synthetic_source("simulate_tie_heavy_rows", "Tie-heavy candidate rows", **params)
     users = np.arange(1, n_rows + 1, dtype=np.int64)
     return TieHeavySample(users, item_ids, scores, labels, source)

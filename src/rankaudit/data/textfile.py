@@ -112,7 +112,11 @@ def read_delimited(
         names = kwargs.get("names")
         quoting = int(kwargs.get("quoting", csv.QUOTE_MINIMAL))  # type: ignore[call-overload]
         line, want, got = _first_wrong_width(
-            path, sep, encoding, quoting, None if names is None else len(names)  # type: ignore[arg-type]
+            path,
+            sep,
+            encoding,
+            quoting,
+            None if names is None else len(names),  # type: ignore[arg-type]
         )
         raise DataFormatError(
             path, line or None, f"expected {want} fields separated by {sep!r}, found {got}"
@@ -142,8 +146,15 @@ def read_delimited(
     except ValueError as err:
         if not isinstance(dtype, Mapping):
             raise
-        text = read_delimited(path, sep=sep, dtype=str, encoding=encoding,
-                              header_lines=header_lines, keep_default_na=False, **kwargs)
+        text = read_delimited(
+            path,
+            sep=sep,
+            dtype=str,
+            encoding=encoding,
+            header_lines=header_lines,
+            keep_default_na=False,
+            **kwargs,
+        )
         for column, kind in dtype.items():
             if column not in text.columns:
                 continue
@@ -173,7 +184,8 @@ def integer_column(
         bad = np.array([not -(2**63) <= int(x) < 2**63 for x in text], dtype=bool)
     i = int(np.flatnonzero(bad)[0])
     raise DataFormatError(
-        path, _line_of(frame, i, header_lines),
+        path,
+        _line_of(frame, i, header_lines),
         f"column {column!r} must be an integer (int64), got {frame[column].iloc[i]!r}",
     )
 
@@ -205,7 +217,8 @@ def number_column(
         if lo is not None or hi is not None:
             rule += f" in [{lo}, {hi}]"
         raise DataFormatError(
-            path, _line_of(frame, i, header_lines),
+            path,
+            _line_of(frame, i, header_lines),
             f"column {column!r} must be {rule}, got {raw.iloc[i]!r}",
         )
     return values

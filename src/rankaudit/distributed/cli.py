@@ -1,4 +1,5 @@
-"""The runnable example behind ``python -m rankaudit.distributed`` (usage: the package docstring)."""
+"""The runnable example behind ``python -m rankaudit.distributed`` (usage: the package
+docstring)."""
 
 from __future__ import annotations
 
@@ -34,31 +35,56 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m rankaudit.distributed",
         description="Tie-aware HR@k / NDCG@k / RR of a long-format table on a Dask cluster.",
     )
-    parser.add_argument("--scheduler", default=None,
-                        help="scheduler address, e.g. tcp://host:8786 (default: start a LocalCluster)")
-    parser.add_argument("--n-workers", type=_positive_int, default=2,
-                        help="LocalCluster worker processes (ignored with --scheduler); default 2")
-    parser.add_argument("--input", default=None,
-                        help="Parquet file/directory/glob or *.csv in long format "
-                             "(default: a synthetic table)")
-    parser.add_argument("--synthetic-rows", type=_positive_int, default=100_000,
-                        help="rows of the synthetic table when --input is not given; default 100000")
-    parser.add_argument("--k", type=_positive_int, default=10, help="cutoff of HR and NDCG; default 10")
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        help="scheduler address, e.g. tcp://host:8786 (default: start a LocalCluster)",
+    )
+    parser.add_argument(
+        "--n-workers",
+        type=_positive_int,
+        default=2,
+        help="LocalCluster worker processes (ignored with --scheduler); default 2",
+    )
+    parser.add_argument(
+        "--input",
+        default=None,
+        help="Parquet file/directory/glob or *.csv in long format (default: a synthetic table)",
+    )
+    parser.add_argument(
+        "--synthetic-rows",
+        type=_positive_int,
+        default=100_000,
+        help="rows of the synthetic table when --input is not given; default 100000",
+    )
+    parser.add_argument(
+        "--k", type=_positive_int, default=10, help="cutoff of HR and NDCG; default 10"
+    )
     parser.add_argument("--ties", choices=TIE_RULES, default="expected", help="tie rule")
     parser.add_argument("--seed", type=int, default=0, help="seed of 'hash' and 'random'")
     parser.add_argument("--n-repeats", type=_positive_int, default=1, help="repeats of 'random'")
-    parser.add_argument("--empty", choices=("error", "zero", "drop"), default="error",
-                        help="rows without a relevant item")
+    parser.add_argument(
+        "--empty",
+        choices=("error", "zero", "drop"),
+        default="error",
+        help="rows without a relevant item",
+    )
     parser.add_argument("--row-col", default="row_id")
     parser.add_argument("--item-col", default="item_id")
     parser.add_argument("--score-col", default="score")
     parser.add_argument("--label-col", default="label")
     parser.add_argument("--user-col", default=None)
-    parser.add_argument("--row-partitioning", choices=("auto", "shuffle", "check"), default="auto",
-                        help="auto (default): move only straddling rows, or shuffle scattered "
-                             "rows by id; shuffle: always; check: rows must be whole per partition")
+    parser.add_argument(
+        "--row-partitioning",
+        choices=("auto", "shuffle", "check"),
+        default="auto",
+        help="auto (default): move only straddling rows, or shuffle scattered "
+        "rows by id; shuffle: always; check: rows must be whole per partition",
+    )
     parser.add_argument("--prevalence", action="store_true", help="also report tie prevalence")
-    parser.add_argument("--output", default=None, help="write per-row metrics to this Parquet directory")
+    parser.add_argument(
+        "--output", default=None, help="write per-row metrics to this Parquet directory"
+    )
     return parser
 
 
@@ -95,8 +121,13 @@ def _run(args: argparse.Namespace) -> int:
     cluster = None
     if args.scheduler is None:
         # CRITICAL: a worker's failed task is reported once, by main(), not as a logged traceback
-        cluster = LocalCluster(n_workers=args.n_workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
+        cluster = LocalCluster(
+            n_workers=args.n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+        )
     try:
         with Client(cluster if cluster is not None else args.scheduler) as client:
             _report(args, client)
@@ -115,20 +146,33 @@ def _report(args: argparse.Namespace, client) -> None:
     else:
         frame = read_long_frame(args.input)
         print(f"input: {args.input} ({frame.npartitions} partitions)")
-    columns = dict(row_col=args.row_col, item_col=args.item_col, score_col=args.score_col,
-                   label_col=args.label_col)
+    columns = dict(
+        row_col=args.row_col,
+        item_col=args.item_col,
+        score_col=args.score_col,
+        label_col=args.label_col,
+    )
     start = time.perf_counter()
-    result = evaluate(frame, k=args.k, ties=args.ties, seed=args.seed,
-                      n_repeats=args.n_repeats, empty=args.empty, user_col=args.user_col,
-                      row_partitioning=args.row_partitioning, **columns)
+    result = evaluate(
+        frame,
+        k=args.k,
+        ties=args.ties,
+        seed=args.seed,
+        n_repeats=args.n_repeats,
+        empty=args.empty,
+        user_col=args.user_col,
+        row_partitioning=args.row_partitioning,
+        **columns,
+    )
     print(f"\n{result.n_rows:,} rows, ties={args.ties!r}, k={args.k}: means")
     print(result.means.to_string())
     if args.output:
         result.rows.to_parquet(args.output)
         print(f"per-row metrics written to {args.output}")
     if args.prevalence:
-        prevalence = tie_prevalence(frame, k=args.k, row_partitioning=args.row_partitioning,
-                                    **columns)
+        prevalence = tie_prevalence(
+            frame, k=args.k, row_partitioning=args.row_partitioning, **columns
+        )
         print("\ntie prevalence")
         print(prevalence.summary.to_string())
     print(f"\nwall time: {time.perf_counter() - start:.2f} s")

@@ -65,8 +65,14 @@ class DistributedEvaluation:
         return f"DistributedEvaluation(n_rows={self.n_rows})\n{self.means.to_string()}"
 
 
-def run_on_partition(function, part: pd.DataFrame, meta: pd.DataFrame, row_col: str,
-                     partition_info: dict | None, **kwargs) -> pd.DataFrame:
+def run_on_partition(
+    function,
+    part: pd.DataFrame,
+    meta: pd.DataFrame,
+    row_col: str,
+    partition_info: dict | None,
+    **kwargs,
+) -> pd.DataFrame:
     """``function(part, row_col=row_col, **kwargs)`` on one partition of whole rows.
 
     An empty partition gives ``meta``; a ValueError is re-raised with the partition
@@ -86,13 +92,26 @@ def run_on_partition(function, part: pd.DataFrame, meta: pd.DataFrame, row_col: 
         ) from err
 
 
-def _evaluate_partition(part: pd.DataFrame, meta: pd.DataFrame, row_col: str,
-                        partition_info: dict | None = None, **kwargs) -> pd.DataFrame:
+def _evaluate_partition(
+    part: pd.DataFrame,
+    meta: pd.DataFrame,
+    row_col: str,
+    partition_info: dict | None = None,
+    **kwargs,
+) -> pd.DataFrame:
     return run_on_partition(evaluate_local, part, meta, row_col, partition_info, **kwargs)
 
 
-def _meta_frame(frame, *, row_col: str, item_col: str | None, score_col: str, label_col: str,
-                user_col: str | None, **kwargs) -> pd.DataFrame:
+def _meta_frame(
+    frame,
+    *,
+    row_col: str,
+    item_col: str | None,
+    score_col: str,
+    label_col: str,
+    user_col: str | None,
+    **kwargs,
+) -> pd.DataFrame:
     """Empty output frame with the right columns and dtypes: the local evaluator on one line."""
     example = frame._meta_nonempty.iloc[:1]
     if row_col not in example.columns:
@@ -105,8 +124,13 @@ def _meta_frame(frame, *, row_col: str, item_col: str | None, score_col: str, la
             )
     example = example.assign(**{score_col: 0.0, label_col: 1})
     out = evaluate_local(
-        example, row_col=row_col, item_col=item_col, score_col=score_col, label_col=label_col,
-        user_col=user_col, **kwargs,
+        example,
+        row_col=row_col,
+        item_col=item_col,
+        score_col=score_col,
+        label_col=label_col,
+        user_col=user_col,
+        **kwargs,
     )
     return out.iloc[:0]
 
@@ -214,8 +238,16 @@ def evaluate(
     """
     check_dask_frame(frame, "evaluate")
     options = dict(
-        k=k, ties=ties, seed=seed, item_col=item_col, score_col=score_col, label_col=label_col,
-        user_col=user_col, n_repeats=n_repeats, empty=empty, return_variance=return_variance,
+        k=k,
+        ties=ties,
+        seed=seed,
+        item_col=item_col,
+        score_col=score_col,
+        label_col=label_col,
+        user_col=user_col,
+        n_repeats=n_repeats,
+        empty=empty,
+        return_variance=return_variance,
     )
     meta = _meta_frame(frame, row_col=row_col, **options)  # also validates the options
     whole = rows_whole(frame, row_col, row_partitioning, shuffle_method)

@@ -46,7 +46,9 @@ def exact_sum(values: np.ndarray | pd.Series) -> int:
         return 0
     if not np.all(np.isfinite(x)):
         bad = int(np.argmax(~np.isfinite(x)))
-        raise ValueError(f"value {float(x[bad])!r} at position {bad} is not finite; it has no exact sum")
+        raise ValueError(
+            f"value {float(x[bad])!r} at position {bad} is not finite; it has no exact sum"
+        )
     mantissa, exponent = np.frexp(x)
     m = (mantissa * 2.0**53).astype(np.int64)  # exact: |mantissa| in [0.5, 1)
     hi = m >> _LOW_BITS  # arithmetic shift: m = hi * 2**26 + lo with 0 <= lo < 2**26
@@ -57,7 +59,9 @@ def exact_sum(values: np.ndarray | pd.Series) -> int:
     hi_sums = np.add.reduceat(hi[order], starts)
     lo_sums = np.add.reduceat(lo[order], starts)
     total = 0
-    for e, h, low in zip(e_sorted[starts].tolist(), hi_sums.tolist(), lo_sums.tolist(), strict=True):
+    for e, h, low in zip(
+        e_sorted[starts].tolist(), hi_sums.tolist(), lo_sums.tolist(), strict=True
+    ):
         total += ((h << _LOW_BITS) + low) << (e - 53 + SHIFT)
     return total
 

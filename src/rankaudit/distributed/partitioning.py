@@ -104,8 +104,14 @@ def _runs(part: pd.DataFrame, row_col: str, partition_info: dict | None = None) 
     except TypeError:  # ids of mixed types
         monotonic = False
     return pd.DataFrame(
-        {"partition": [number], "lines": [len(ids)], "runs": [runs], "sorted": [monotonic],
-         "first": pd.Series([ends[0]], dtype=object), "last": pd.Series([ends[1]], dtype=object)}
+        {
+            "partition": [number],
+            "lines": [len(ids)],
+            "runs": [runs],
+            "sorted": [monotonic],
+            "first": pd.Series([ends[0]], dtype=object),
+            "last": pd.Series([ends[1]], dtype=object),
+        }
     )
 
 
@@ -115,8 +121,9 @@ def _sorted_throughout(info: pd.DataFrame) -> bool:
     if not filled["sorted"].all():
         return False
     try:
-        return all(a <= b for a, b in zip(filled["last"].iloc[:-1], filled["first"].iloc[1:],
-                                          strict=True))
+        return all(
+            a <= b for a, b in zip(filled["last"].iloc[:-1], filled["first"].iloc[1:], strict=True)
+        )
     except TypeError:
         return False
 
@@ -133,7 +140,8 @@ class RowLayout:
 
     @property
     def continued(self) -> tuple[bool, ...]:
-        """``continued[p]``: partition p starts with the row the previous non-empty one ends with."""
+        """``continued[p]``: partition p starts with the row the previous non-empty one ends
+        with."""
         out, previous = [], None
         for n, first, last in zip(self.lines, self.first, self.last, strict=True):
             out.append(bool(n) and previous is not None and first == previous)
@@ -163,8 +171,11 @@ def analyse_rows(frame, row_col: str) -> RowLayout:
     if not np.array_equal(info["partition"].to_numpy(), np.arange(frame.npartitions)):
         raise RuntimeError("Dask did not pass partition_info; the row layout cannot be analysed")
     layout = RowLayout(
-        tuple(info["lines"].tolist()), tuple(info["runs"].tolist()),
-        tuple(info["first"].tolist()), tuple(info["last"].tolist()), -1,
+        tuple(info["lines"].tolist()),
+        tuple(info["runs"].tolist()),
+        tuple(info["first"].tolist()),
+        tuple(info["last"].tolist()),
+        -1,
     )
     if _sorted_throughout(info):  # sorted ids: every id is one run, no distinct count needed
         n_ids = sum(layout.runs) - sum(layout.continued)
@@ -264,13 +275,15 @@ def shuffle_rows(frame, row_col: str, shuffle_method: str | None = None):
     if row_col not in frame.columns:  # indexed by the row id, divisions unknown
         frame = frame.reset_index()
     tagged = frame.map_partitions(_tag, meta=_tag(frame._meta))
-    shuffled = tagged.shuffle(on=row_col, npartitions=frame.npartitions,
-                              shuffle_method=shuffle_method)
+    shuffled = tagged.shuffle(
+        on=row_col, npartitions=frame.npartitions, shuffle_method=shuffle_method
+    )
     return shuffled.map_partitions(_untag, meta=frame._meta)
 
 
-def rows_whole(frame, row_col: str, row_partitioning: str = "auto",
-               shuffle_method: str | None = None):
+def rows_whole(
+    frame, row_col: str, row_partitioning: str = "auto", shuffle_method: str | None = None
+):
     """A Dask DataFrame with every row's lines in one partition, in their original frame order."""
     if row_partitioning not in ROW_PARTITIONINGS:
         raise ValueError(

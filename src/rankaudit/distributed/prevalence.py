@@ -47,8 +47,13 @@ def _local_rows(part: pd.DataFrame, **kwargs) -> pd.DataFrame:
     return tie_prevalence_local(part, **kwargs).rows
 
 
-def _prevalence_partition(part: pd.DataFrame, meta: pd.DataFrame, row_col: str,
-                          partition_info: dict | None = None, **kwargs) -> pd.DataFrame:
+def _prevalence_partition(
+    part: pd.DataFrame,
+    meta: pd.DataFrame,
+    row_col: str,
+    partition_info: dict | None = None,
+    **kwargs,
+) -> pd.DataFrame:
     return run_on_partition(_local_rows, part, meta, row_col, partition_info, **kwargs)
 
 

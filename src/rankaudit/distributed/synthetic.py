@@ -58,7 +58,9 @@ class SyntheticTable:
                 f"got {self.min_candidates}"
             )
         if self.score_levels == 1 or self.score_levels < 0:
-            raise ValueError(f"score_levels must be 0 (continuous) or >= 2; got {self.score_levels}")
+            raise ValueError(
+                f"score_levels must be 0 (continuous) or >= 2; got {self.score_levels}"
+            )
         if self.block_rows < 1:
             raise ValueError(f"block_rows must be >= 1; got {self.block_rows}")
 
@@ -93,8 +95,12 @@ class SyntheticTable:
         labels = np.zeros(total, dtype=np.int8)
         labels[relevant_at] = 1
         return pd.DataFrame(
-            {"row_id": (start + row).astype(np.int64), "item_id": items, "score": scores,
-             "label": labels}
+            {
+                "row_id": (start + row).astype(np.int64),
+                "item_id": items,
+                "score": scores,
+                "label": labels,
+            }
         )
 
     def source(self) -> DataSource:
@@ -114,7 +120,8 @@ def synthetic_long_table(table: SyntheticTable) -> pd.DataFrame:
 
 
 def _straddled_partition(table: SyntheticTable, index: int, lines: int) -> pd.DataFrame:
-    """Block ``index`` without its last ``lines`` lines, after the last ``lines`` of the block before."""
+    """Block ``index`` without its last ``lines`` lines, after the last ``lines`` of the block
+    before."""
     own = table.block(index)
     keep = len(own) if index == table.n_blocks - 1 else max(len(own) - lines, 0)
     if index == 0:
@@ -139,7 +146,14 @@ def synthetic_long_dask(table: SyntheticTable, *, straddle_lines: int = 0):
     if straddle_lines < 0:
         raise ValueError(f"straddle_lines must be >= 0; got {straddle_lines}")
     if straddle_lines == 0:
-        return dd.from_map(table.block, list(range(table.n_blocks)), meta=meta,
-                           label="synthetic-long")
-    return dd.from_map(_straddled_partition, [table] * table.n_blocks, list(range(table.n_blocks)),
-                       args=[straddle_lines], meta=meta, label="synthetic-long-straddled")
+        return dd.from_map(
+            table.block, list(range(table.n_blocks)), meta=meta, label="synthetic-long"
+        )
+    return dd.from_map(
+        _straddled_partition,
+        [table] * table.n_blocks,
+        list(range(table.n_blocks)),
+        args=[straddle_lines],
+        meta=meta,
+        label="synthetic-long-straddled",
+    )

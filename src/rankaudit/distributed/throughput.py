@@ -67,27 +67,46 @@ def _best_time(run, repeats: int):
     return best, result
 
 
-def measure_one_machine(table: SyntheticTable, *, k: int = 10, ties: str = "expected",
-                        repeats: int = 1) -> dict:
+def measure_one_machine(
+    table: SyntheticTable, *, k: int = 10, ties: str = "expected", repeats: int = 1
+) -> dict:
     """Time :func:`rankaudit.evaluate` on the whole table in this process."""
     frame = synthetic_long_table(table)
     _warm_up(k, ties)
     seconds, rows = _best_time(lambda: evaluate_local(frame, k=k, ties=ties), repeats)
-    return {"engine": "one machine", "n_workers": 0, "layout": "one pandas DataFrame",
-            "seconds": seconds, f"mean_ndcg@{k}": exact_mean(rows[f"ndcg@{k}"])}
+    return {
+        "engine": "one machine",
+        "n_workers": 0,
+        "layout": "one pandas DataFrame",
+        "seconds": seconds,
+        f"mean_ndcg@{k}": exact_mean(rows[f"ndcg@{k}"]),
+    }
 
 
-def measure_with_dask(table: SyntheticTable, n_workers: int, *, k: int = 10,
-                      ties: str = "expected", repeats: int = 1,
-                      layouts: Iterable[str] = tuple(LAYOUTS)) -> list[dict]:
+def measure_with_dask(
+    table: SyntheticTable,
+    n_workers: int,
+    *,
+    k: int = 10,
+    ties: str = "expected",
+    repeats: int = 1,
+    layouts: Iterable[str] = tuple(LAYOUTS),
+) -> list[dict]:
     """Time :func:`rankaudit.distributed.evaluate` on a fresh LocalCluster of ``n_workers``."""
     _d = require("distributed", purpose="rankaudit.distributed")
     Client, LocalCluster, wait = _d.Client, _d.LocalCluster, _d.wait
 
     records = []
-    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
-            Client(cluster) as client:
+    with (
+        LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
         client.run(_warm_up, k, ties)
         frames: dict[int, object] = {}
         for layout in layouts:
@@ -103,18 +122,30 @@ def measure_with_dask(table: SyntheticTable, n_workers: int, *, k: int = 10,
 
             seconds, result = _best_time(run, repeats)
             peak = max(client.run(_peak_rss_mb).values())
-            records.append({"engine": "dask LocalCluster", "n_workers": n_workers,
-                            "layout": layout, "seconds": seconds,
-                            f"mean_ndcg@{k}": float(result.means[f"ndcg@{k}"]),
-                            "peak_worker_rss_mb": peak})
+            records.append(
+                {
+                    "engine": "dask LocalCluster",
+                    "n_workers": n_workers,
+                    "layout": layout,
+                    "seconds": seconds,
+                    f"mean_ndcg@{k}": float(result.means[f"ndcg@{k}"]),
+                    "peak_worker_rss_mb": peak,
+                }
+            )
             del result
     return records
 
 
-def measure_throughput(table: SyntheticTable, workers: Iterable[int] = (1, 2), *, k: int = 10,
-                       ties: str = "expected", repeats: int = 1,
-                       layouts: Iterable[str] = tuple(LAYOUTS), progress: bool = True
-                       ) -> pd.DataFrame:
+def measure_throughput(
+    table: SyntheticTable,
+    workers: Iterable[int] = (1, 2),
+    *,
+    k: int = 10,
+    ties: str = "expected",
+    repeats: int = 1,
+    layouts: Iterable[str] = tuple(LAYOUTS),
+    progress: bool = True,
+) -> pd.DataFrame:
     """One line per configuration: seconds, rows/s, time relative to one machine, mean NDCG@k."""
     workers = list(workers)
     layouts = list(layouts)
@@ -123,8 +154,7 @@ def measure_throughput(table: SyntheticTable, workers: Iterable[int] = (1, 2), *
         records.append(measure_one_machine(table, k=k, ties=ties, repeats=repeats))
         bar.update()
         for n in workers:
-            records += measure_with_dask(table, n, k=k, ties=ties, repeats=repeats,
-                                         layouts=layouts)
+            records += measure_with_dask(table, n, k=k, ties=ties, repeats=repeats, layouts=layouts)
             bar.update()
     out = pd.DataFrame(records)
     out["rows_per_second"] = table.n_rows / out["seconds"]

@@ -58,8 +58,10 @@ def simulate_paired_rr(
         raise ValueError("effects must name at least one variant")
     for name, effect in effects.items():
         if name == "baseline" or not np.isfinite(effect) or effect < 0:
-            raise ValueError(f"effects[{name!r}] must be a finite number >= 0 and not named "
-                             f"'baseline', got {effect!r}")
+            raise ValueError(
+                f"effects[{name!r}] must be a finite number >= 0 and not named "
+                f"'baseline', got {effect!r}"
+            )
     rng = np.random.default_rng(seed)
     p = rng.beta(*difficulty, size=n_queries)
 
@@ -97,13 +99,15 @@ def compare_variants(
     for name in names:
         v = np.asarray(variants[name], dtype=np.float64)
         lift, lo, hi = paired_bootstrap_lift(base, v, n_boot=n_boot, seed=seed, alpha=alpha)
-        rows.append({
-            "variant": name,
-            "lift_pct": lift_pct(base, v),
-            "ci_low": lo,
-            "ci_high": hi,
-            "p_value": paired_randomisation_test(base, v, n_perm=n_perm, seed=seed),
-        })
+        rows.append(
+            {
+                "variant": name,
+                "lift_pct": lift_pct(base, v),
+                "ci_low": lo,
+                "ci_high": hi,
+                "p_value": paired_randomisation_test(base, v, n_perm=n_perm, seed=seed),
+            }
+        )
         if not np.isclose(rows[-1]["lift_pct"], lift):
             raise RuntimeError(f"bootstrap lift {lift} differs from lift_pct for {name!r}")
     table = pd.DataFrame(rows)
@@ -111,7 +115,11 @@ def compare_variants(
     table["p_bonferroni"] = bonferroni_adjust(p)
     table["p_holm"] = holm_adjust(p)
     table["p_bh"] = bh_adjust(p)
-    for column, source in [("reject_unadjusted", "p_value"), ("reject_bonferroni", "p_bonferroni"),
-                           ("reject_holm", "p_holm"), ("reject_bh", "p_bh")]:
+    for column, source in [
+        ("reject_unadjusted", "p_value"),
+        ("reject_bonferroni", "p_bonferroni"),
+        ("reject_holm", "p_holm"),
+        ("reject_bh", "p_bh"),
+    ]:
         table[column] = table[source] <= alpha
     return table

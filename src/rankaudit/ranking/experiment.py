@@ -1,12 +1,14 @@
-"""One call from a session log to time-split feature tables, and the context sweep (beyond the paper).
+"""One call from a session log to time-split feature tables, and the context sweep (beyond the
+paper).
 
 ``prepare_experiment(log, *, embedder, fractions, compressor, max_history) -> Experiment``
-    embeds items and queries, splits sessions by start time (:func:`rankaudit.data.sessions.assign_time_windows`),
-    builds the feature table (:func:`rankaudit.context.features.build_feature_table`) with popularity from the
-    ``"train"`` window only, and returns it with per-window views. Works unchanged on the simulator's and the
-    Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`.
-    On a simulated log the table also holds the oracle column ``Oracle_intent``
-    (:mod:`rankaudit.context.oracle`); a real log has no latent intent and no oracle.
+    embeds items and queries, splits sessions by start time
+    (:func:`rankaudit.data.sessions.assign_time_windows`), builds the feature table
+    (:func:`rankaudit.context.features.build_feature_table`) with popularity from the ``"train"``
+    window only, and returns it with per-window views. Works unchanged on the simulator's and the
+    Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`. On a simulated log the table
+    also holds the oracle column ``Oracle_intent`` (:mod:`rankaudit.context.oracle`); a real log has
+    no latent intent and no oracle.
 ``PART3_FRACTIONS``  the one split every Part III chapter with a ranker uses (chapters 11 and 12):
     encoder window (sequence encoders only), ranker training, validation and test, by session start.
     Same log, same split, same seeds => the rows the two chapters share are identical.
@@ -14,16 +16,18 @@
     oracle row ``MLR + Oracle_intent`` vs MLR when the table has the oracle column.
 ``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
 ``load_session_log(data_dir, *, config, max_sessions) -> SessionLog``
-    a DIGINETICA folder when ``data_dir`` is given (:func:`rankaudit.data.diginetica.load_diginetica`), else
-    the simulator at ``config``: how the Part III chapters take a ``data_dir`` parameter.
+    a DIGINETICA folder when ``data_dir`` is given
+    (:func:`rankaudit.data.diginetica.load_diginetica`), else the simulator at ``config``: how the
+    Part III chapters take a ``data_dir`` parameter.
 ``default_embedder(log, *, fractions) -> embedder``
-    all-MiniLM-L6-v2 for readable text; for hashed tokens (DIGINETICA) a PPMI+SVD embedder fitted on the
-    titles and on co-clicks of the sessions before the ``"valid"`` and ``"test"`` windows only (no leakage).
+    all-MiniLM-L6-v2 for readable text; for hashed tokens (DIGINETICA) a PPMI+SVD embedder fitted on
+    the titles and on co-clicks of the sessions before the ``"valid"`` and ``"test"`` windows only
+    (no leakage).
 ``context_sweep(p_switch_values, p_return_values, *, config, embedder, features, ...) -> DataFrame``
     re-simulates on the grid ``p_switch x p_return`` and runs
-    :func:`rankaudit.ranking.ablation.run_ablation` at each point: one row ``MLR + f`` vs MLR per feature ``f`` plus
-    the oracle row, and per grid point the measured shares of later queries that switched intent and
-    that returned to an earlier one (``share_switched``, ``share_returned``).
+    :func:`rankaudit.ranking.ablation.run_ablation` at each point: one row ``MLR + f`` vs MLR per
+    feature ``f`` plus the oracle row, and per grid point the measured shares of later queries that
+    switched intent and that returned to an earlier one (``share_switched``, ``share_returned``).
 """
 
 from __future__ import annotations
@@ -98,20 +102,31 @@ class Experiment:
     def window(self, name: str) -> pd.DataFrame:
         win = self.windows.to_numpy()[self.table.qpos.to_numpy()]
         if name not in set(self.windows.cat.categories):
-            raise ValueError(f"unknown window {name!r}; windows are {list(self.windows.cat.categories)}")
+            raise ValueError(
+                f"unknown window {name!r}; windows are {list(self.windows.cat.categories)}"
+            )
         return self.table[win == name].reset_index(drop=True)
 
 
-def load_session_log(data_dir: str | None, *, config: SessionConfig, max_sessions: int | None = None,
-                     progress: bool = True) -> SessionLog:
-    """DIGINETICA files from ``data_dir`` (first ``max_sessions`` sessions; all when None), else the simulator."""
+def load_session_log(
+    data_dir: str | None,
+    *,
+    config: SessionConfig,
+    max_sessions: int | None = None,
+    progress: bool = True,
+) -> SessionLog:
+    """DIGINETICA files from ``data_dir`` (first ``max_sessions`` sessions; all when None), else
+    the simulator."""
     if data_dir:
         return load_diginetica(data_dir, max_sessions=max_sessions)
     return simulate_sessions(config, progress=progress)
 
 
-def default_embedder(log: SessionLog, *, fractions: dict[str, float] | None = None, progress: bool = True):
-    """MiniLM for readable titles; PPMI+SVD fitted before the validation window for hashed tokens (module doc)."""
+def default_embedder(
+    log: SessionLog, *, fractions: dict[str, float] | None = None, progress: bool = True
+):
+    """MiniLM for readable titles; PPMI+SVD fitted before the validation window for hashed tokens
+    (module doc)."""
     if not log.extra.get("hashed_tokens"):
         return MiniLMEmbedder(progress=progress)
     windows = assign_time_windows(log.queries, fractions or DEFAULT_FRACTIONS)
@@ -120,8 +135,15 @@ def default_embedder(log: SessionLog, *, fractions: dict[str, float] | None = No
     return PPMISVDEmbedder().fit(log.items.title.tolist(), co_clicks)
 
 
-def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float] | None = None,
-                       compressor: str = "zlib", max_history: int = 5, progress: bool = True) -> Experiment:
+def prepare_experiment(
+    log: SessionLog,
+    *,
+    embedder,
+    fractions: dict[str, float] | None = None,
+    compressor: str = "zlib",
+    max_history: int = 5,
+    progress: bool = True,
+) -> Experiment:
     """Embeddings, time windows and the feature table for ``log`` (module docstring)."""
     fractions = fractions or DEFAULT_FRACTIONS
     if "train" not in fractions:
@@ -129,20 +151,44 @@ def prepare_experiment(log: SessionLog, *, embedder, fractions: dict[str, float]
     windows = assign_time_windows(log.queries, fractions)
     item_vecs, query_vecs = embed_items_and_queries(log.items, log.queries, embedder)
     pop_ids = log.queries.query_id.to_numpy()[windows.to_numpy() == "train"]
-    table = build_feature_table(log, item_vectors=item_vecs, query_vectors=query_vecs, popularity_query_ids=pop_ids,
-                                compressor=compressor, max_history=max_history, progress=progress)
+    table = build_feature_table(
+        log,
+        item_vectors=item_vecs,
+        query_vectors=query_vecs,
+        popularity_query_ids=pop_ids,
+        compressor=compressor,
+        max_history=max_history,
+        progress=progress,
+    )
     if has_intent(log.queries):
         table[ORACLE_FEATURE] = oracle_intent_feature(log.queries, table, item_vecs)
     history = click_history(log.queries, log.clicks, max_history)
-    return Experiment(log=log, table=table, windows=windows, item_vectors=item_vecs, query_vectors=query_vecs,
-                      history=history)
+    return Experiment(
+        log=log,
+        table=table,
+        windows=windows,
+        item_vectors=item_vecs,
+        query_vectors=query_vecs,
+        history=history,
+    )
 
 
-def context_sweep(p_switch_values: Sequence[float], p_return_values: Sequence[float], *,
-                  config: SessionConfig, embedder, features: Sequence[str], seeds: Sequence[int] = (0,),
-                  lgb_config: LambdaMARTConfig | None = None, fractions: dict[str, float] | None = None,
-                  n_boot: int = 1000, n_perm: int = 2000, progress: bool = True) -> pd.DataFrame:
-    """Lift of ``MLR + f`` over MLR for each feature and the oracle, on the ``p_switch x p_return`` grid.
+def context_sweep(
+    p_switch_values: Sequence[float],
+    p_return_values: Sequence[float],
+    *,
+    config: SessionConfig,
+    embedder,
+    features: Sequence[str],
+    seeds: Sequence[int] = (0,),
+    lgb_config: LambdaMARTConfig | None = None,
+    fractions: dict[str, float] | None = None,
+    n_boot: int = 1000,
+    n_perm: int = 2000,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Lift of ``MLR + f`` over MLR for each feature and the oracle, on the ``p_switch x p_return``
+    grid.
 
     Each grid point re-simulates with the same seed and every other knob of ``config`` fixed.
     """
@@ -151,16 +197,32 @@ def context_sweep(p_switch_values: Sequence[float], p_return_values: Sequence[fl
     out = []
     grid = [(float(s), float(r)) for s in p_switch_values for r in p_return_values]
     for p_switch, p_return in tqdm(grid, desc="context sweep", disable=not progress, leave=False):
-        log = simulate_sessions(replace(config, p_switch=p_switch, p_return=p_return), progress=False)
+        log = simulate_sessions(
+            replace(config, p_switch=p_switch, p_return=p_return), progress=False
+        )
         exp = prepare_experiment(log, embedder=embedder, fractions=fractions, progress=False)
         extra = [*features, ORACLE_FEATURE]
         sets = {"MLR": list(MLR_FEATURES), **{f"MLR + {f}": [*MLR_FEATURES, f] for f in extra}}
         rows = [AblationRow(f"MLR + {f}", "MLR") for f in extra]
-        res = run_ablation(exp.window("train"), exp.window("valid"), exp.window("test"), sets, rows,
-                           seeds=seeds, config=lgb_config, n_boot=n_boot, n_perm=n_perm, progress=False)
+        res = run_ablation(
+            exp.window("train"),
+            exp.window("valid"),
+            exp.window("test"),
+            sets,
+            rows,
+            seeds=seeds,
+            config=lgb_config,
+            n_boot=n_boot,
+            n_perm=n_perm,
+            progress=False,
+        )
         later = log.queries[log.queries.query_index > 0]
-        out.append(res.table.assign(
-            p_switch=p_switch, p_return=p_return,
-            share_switched=float(later.intent_switched.mean()) if len(later) else 0.0,
-            share_returned=float(later.intent_returned.mean()) if len(later) else 0.0))
+        out.append(
+            res.table.assign(
+                p_switch=p_switch,
+                p_return=p_return,
+                share_switched=float(later.intent_switched.mean()) if len(later) else 0.0,
+                share_returned=float(later.intent_returned.mean()) if len(later) else 0.0,
+            )
+        )
     return pd.concat(out, ignore_index=True)

@@ -1,13 +1,14 @@
 """LightGBM LambdaMART ranker over a long (query, item) feature table.
 
-LambdaMART (Burges, 2010, "From RankNet to LambdaRank to LambdaMART: an overview", MSR-TR-2010-82) fits
-gradient-boosted trees to the LambdaRank gradients ``lambda_ij = -|delta NDCG_ij| / (1 + exp(s_i - s_j))``,
-here with LightGBM's ``lambdarank`` objective (Ke et al., 2017, NeurIPS). Gains follow the paper's
-engagement order sale > click > none: ``label_gain = (0, 1, 3)`` for labels 0, 1, 2 (LightGBM's default
-``2**label - 1``). Missing feature values (NaN, e.g. no earlier click) are handled natively: each split learns
-on which side missing values go.
+LambdaMART (Burges, 2010, "From RankNet to LambdaRank to LambdaMART: an overview", MSR-TR-2010-82)
+fits gradient-boosted trees to the LambdaRank gradients ``lambda_ij = -|delta NDCG_ij| / (1 +
+exp(s_i - s_j))``, here with LightGBM's ``lambdarank`` objective (Ke et al., 2017, NeurIPS). Gains
+follow the paper's engagement order sale > click > none: ``label_gain = (0, 1, 3)`` for labels 0, 1,
+2 (LightGBM's default ``2**label - 1``). Missing feature values (NaN, e.g. no earlier click) are
+handled natively: each split learns on which side missing values go.
 
-Public API: :class:`LambdaMARTConfig`, :func:`group_sizes`, :func:`shuffle_within_query`, :func:`train_lambdamart`, :func:`predict_scores`.
+Public API: :class:`LambdaMARTConfig`, :func:`group_sizes`, :func:`shuffle_within_query`,
+:func:`train_lambdamart`, :func:`predict_scores`.
 """
 
 from __future__ import annotations
@@ -43,19 +44,30 @@ class LambdaMARTConfig:
     max_bin: int = 31
     label_gain: tuple[float, ...] = (0.0, 1.0, 3.0)
     early_stopping_rounds: int = 20
-    num_threads: int = 1  # OpenMP threads spin badly on a shared 2-core machine; 1 was 7x faster there
+    num_threads: int = (
+        1  # OpenMP threads spin badly on a shared 2-core machine; 1 was 7x faster there
+    )
 
     def lgb_params(self, seed: int) -> dict:
         p = asdict(self)
         for k in ("num_boost_round", "early_stopping_rounds"):
             p.pop(k)
-        p.update(objective="lambdarank", metric="ndcg", eval_at=[10], label_gain=list(self.label_gain), seed=seed,
-                 deterministic=True, force_row_wise=True, verbosity=-1)
+        p.update(
+            objective="lambdarank",
+            metric="ndcg",
+            eval_at=[10],
+            label_gain=list(self.label_gain),
+            seed=seed,
+            deterministic=True,
+            force_row_wise=True,
+            verbosity=-1,
+        )
         return p
 
 
 def group_sizes(query_ids: Sequence | np.ndarray) -> np.ndarray:
-    """Sizes of consecutive runs of equal ``query_ids``; raises if a query's rows are not contiguous."""
+    """Sizes of consecutive runs of equal ``query_ids``; raises if a query's rows are not
+    contiguous."""
     q = np.asarray(query_ids)
     if len(q) == 0:
         raise ValueError("group_sizes: no rows")
@@ -66,7 +78,8 @@ def group_sizes(query_ids: Sequence | np.ndarray) -> np.ndarray:
 
 
 def shuffle_within_query(frame: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """Rows permuted uniformly at random inside each query (queries stay contiguous, in their order)."""
+    """Rows permuted uniformly at random inside each query (queries stay contiguous, in their
+    order)."""
     rng = np.random.default_rng(seed)
     q = frame.query_id.to_numpy()
     starts = np.r_[0, np.flatnonzero(q[1:] != q[:-1]) + 1]
@@ -82,23 +95,37 @@ def _dataset(frame: pd.DataFrame, features: Sequence[str], reference=None):
     if missing:
         raise ValueError(f"feature column(s) {missing} not in the table")
     x = frame[list(features)].to_numpy(dtype=np.float64)
-    return lgb.Dataset(x, label=frame.label.to_numpy(), group=group_sizes(frame.query_id.to_numpy()),
-                       feature_name=[f.replace(":", "_") for f in features], reference=reference,
-                       params={"max_bin": 31, "verbosity": -1}, free_raw_data=True)
+    return lgb.Dataset(
+        x,
+        label=frame.label.to_numpy(),
+        group=group_sizes(frame.query_id.to_numpy()),
+        feature_name=[f.replace(":", "_") for f in features],
+        reference=reference,
+        params={"max_bin": 31, "verbosity": -1},
+        free_raw_data=True,
+    )
 
 
-def train_lambdamart(train: pd.DataFrame, features: Sequence[str], *, valid: pd.DataFrame | None = None,
-                     seed: int = 0, config: LambdaMARTConfig | None = None, shuffle: bool = True):
+def train_lambdamart(
+    train: pd.DataFrame,
+    features: Sequence[str],
+    *,
+    valid: pd.DataFrame | None = None,
+    seed: int = 0,
+    config: LambdaMARTConfig | None = None,
+    shuffle: bool = True,
+):
     """Fit a LambdaMART booster on ``train`` (columns ``query_id``, ``label`` and ``features``).
 
     With ``valid``, boosting stops early when validation NDCG@10 has not improved for
     ``config.early_stopping_rounds`` rounds.
 
-    ``shuffle=True`` (default) permutes rows within each query first (seeded). LightGBM sorts each list by the
-    current scores with ties left in **input order**, both in the lambdarank gradients (at iteration 0 every
-    score is tied) and in its NDCG@k early-stopping metric. A table in logged SERP order would thereby leak the
-    production ranking into training and make a one-tree, tie-heavy model look best on validation (we saw
-    early stopping pick iteration 1 for exactly this reason). Shuffling breaks ties at random instead.
+    ``shuffle=True`` (default) permutes rows within each query first (seeded). LightGBM sorts each
+    list by the current scores with ties left in **input order**, both in the lambdarank gradients
+    (at iteration 0 every score is tied) and in its NDCG@k early-stopping metric. A table in logged
+    SERP order would thereby leak the production ranking into training and make a one-tree,
+    tie-heavy model look best on validation (we saw early stopping pick iteration 1 for exactly this
+    reason). Shuffling breaks ties at random instead.
     """
     lgb = require("lightgbm", purpose="LambdaMART")
 
@@ -113,8 +140,13 @@ def train_lambdamart(train: pd.DataFrame, features: Sequence[str], *, valid: pd.
     if valid is not None:
         valid_sets = [_dataset(valid, features, reference=dtrain)]
         callbacks = [lgb.early_stopping(cfg.early_stopping_rounds, verbose=False)]
-    return lgb.train(cfg.lgb_params(seed), dtrain, num_boost_round=cfg.num_boost_round, valid_sets=valid_sets,
-                     callbacks=callbacks)
+    return lgb.train(
+        cfg.lgb_params(seed),
+        dtrain,
+        num_boost_round=cfg.num_boost_round,
+        valid_sets=valid_sets,
+        callbacks=callbacks,
+    )
 
 
 def predict_scores(model, frame: pd.DataFrame, features: Sequence[str]) -> np.ndarray:

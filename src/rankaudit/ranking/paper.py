@@ -37,8 +37,8 @@ PAPER_TABLE2_ONLINE_LIFT_PCT: dict[str, float] = {
 #: Feature sets of the progression figure, in order: MLR -> P1 -> P2 -> P2 + a sequence encoder.
 PROGRESSION = ("MLR", "P1", "P2", "P2 + CosSim_seq:trans", "P2 + CosSim_seq:perc")
 
-#: The paper's qualitative claims (section 3.2) as ``(claim, variant a, variant b)``: it reports that
-#: ``a`` lifts MRR-sale more than ``b`` over their common baseline (Table 1).
+#: The paper's qualitative claims (section 3.2) as ``(claim, variant a, variant b)``: it reports
+#: that ``a`` lifts MRR-sale more than ``b`` over their common baseline (Table 1).
 PAPER_CLAIMS: tuple[tuple[str, str, str], ...] = (
     ("last click beats last five (NCD)", "MLR + NCD_lc", "MLR + NCD_l5c"),
     ("last click beats last five (CosSim)", "MLR + CosSim_lc", "MLR + CosSim_l5c"),

@@ -4,11 +4,12 @@ A Table 1 row compares a variant with its baseline on the same ``n`` test querie
 reciprocal ranks ``b_q`` (baseline) and ``v_q`` (variant), the test statistic is the mean paired
 difference ``d = mean(v_q - b_q)``; a relative lift of ``L`` per cent is a difference of
 ``delta = L / 100 * mean(b)``. For large ``n`` the mean difference is normal with standard error
-``sd / sqrt(n)``, ``sd`` the standard deviation of ``v_q - b_q``, so a two-sided level-``alpha`` test
-has power (Cohen, 1988, "Statistical power analysis for the behavioral sciences", ch. 2; Sakai,
+``sd / sqrt(n)``, ``sd`` the standard deviation of ``v_q - b_q``, so a two-sided level-``alpha``
+test has power (Cohen, 1988, "Statistical power analysis for the behavioral sciences", ch. 2; Sakai,
 2016, "Statistical significance, power, and sample sizes", SIGIR)
 
-    ``power(delta) = Phi(sqrt(n) |delta| / sd - z_{1-alpha/2}) + Phi(-sqrt(n) |delta| / sd - z_{1-alpha/2})``
+    ``power(delta) = Phi(sqrt(n) |delta| / sd - z_{1-alpha/2}) + Phi(-sqrt(n) |delta| / sd -
+    z_{1-alpha/2})``
 
 and the number of paired queries that reaches power ``1 - beta`` is
 
@@ -43,7 +44,8 @@ def _check_level(alpha: float, power: float | None = None) -> None:
 
 
 def power_paired(delta: float, sd: float, n: float, *, alpha: float = 0.05) -> float:
-    """Two-sided power of the paired mean-difference test (module docstring) for effect ``delta``."""
+    """Two-sided power of the paired mean-difference test (module docstring) for effect
+    ``delta``."""
     _check_level(alpha)
     if sd <= 0 or not np.isfinite(sd):
         raise ValueError(f"sd must be positive and finite, got {sd}")
@@ -55,7 +57,8 @@ def power_paired(delta: float, sd: float, n: float, *, alpha: float = 0.05) -> f
 
 
 def n_needed(delta: float, sd: float, *, alpha: float = 0.05, power: float = 0.8) -> int:
-    """Paired queries for power ``power`` at effect ``delta``: ``((z_{1-a/2} + z_power) sd / delta)^2``."""
+    """Paired queries for power ``power`` at effect ``delta``: ``((z_{1-a/2} + z_power) sd /
+    delta)^2``."""
     _check_level(alpha, power)
     if sd <= 0 or not np.isfinite(sd):
         raise ValueError(f"sd must be positive and finite, got {sd}")
@@ -70,7 +73,9 @@ def paired_sd(base: np.ndarray, variant: np.ndarray) -> float:
     b = np.asarray(base, dtype=np.float64)
     v = np.asarray(variant, dtype=np.float64)
     if b.ndim != 1 or b.shape != v.shape or len(b) < 2:
-        raise ValueError(f"base and variant must be paired 1-D arrays of >= 2 queries, got {b.shape}, {v.shape}")
+        raise ValueError(
+            f"base and variant must be paired 1-D arrays of >= 2 queries, got {b.shape}, {v.shape}"
+        )
     if not (np.isfinite(b).all() and np.isfinite(v).all()):
         raise ValueError("base and variant must be finite")
     return float(np.std(v - b, ddof=1))
@@ -83,8 +88,14 @@ def share_of_oracle(lift_pct: float, oracle_lift_pct: float) -> float | None:
     return float(lift_pct / oracle_lift_pct)
 
 
-def power_report(rr: pd.DataFrame, rows: pd.DataFrame, targets_pct: Mapping[str, float], *,
-                 alpha: float = 0.05, power: float = 0.8) -> pd.DataFrame:
+def power_report(
+    rr: pd.DataFrame,
+    rows: pd.DataFrame,
+    targets_pct: Mapping[str, float],
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+) -> pd.DataFrame:
     """Power of this run for each target lift, and the queries needed for ``power``.
 
     ``rr``: per-query RR, one column per feature set (e.g. seed-averaged, rows = test queries with a
@@ -100,15 +111,25 @@ def power_report(rr: pd.DataFrame, rows: pd.DataFrame, targets_pct: Mapping[str,
     if missing:
         raise ValueError(f"rr has no column for feature set(s) {missing}")
     n = len(rr)
-    sds = {r.variant: paired_sd(rr[r.baseline].to_numpy(), rr[r.variant].to_numpy())
-           for r in rows.itertuples()}
+    sds = {
+        r.variant: paired_sd(rr[r.baseline].to_numpy(), rr[r.variant].to_numpy())
+        for r in rows.itertuples()
+    }
     sd_median = float(np.median(list(sds.values())))
     base_mrr = float(rr[rows.baseline.iloc[0]].mean())
     out = []
     for name, lift in targets_pct.items():
         sd = sds.get(name, sd_median)
         delta = lift / 100.0 * base_mrr
-        out.append({"target": name, "lift_pct": float(lift), "delta_rr": delta, "sd_diff": sd,
-                    "n_queries": n, "power": power_paired(delta, sd, n, alpha=alpha),
-                    "n_needed": n_needed(delta, sd, alpha=alpha, power=power)})
+        out.append(
+            {
+                "target": name,
+                "lift_pct": float(lift),
+                "delta_rr": delta,
+                "sd_diff": sd,
+                "n_queries": n,
+                "power": power_paired(delta, sd, n, alpha=alpha),
+                "n_needed": n_needed(delta, sd, alpha=alpha, power=power),
+            }
+        )
     return pd.DataFrame(out)

@@ -1,33 +1,37 @@
 """Paired significance over queries: bootstrap CI of a relative lift and a randomisation test.
 
-Both resample *queries*, keeping each query's (baseline, variant) pair together, as recommended for IR
-system comparisons (Smucker, Allan & Carterette, 2007, CIKM, "A comparison of statistical significance tests
-for information retrieval evaluation"; Sakai, 2014, "Statistical reform in information retrieval?", SIGIR Forum).
+Both resample *queries*, keeping each query's (baseline, variant) pair together, as recommended for
+IR system comparisons (Smucker, Allan & Carterette, 2007, CIKM, "A comparison of statistical
+significance tests for information retrieval evaluation"; Sakai, 2014, "Statistical reform in
+information retrieval?", SIGIR Forum).
 
 Lift (per cent)            ``L = 100 * (mean(v) / mean(b) - 1)`` over the ``n`` paired queries.
-Paired bootstrap CI        resample queries with replacement ``B`` times (Efron & Tibshirani, 1993), recompute
-                           ``L`` with the same resample for both systems, take the ``alpha/2`` and
-                           ``1 - alpha/2`` percentiles. Vectorised: each resample is a multinomial count
-                           vector ``w`` and ``mean = w @ x / n``.
-Paired randomisation test  H0: the labels "baseline"/"variant" are exchangeable within each query. Statistic
-                           ``T = mean(v - b)``; each permutation flips the sign of every ``d_q = v_q - b_q``
-                           independently (Fisher, 1935; Smucker et al., 2007). Two-sided
-                           ``p = (1 + #{|T*| >= |T|}) / (1 + P)``. ``T`` and the lift have the same sign
-                           because ``mean(b) > 0`` for MRR.
+Paired bootstrap CI        resample queries with replacement ``B`` times (Efron & Tibshirani, 1993),
+                           recompute ``L`` with the same resample for both systems, take the
+                           ``alpha/2`` and ``1 - alpha/2`` percentiles. Vectorised: each resample is
+                           a multinomial count vector ``w`` and ``mean = w @ x / n``.
+Paired randomisation test  H0: the labels "baseline"/"variant" are exchangeable within each query.
+                           Statistic ``T = mean(v - b)``; each permutation flips the sign of every
+                           ``d_q = v_q - b_q`` independently (Fisher, 1935; Smucker et al., 2007).
+                           Two-sided ``p = (1 + #{|T*| >= |T|}) / (1 + P)``. ``T`` and the lift have
+                           the same sign because ``mean(b) > 0`` for MRR.
 
-Exact sign-flip test       for small ``n``, all ``2**n`` sign vectors (:func:`exact_sign_flip_pvalue`): the
-                           p-value the randomisation test estimates, ``#{|T*| >= |T|} / 2**n``.
+Exact sign-flip test       for small ``n``, all ``2**n`` sign vectors
+                           (:func:`exact_sign_flip_pvalue`): the p-value the randomisation test
+                           estimates, ``#{|T*| >= |T|} / 2**n``.
 Multiple comparisons       adjusted p-values for ``m`` hypotheses tested together; reject ``i`` when
-                           ``adjusted_i <= alpha``.  Bonferroni ``min(1, m p_i)``; Holm (1979, Scand. J.
-                           Statist. 6:65-70), step-down, ``max_{j <= r(i)} min(1, (m - j + 1) p_(j))``; both
-                           control the family-wise error rate.  Benjamini & Hochberg (1995, JRSS B
-                           57:289-300), step-up, ``min_{j >= r(i)} min(1, m p_(j) / j)``, controls the false
-                           discovery rate for independent or positively dependent tests.
+                           ``adjusted_i <= alpha``.  Bonferroni ``min(1, m p_i)``; Holm (1979,
+                           Scand. J. Statist. 6:65-70), step-down, ``max_{j <= r(i)} min(1, (m - j +
+                           1) p_(j))``; both control the family-wise error rate.  Benjamini &
+                           Hochberg (1995, JRSS B 57:289-300), step-up, ``min_{j >= r(i)} min(1, m
+                           p_(j) / j)``, controls the false discovery rate for independent or
+                           positively dependent tests.
 
 
-Difference of two lifts   ``D = L_a - L_b = 100 * (mean(a) - mean(b)) / mean(b0)`` for two variants ``a``, ``b``
-                           over the same baseline ``b0`` (percentage points); the bootstrap resamples the
-                           triple ``(b0, a, b)`` of each query together, the sign-flip test uses ``a_q - b_q``.
+Difference of two lifts   ``D = L_a - L_b = 100 * (mean(a) - mean(b)) / mean(b0)`` for two variants
+                           ``a``, ``b`` over the same baseline ``b0`` (percentage points); the
+                           bootstrap resamples the triple ``(b0, a, b)`` of each query together, the
+                           sign-flip test uses ``a_q - b_q``.
 
 Public API: :func:`lift_pct`, :func:`paired_bootstrap_lift`, :func:`paired_randomisation_test`,
 :func:`paired_lift_difference`, :func:`exact_sign_flip_pvalue`, :func:`bonferroni_adjust`,
@@ -57,7 +61,9 @@ def _check_pair(base: np.ndarray, variant: np.ndarray) -> tuple[np.ndarray, np.n
     b = np.asarray(base, dtype=np.float64)
     v = np.asarray(variant, dtype=np.float64)
     if b.ndim != 1 or b.shape != v.shape:
-        raise ValueError(f"base and variant must be 1-D and paired (same length), got {b.shape} and {v.shape}")
+        raise ValueError(
+            f"base and variant must be 1-D and paired (same length), got {b.shape} and {v.shape}"
+        )
     if len(b) == 0:
         raise ValueError("base and variant are empty: no queries to compare")
     for name, x in (("base", b), ("variant", v)):
@@ -75,9 +81,17 @@ def lift_pct(base: np.ndarray, variant: np.ndarray) -> float:
     return float(100.0 * (v.mean() / b.mean() - 1.0))
 
 
-def paired_bootstrap_lift(base: np.ndarray, variant: np.ndarray, *, n_boot: int = 2000, seed: int = 0,
-                          alpha: float = 0.05, chunk: int = 250) -> tuple[float, float, float]:
-    """``(lift, ci_low, ci_high)`` in per cent: percentile CI from ``n_boot`` paired query resamples."""
+def paired_bootstrap_lift(
+    base: np.ndarray,
+    variant: np.ndarray,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    alpha: float = 0.05,
+    chunk: int = 250,
+) -> tuple[float, float, float]:
+    """``(lift, ci_low, ci_high)`` in per cent: percentile CI from ``n_boot`` paired query
+    resamples."""
     b, v = _check_pair(base, variant)
     if n_boot < 1 or not 0 < alpha < 1:
         raise ValueError(f"need n_boot >= 1 and 0 < alpha < 1, got n_boot={n_boot}, alpha={alpha}")
@@ -98,8 +112,9 @@ def paired_bootstrap_lift(base: np.ndarray, variant: np.ndarray, *, n_boot: int 
     return lift, float(lo_q), float(hi_q)
 
 
-def paired_randomisation_test(base: np.ndarray, variant: np.ndarray, *, n_perm: int = 10000, seed: int = 0,
-                              chunk: int = 500) -> float:
+def paired_randomisation_test(
+    base: np.ndarray, variant: np.ndarray, *, n_perm: int = 10000, seed: int = 0, chunk: int = 500
+) -> float:
     """Two-sided sign-flip randomisation p-value of ``mean(variant - base)`` (module docstring)."""
     b, v = _check_pair(base, variant)
     if n_perm < 1:
@@ -127,8 +142,10 @@ def exact_sign_flip_pvalue(base: np.ndarray, variant: np.ndarray) -> float:
     b, v = _check_pair(base, variant)
     n = len(b)
     if n > MAX_EXACT_N:
-        raise ValueError(f"exact enumeration needs at most {MAX_EXACT_N} queries, got {n}; "
-                         "use paired_randomisation_test")
+        raise ValueError(
+            f"exact enumeration needs at most {MAX_EXACT_N} queries, got {n}; "
+            "use paired_randomisation_test"
+        )
     d = v - b
     codes = np.arange(2**n, dtype=np.int64)[:, None]
     signs = ((codes >> np.arange(n)) & 1) * 2 - 1
@@ -175,9 +192,16 @@ def bh_adjust(pvalues: np.ndarray) -> np.ndarray:
     return adjusted
 
 
-def paired_lift_difference(base: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_boot: int = 2000,
-                           n_perm: int = 10000, seed: int = 0, alpha: float = 0.05
-                           ) -> tuple[float, float, float, float]:
+def paired_lift_difference(
+    base: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    n_boot: int = 2000,
+    n_perm: int = 10000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> tuple[float, float, float, float]:
     """``(diff, ci_low, ci_high, p)``: lift of ``a`` minus lift of ``b`` over ``base``, in points.
 
     Percentile CI from ``n_boot`` resamples of whole queries (module docstring); ``p`` is the

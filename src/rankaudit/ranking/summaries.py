@@ -12,24 +12,32 @@ __all__ = ["compare_with_paper", "progression_frame", "sale_score_matrix"]
 
 
 def compare_with_paper(table: pd.DataFrame) -> pd.DataFrame:
-    """The ablation table's rows next to the paper's Table 1 lift (NaN for rows the paper does not list).
+    """The ablation table's rows next to the paper's Table 1 lift (NaN for rows the paper does not
+    list).
 
     Adds ``paper_lift_pct``, ``paper_in_ci`` (the paper's lift lies inside our 95% CI) and
     ``same_sign`` (our point estimate has the paper's sign, i.e. is positive).
     """
     for col in ("variant", "lift_pct", "ci_low", "ci_high", "p_value"):
         if col not in table:
-            raise ValueError(f"table needs a {col!r} column (rankaudit.ranking.ablation.AblationResult.table)")
+            raise ValueError(
+                f"table needs a {col!r} column (rankaudit.ranking.ablation.AblationResult.table)"
+            )
     out = table[["variant", "baseline", "lift_pct", "ci_low", "ci_high", "p_value"]].copy()
     out["paper_lift_pct"] = out["variant"].map(PAPER_TABLE1_LIFT_PCT)
     listed = out["paper_lift_pct"].notna()
-    out["paper_in_ci"] = listed & (out["ci_low"] <= out["paper_lift_pct"]) & (out["paper_lift_pct"] <= out["ci_high"])
+    out["paper_in_ci"] = (
+        listed
+        & (out["ci_low"] <= out["paper_lift_pct"])
+        & (out["paper_lift_pct"] <= out["ci_high"])
+    )
     out["same_sign"] = listed & (np.sign(out["lift_pct"]) == np.sign(out["paper_lift_pct"]))
     return out
 
 
 def progression_frame(per_query: pd.DataFrame, feature_sets=PROGRESSION) -> pd.DataFrame:
-    """MRR of the sold item (tie-aware expected RR) per feature set and seed, for the progression figure.
+    """MRR of the sold item (tie-aware expected RR) per feature set and seed, for the progression
+    figure.
 
     ``per_query`` is :attr:`rankaudit.ranking.ablation.AblationResult.per_query`.
     """
@@ -37,8 +45,15 @@ def progression_frame(per_query: pd.DataFrame, feature_sets=PROGRESSION) -> pd.D
     if missing:
         raise ValueError(f"per_query has no rows for feature set(s) {missing}")
     sub = per_query[per_query["feature_set"].isin(feature_sets)]
-    out = sub.groupby(["feature_set", "seed"], sort=False)["rr_expected"].mean().rename("mrr_sale").reset_index()
-    out["feature_set"] = pd.Categorical(out["feature_set"], categories=list(feature_sets), ordered=True)
+    out = (
+        sub.groupby(["feature_set", "seed"], sort=False)["rr_expected"]
+        .mean()
+        .rename("mrr_sale")
+        .reset_index()
+    )
+    out["feature_set"] = pd.Categorical(
+        out["feature_set"], categories=list(feature_sets), ordered=True
+    )
     return out.sort_values(["feature_set", "seed"]).reset_index(drop=True)
 
 

@@ -47,8 +47,10 @@ SECTIONS = (
 _STATUS = {"ok": "OK", "warn": "ATTENTION", "missing": "NOT DISCLOSED"}
 
 HASH_KEY = (
-    "tie_hash(seed, user_id, item_id) = splitmix64(splitmix64(splitmix64(seed) ^ id64(user)) ^ id64(item)); "
-    "id64: integers as two's complement mod 2^64, strings by 8-byte BLAKE2b; ascending key within a tie "
+    "tie_hash(seed, user_id, item_id) = splitmix64(splitmix64(splitmix64(seed) ^ id64(user)) ^ "
+    "id64(item)); "
+    "id64: integers as two's complement mod 2^64, strings by 8-byte BLAKE2b; ascending key within "
+    "a tie "
     "block; collision fallback: ascending item id (rankaudit.ties.hashing)"
 )
 _CANDIDATE_FIELDS = ("evaluation", "n_negatives", "negative_sampling", "exclusion", "dedup", "seed")
@@ -65,7 +67,12 @@ class ChecklistItem:
     facts: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"title": self.title, "status": self.status, "answer": self.answer, "facts": dict(self.facts)}
+        return {
+            "title": self.title,
+            "status": self.status,
+            "answer": self.answer,
+            "facts": dict(self.facts),
+        }
 
 
 @dataclass(frozen=True)
@@ -112,13 +119,19 @@ def _fmt(x: float) -> str:
 def _candidate_item(policy: Mapping[str, Any] | None, n_candidates: int) -> ChecklistItem:
     policy = dict(policy or {})
     missing = [f for f in _CANDIDATE_FIELDS if policy.get(f) in (None, "")]
-    facts = {"n_candidates": n_candidates, **{f: policy.get(f) for f in _CANDIDATE_FIELDS}, "missing": missing}
+    facts = {
+        "n_candidates": n_candidates,
+        **{f: policy.get(f) for f in _CANDIDATE_FIELDS},
+        "missing": missing,
+    }
     if missing:
         answer = f"{n_candidates} candidates per row; not disclosed: {', '.join(missing)}."
         return ChecklistItem("candidate_set", "Candidate set", "missing", answer, facts)
     answer = (
-        f"{policy['evaluation']} evaluation, {n_candidates} candidates per row (1 held-out relevant + "
-        f"{policy['n_negatives']} negatives: {policy['negative_sampling']}); excluded: {policy['exclusion']}; "
+        f"{policy['evaluation']} evaluation, {n_candidates} candidates per row (1 held-out "
+        f"relevant + "
+        f"{policy['n_negatives']} negatives: {policy['negative_sampling']}); excluded: "
+        f"{policy['exclusion']}; "
         f"dedup: {policy['dedup']}; sampling seed {policy['seed']}."
     )
     return ChecklistItem("candidate_set", "Candidate set", "ok", answer, facts)
@@ -140,12 +153,17 @@ def _presort_item(labels: np.ndarray, policy: Mapping[str, Any] | None, ties: st
     }
     where = "first" if modal == 0 else f"at position {modal}"
     if fixed:
-        answer = f"The relevant item is stored {where} in every row; rows are {'shuffled' if shuffled else 'not shuffled'}."
+        answer = (
+            f"The relevant item is stored {where} in every row; rows are "
+            f"{'shuffled' if shuffled else 'not shuffled'}."
+        )
     else:
         answer = f"The relevant item is {where} in {frac_modal:.1%} of rows (not a fixed position)."
     status = "warn" if fixed and ties == "input_order" else "ok"
     if status == "warn":
-        answer += " With input-order tie-breaking this position decides every tie of the relevant item."
+        answer += (
+            " With input-order tie-breaking this position decides every tie of the relevant item."
+        )
     return ChecklistItem("presort_order", "Pre-sort candidate order", status, answer, facts)
 
 
@@ -159,8 +177,10 @@ def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> Checklis
         "mean_relevant_block_size": float(s["mean_relevant_block_size"]),
     }
     answer = (
-        f"Rows with an exact tie: {facts['any_tie']:.1%}; a tie block crossing the top-{k} boundary: "
-        f"{facts['boundary_tie']:.1%}; relevant item tied: {facts['relevant_tie']:.1%} (its block crosses "
+        f"Rows with an exact tie: {facts['any_tie']:.1%}; a tie block crossing the top-{k} "
+        f"boundary: "
+        f"{facts['boundary_tie']:.1%}; relevant item tied: {facts['relevant_tie']:.1%} (its block "
+        f"crosses "
         f"the boundary in {facts['relevant_boundary_tie']:.1%}); mean relevant tie-block size "
         f"{facts['mean_relevant_block_size']:.2f}."
     )
@@ -171,21 +191,42 @@ def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> Checklis
 def _breaking_item(ties: str, seed: int, n_repeats: int, collisions: dict | None) -> ChecklistItem:
     facts: dict[str, Any] = {"tie_rule": ties, "seed": seed}
     if ties == "hash":
-        facts.update(hash_key=HASH_KEY, seed_policy=f"one fixed seed ({seed}) for every row", **(collisions or {}))
-        answer = f"Deterministic hash (seed {seed}): {HASH_KEY}. Key collisions observed: {facts.get('collisions', 0)}."
+        facts.update(
+            hash_key=HASH_KEY,
+            seed_policy=f"one fixed seed ({seed}) for every row",
+            **(collisions or {}),
+        )
+        answer = (
+            f"Deterministic hash (seed {seed}): {HASH_KEY}. Key collisions observed: "
+            f"{facts.get('collisions', 0)}."
+        )
         status = "ok"
     elif ties == "expected":
-        answer = "Exact expectation over uniform random orders within each tie block (closed form, no seed)."
+        answer = (
+            "Exact expectation over uniform random orders within each tie block (closed form, no "
+            "seed)."
+        )
         status = "ok"
     elif ties == "random":
-        facts.update(n_repeats=n_repeats, seed_policy=f"seed {seed}, {n_repeats} independent tie orders")
-        answer = f"Uniform random order within ties, seed {seed}, averaged over {n_repeats} orders; see the sd columns."
+        facts.update(
+            n_repeats=n_repeats, seed_policy=f"seed {seed}, {n_repeats} independent tie orders"
+        )
+        answer = (
+            f"Uniform random order within ties, seed {seed}, averaged over {n_repeats} orders; see "
+            f"the sd columns."
+        )
         status = "ok"
     elif ties in ("pessimistic", "optimistic"):
-        answer = f"{ties.capitalize()} bound: relevant items {'last' if ties == 'pessimistic' else 'first'} within their ties."
+        answer = (
+            f"{ties.capitalize()} bound: relevant items "
+            f"{'last' if ties == 'pessimistic' else 'first'} within their ties."
+        )
         status = "ok"
     else:
-        answer = "Stable sort by score: ties keep the input order, so row construction enters the ranking."
+        answer = (
+            "Stable sort by score: ties keep the input order, so row construction enters the "
+            "ranking."
+        )
         status = "warn"
     return ChecklistItem("tie_breaking", "Tie-breaking rule", status, answer, facts)
 
@@ -204,7 +245,13 @@ def checklist(
     evaluator: Callable[..., Any] | None = None,
     n_permutations: int = 50,
     permutation_seed: int = 0,
-    sensitivity_rules: Sequence[str] = ("input_order", "hash", "expected", "pessimistic", "optimistic"),
+    sensitivity_rules: Sequence[str] = (
+        "input_order",
+        "hash",
+        "expected",
+        "pessimistic",
+        "optimistic",
+    ),
     tolerance: float = 1e-3,
     label: str = "",
 ) -> Checklist:
@@ -232,14 +279,18 @@ def checklist(
     scores = np.asarray(scores, dtype=np.float64)
     labels = np.asarray(labels)
     if scores.ndim != 2 or scores.shape != labels.shape:
-        raise ValueError(f"scores and labels must be 2-D of one shape; got {scores.shape} and {labels.shape}")
+        raise ValueError(
+            f"scores and labels must be 2-D of one shape; got {scores.shape} and {labels.shape}"
+        )
     if ties == "hash" and item_ids is None:
         raise ValueError("ties='hash' needs item_ids (the hash key is seed, user id, item id)")
     n_candidates = scores.shape[1]
 
     def default_evaluator(s, lab, item_ids=None, user_ids=None):
         extra = {"n_repeats": n_repeats} if ties == "random" else {}
-        return evaluate(s, lab, k=k, ties=ties, seed=seed, item_ids=item_ids, user_ids=user_ids, **extra)
+        return evaluate(
+            s, lab, k=k, ties=ties, seed=seed, item_ids=item_ids, user_ids=user_ids, **extra
+        )
 
     run = evaluator or default_evaluator
     ids = {}
@@ -254,7 +305,13 @@ def checklist(
         collisions = hash_collisions(np.asarray(uid), np.asarray(item_ids), n_seeds=1)
 
     audit = audit_row_order(
-        run, scores, labels, n_permutations=n_permutations, seed=permutation_seed, progress=False, **ids
+        run,
+        scores,
+        labels,
+        n_permutations=n_permutations,
+        seed=permutation_seed,
+        progress=False,
+        **ids,
     )
     perm_facts = {
         "is_invariant": bool(audit.is_invariant),
@@ -265,15 +322,23 @@ def checklist(
     }
     if audit.is_invariant:
         perm = ChecklistItem(
-            "permutation_test", "Permutation test", "ok",
-            f"Row-order invariant: {n_permutations} random within-row permutations changed no result "
-            f"(largest change {audit.max_row_change:.2g}).", perm_facts,
+            "permutation_test",
+            "Permutation test",
+            "ok",
+            f"Row-order invariant: {n_permutations} random within-row permutations changed no "
+            f"result "
+            f"(largest change {audit.max_row_change:.2g}).",
+            perm_facts,
         )
     else:
         perm = ChecklistItem(
-            "permutation_test", "Permutation test", "warn",
-            f"NOT row-order invariant: over {n_permutations} permutations a row's metric moved by up to "
-            f"{audit.max_row_change:.4f} and the mean by up to {audit.max_mean_change:.4f}.", perm_facts,
+            "permutation_test",
+            "Permutation test",
+            "warn",
+            f"NOT row-order invariant: over {n_permutations} permutations a row's metric moved by "
+            f"up to "
+            f"{audit.max_row_change:.4f} and the mean by up to {audit.max_mean_change:.4f}.",
+            perm_facts,
         )
 
     values = {}
@@ -281,21 +346,31 @@ def checklist(
         if rule == "hash" and item_ids is None:
             continue
         frame = evaluate(scores, labels, k=k, ties=rule, seed=seed, **ids)
-        values[rule] = {"ndcg": float(frame[f"ndcg@{k}"].mean()), "hr": float(frame[f"hr@{k}"].mean())}
+        values[rule] = {
+            "ndcg": float(frame[f"ndcg@{k}"].mean()),
+            "hr": float(frame[f"hr@{k}"].mean()),
+        }
     ndcgs = [v["ndcg"] for v in values.values()]
     spread = max(ndcgs) - min(ndcgs)
     sens_facts = {"k": k, "by_rule": values, "ndcg_range": spread, "tolerance": tolerance}
     listing = "; ".join(f"{r} {_fmt(v['ndcg'])}" for r, v in values.items())
     if spread > tolerance:
         sens = ChecklistItem(
-            "sensitivity", "Sensitivity analysis", "warn",
-            f"NDCG@{k} depends on the tie rule (range {spread:.4f}): {listing}. Report the expected value "
-            "(or several rules) alongside any single ordering.", sens_facts,
+            "sensitivity",
+            "Sensitivity analysis",
+            "warn",
+            f"NDCG@{k} depends on the tie rule (range {spread:.4f}): {listing}. Report the "
+            f"expected value "
+            "(or several rules) alongside any single ordering.",
+            sens_facts,
         )
     else:
         sens = ChecklistItem(
-            "sensitivity", "Sensitivity analysis", "ok",
-            f"NDCG@{k} is stable across tie rules (range {spread:.2g} <= {tolerance}): {listing}.", sens_facts,
+            "sensitivity",
+            "Sensitivity analysis",
+            "ok",
+            f"NDCG@{k} is stable across tie rules (range {spread:.2g} <= {tolerance}): {listing}.",
+            sens_facts,
         )
     items = (
         _candidate_item(candidates, n_candidates),
@@ -313,12 +388,16 @@ def checklist_template() -> str:
     prompts = {
         "candidate_set": "sampled or full catalog? candidates per row; how negatives were sampled; "
         "exclusions; deduplication; seeds",
-        "presort_order": "where is the relevant item stored before sorting? are rows shuffled? with which seed?",
+        "presort_order": "where is the relevant item stored before sorting? are rows shuffled? "
+        "with which seed?",
         "tie_prevalence": "fraction of rows with exact ties; with a tie across the top-k boundary; "
         "with the relevant item tied",
-        "tie_breaking": "rule; for a hash: key inputs, seed policy, collision fallback; for random: runs and spread",
-        "permutation_test": "permute each row's candidates N times: did any result change? by how much?",
-        "sensitivity": "the metric under input order, hash, expected, and the pessimistic/optimistic bounds",
+        "tie_breaking": "rule; for a hash: key inputs, seed policy, collision fallback; for "
+        "random: runs and spread",
+        "permutation_test": "permute each row's candidates N times: did any result change? by how "
+        "much?",
+        "sensitivity": "the metric under input order, hash, expected, and the "
+        "pessimistic/optimistic bounds",
     }
     lines = ["**Tie-reporting checklist** (fill in)", ""]
     for n, (key, title) in enumerate(SECTIONS, start=1):

@@ -34,8 +34,14 @@ def plot_table2(results: Mapping[str, Any], title: str):
     fig, ax = plt.subplots(figsize=(9, 4.4))
     sns.barplot(data=frame, x="score", y="ndcg10", hue="tie_rule", ax=ax, palette="colorblind")
     ax.set(title=title, xlabel="score family", ylabel="NDCG@10 (mean over rows)")
-    ax.legend(title="tie rule", fontsize=9, ncols=4, loc="upper center",
-              bbox_to_anchor=(0.5, -0.18), frameon=False)
+    ax.legend(
+        title="tie rule",
+        fontsize=9,
+        ncols=4,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18),
+        frameon=False,
+    )
     fig.tight_layout()
     return fig
 
@@ -51,8 +57,14 @@ def plot_prevalence(results: Mapping[str, Any], title: str):
     fig, ax = plt.subplots(figsize=(9, 4.2))
     sns.barplot(data=frame, x="score", y="fraction", hue="measure", ax=ax, palette="colorblind")
     ax.set(title=title, xlabel="score family", ylabel="fraction of rows", ylim=(0, 1.05))
-    ax.legend(title="rows with", fontsize=9, ncols=4, loc="upper center",
-              bbox_to_anchor=(0.5, -0.18), frameon=False)
+    ax.legend(
+        title="rows with",
+        fontsize=9,
+        ncols=4,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18),
+        frameon=False,
+    )
     fig.tight_layout()
     return fig
 
@@ -72,17 +84,27 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
         beyond=np.where(values > tolerance, "beyond tolerance", "within tolerance"),
     )
     fig, ax = plt.subplots(figsize=(8.5, 0.42 * len(frame) + 1.6))
-    sns.barplot(data=frame, y="audit", x="shown", hue="beyond", ax=ax, dodge=False,
-                palette={"beyond tolerance": "C3", "within tolerance": "C0"})
-    ax.axvline(tolerance, color="firebrick", linestyle="-", linewidth=2.5,
-               label=f"tolerance {tolerance:g}")
+    sns.barplot(
+        data=frame,
+        y="audit",
+        x="shown",
+        hue="beyond",
+        ax=ax,
+        dodge=False,
+        palette={"beyond tolerance": "C3", "within tolerance": "C0"},
+    )
+    ax.axvline(
+        tolerance, color="firebrick", linestyle="-", linewidth=2.5, label=f"tolerance {tolerance:g}"
+    )
     for y, (value, shown) in enumerate(zip(values, frame["shown"], strict=True)):
         ax.text(shown * 1.15, y, "0" if value == 0 else f"{value:.2g}", va="center")
     ax.set_xscale("log")
     ax.set_xlim(floor, max(frame["shown"].max() * 4, tolerance * 10))
-    ax.set(title="Sensitivity of NDCG@10 to the tie rule",
-           xlabel="NDCG@10 range across tie rules (log scale; 0 drawn at the left edge)",
-           ylabel="")
+    ax.set(
+        title="Sensitivity of NDCG@10 to the tie rule",
+        xlabel="NDCG@10 range across tie rules (log scale; 0 drawn at the left edge)",
+        ylabel="",
+    )
     ax.legend(loc="lower right")
 
 
@@ -101,30 +123,53 @@ def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
     ``windows`` maps a label (e.g. ``"chapter 11"``) to ``{window name: share of sessions}`` in
     time order, as passed to ``rankaudit.data.session_log.assign_time_windows``.
     """
-    palette = dict(zip(["encoder", "train", "valid", "test"], sns.color_palette("colorblind", 4), strict=True))
+    palette = dict(
+        zip(["encoder", "train", "valid", "test"], sns.color_palette("colorblind", 4), strict=True)
+    )
     fig, (top, bottom) = plt.subplots(
-        2, 1, figsize=(10, 5.6), gridspec_kw={"height_ratios": [1.1, 1]})
-    top.set(xlim=(0, len(DESIGN_STEPS)), ylim=(0, 1), title="Progressive design: each step is "
-            "tested against the one before it")
+        2, 1, figsize=(10, 5.6), gridspec_kw={"height_ratios": [1.1, 1]}
+    )
+    top.set(
+        xlim=(0, len(DESIGN_STEPS)),
+        ylim=(0, 1),
+        title="Progressive design: each step is tested against the one before it",
+    )
     top.axis("off")
     for i, (name, added) in enumerate(DESIGN_STEPS):
-        top.text(i + 0.4, 0.68, name, ha="center", va="center", fontsize=13, weight="bold",
-                 bbox={"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"})
+        top.text(
+            i + 0.4,
+            0.68,
+            name,
+            ha="center",
+            va="center",
+            fontsize=13,
+            weight="bold",
+            bbox={"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"},
+        )
         top.text(i + 0.4, 0.22, added, ha="center", va="center", fontsize=10)
         if i:
-            top.annotate("", xy=(i + 0.1, 0.68), xytext=(i - 0.3, 0.68),
-                         arrowprops={"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f"})
+            top.annotate(
+                "",
+                xy=(i + 0.1, 0.68),
+                xytext=(i - 0.3, 0.68),
+                arrowprops={"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f"},
+            )
     labels = list(windows)
     for y, label in enumerate(labels):
         left = 0.0
         for name, share in windows[label].items():
             bottom.barh(y, share, left=left, color=palette.get(name, "grey"), edgecolor="white")
-            bottom.text(left + share / 2, y, f"{name}\n{share:.0%}", ha="center", va="center",
-                        fontsize=10)
+            bottom.text(
+                left + share / 2, y, f"{name}\n{share:.0%}", ha="center", va="center", fontsize=10
+            )
             left += share
-    bottom.set(yticks=range(len(labels)), yticklabels=labels, xlim=(0, 1),
-               xlabel="sessions, ordered by start time (share of the log)",
-               title="Time windows: a session belongs wholly to the window of its start")
+    bottom.set(
+        yticks=range(len(labels)),
+        yticklabels=labels,
+        xlim=(0, 1),
+        xlabel="sessions, ordered by start time (share of the log)",
+        title="Time windows: a session belongs wholly to the window of its start",
+    )
     bottom.invert_yaxis()
     bottom.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:.0%}"))
     fig.tight_layout()
@@ -143,9 +188,12 @@ def plot_throughput(throughput: pd.DataFrame, n_rows: int):
     fig, ax = plt.subplots(figsize=(8, 4))
     sns.barplot(runs, x="layout", y="rows_per_second", hue="workers", ax=ax, palette="colorblind")
     ax.axhline(throughput["rows_per_second"].iloc[0], ls="--", c="k", label="one machine, no Dask")
-    ax.set(title=f"Expected-metrics evaluation, {n_rows:,} rows (simulated)",
-           xlabel="row layout in the Dask partitions", ylabel="rows per second (log scale)",
-           yscale="log")
+    ax.set(
+        title=f"Expected-metrics evaluation, {n_rows:,} rows (simulated)",
+        xlabel="row layout in the Dask partitions",
+        ylabel="rows per second (log scale)",
+        yscale="log",
+    )
     ax.legend()
 
 
@@ -161,17 +209,31 @@ def plot_variant_lifts(table: pd.DataFrame, title: str, *, truth: Mapping[str, b
     for y, row in frame.iterrows():
         kept = bool(row["reject_holm"])
         ax.plot([row["ci_low"], row["ci_high"]], [y, y], color=colors[kept], lw=2.5)
-        ax.plot(row["lift_pct"], y, "o", ms=8, color=colors[kept],
-                mfc=colors[kept] if kept else "white", mew=2)
-    names = [f"{v} ({'real' if truth[v] else 'null'})" if truth else str(v)
-             for v in frame["variant"]]
+        ax.plot(
+            row["lift_pct"],
+            y,
+            "o",
+            ms=8,
+            color=colors[kept],
+            mfc=colors[kept] if kept else "white",
+            mew=2,
+        )
+    names = [
+        f"{v} ({'real' if truth[v] else 'null'})" if truth else str(v) for v in frame["variant"]
+    ]
     ax.set_yticks(range(len(frame)), names)
     ax.axvline(0, color="black", lw=1.2, ls=":")
-    ax.set(title=title, xlabel="lift of mean RR over the baseline (%), with 95% paired bootstrap CI",
-           ylabel="variant")
-    handles = [plt.Line2D([], [], color=colors[1], marker="o", lw=2.5, label="Holm rejects"),
-               plt.Line2D([], [], color=colors[0], marker="o", mfc="white", lw=2.5,
-                          label="Holm does not reject")]
+    ax.set(
+        title=title,
+        xlabel="lift of mean RR over the baseline (%), with 95% paired bootstrap CI",
+        ylabel="variant",
+    )
+    handles = [
+        plt.Line2D([], [], color=colors[1], marker="o", lw=2.5, label="Holm rejects"),
+        plt.Line2D(
+            [], [], color=colors[0], marker="o", mfc="white", lw=2.5, label="Holm does not reject"
+        ),
+    ]
     ax.legend(handles=handles, loc="lower right", frameon=True)
     fig.tight_layout()
     return fig
@@ -189,12 +251,26 @@ def plot_regimes(records: Sequence[Mapping[str, Any]], paper: Mapping[str, float
     offset = 0.0 if slot is None else -0.4 + 0.8 * (slot + 0.5) / len(presets)
     fig, axes = plt.subplots(1, 2, figsize=(10, 4.2), sharey=True)
     for ax, metric, label in zip(axes, ("ndcg", "hr"), ("NDCG@10", "HR@10"), strict=True):
-        long = frame.melt(id_vars="preset", value_vars=[f"{metric}_{r}" for r in rules], var_name="rule", value_name="value")
+        long = frame.melt(
+            id_vars="preset",
+            value_vars=[f"{metric}_{r}" for r in rules],
+            var_name="rule",
+            value_name="value",
+        )
         long["rule"] = long["rule"].str.removeprefix(f"{metric}_")
-        sns.barplot(data=long, x="rule", y="value", hue="preset", order=rules, ax=ax, palette="colorblind")
+        sns.barplot(
+            data=long, x="rule", y="value", hue="preset", order=rules, ax=ax, palette="colorblind"
+        )
         xs = np.array([0.0, 1.0]) + offset
-        ax.scatter(xs, [paper[f"{metric}_input_order"], paper[f"{metric}_hash"]], marker="D", s=60,
-                   color="black", zorder=5, label="paper (real Amazon)")
+        ax.scatter(
+            xs,
+            [paper[f"{metric}_input_order"], paper[f"{metric}_hash"]],
+            marker="D",
+            s=60,
+            color="black",
+            zorder=5,
+            label="paper (real Amazon)",
+        )
         ax.set(title=label, xlabel="tie rule", ylabel="mean over rows", ylim=(0, 1.05))
         ax.legend(fontsize=8, loc="upper right")
     fig.suptitle(title)

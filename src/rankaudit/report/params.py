@@ -204,6 +204,7 @@ def check_params(values: Mapping[str, Any], **specs: ParamSpec) -> dict[str, Any
         raise ValueError(f"Parameter(s) {', '.join(missing)} have a spec but no value.")
     if unknown:
         raise ValueError(
-            f"Parameter(s) {', '.join(unknown)} are not declared; known: {', '.join(sorted(specs))}."
+            f"Parameter(s) {', '.join(unknown)} are not declared; known: "
+            f"{', '.join(sorted(specs))}."
         )
     return {name: specs[name].check(name, values[name]) for name in values}

@@ -93,7 +93,8 @@ def _read_source(notebooks: Path, name: str):
 
 
 def smoke_parameters(notebooks: Path, name: str) -> dict[str, Any]:
-    """The small parameters a chapter declares for tests (front matter ``rankaudit.smoke_parameters``)."""
+    """The small parameters a chapter declares for tests (front matter
+    ``rankaudit.smoke_parameters``)."""
     nb = _read_source(notebooks, name)
     return dict(nb.metadata.get("rankaudit", {}).get("smoke_parameters", {}) or {})
 
@@ -148,7 +149,8 @@ def _src_mtime(root: Path) -> float:
 
 
 def _is_fresh(paths: Paths, name: str) -> bool:
-    """An executed notebook is fresh when it ran at defaults after its source and src/ last changed."""
+    """An executed notebook is fresh when it ran at defaults after its source and src/ last
+    changed."""
     out = paths.executed / f"{name}.ipynb"
     result = paths.results / f"{name}.json"
     if not out.is_file() or not result.is_file():
@@ -218,7 +220,10 @@ def run_chapter(
     executed.metadata["rankaudit_run"] = {"parameters": dict(parameters or {}), "smoke": smoke}
     add_results_links(executed, name, paths, plain=plain_links)
     nbformat.write(executed, out)
-    log(f"  {name}: executed in {seconds:.1f} s -> {out.relative_to(paths.root) if out.is_relative_to(paths.root) else out}")
+    log(
+        f"  {name}: executed in {seconds:.1f} s -> "
+        f"{out.relative_to(paths.root) if out.is_relative_to(paths.root) else out}"
+    )
     return out
 
 
@@ -295,7 +300,8 @@ def results_links_markdown(name: str, paths: Paths, *, plain: bool = False) -> s
     return (
         "```{admonition} Take the results away\n:class: seealso\n"
         "This page's numbers, machine-readable (schema: `rankaudit/report/results.schema.json`): "
-        + "; ".join(links) + ".\n```"
+        + "; ".join(links)
+        + ".\n```"
     )
 
 
@@ -307,7 +313,9 @@ def add_results_links(notebook, name: str, paths: Paths, *, plain: bool = False)
     if text is None:
         return
     cell = nbformat.v4.new_markdown_cell(text, metadata={"tags": ["rankaudit-results-links"]})
-    cells = [c for c in notebook.cells if "rankaudit-results-links" not in c.metadata.get("tags", [])]
+    cells = [
+        c for c in notebook.cells if "rankaudit-results-links" not in c.metadata.get("tags", [])
+    ]
     where = len(cells)
     for i, c in enumerate(cells):
         outputs = c.get("outputs", []) if c.cell_type == "code" else []
@@ -349,7 +357,9 @@ def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
     log("  " + " ".join(cmd))
     proc = subprocess.run(cmd)
     if proc.returncode != 0:
-        raise RuntimeError(f"jupyter-book build failed (exit {proc.returncode}); see the warnings above.")
+        raise RuntimeError(
+            f"jupyter-book build failed (exit {proc.returncode}); see the warnings above."
+        )
     html = book_dir / "_build" / "html"
     if not (html / "index.html").is_file():
         raise RuntimeError(f"jupyter-book exited 0 but wrote no {html / 'index.html'}.")
@@ -372,11 +382,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     one = sub.add_parser("run", help="execute one chapter")
     one.add_argument("name")
     one.add_argument("--smoke", action="store_true", help="use the chapter's smoke parameters")
-    one.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
-                     metavar=("KEY", "VALUE"))
-    one.add_argument("--out", metavar="DIR", default=None,
-                     help="write the executed notebook, results, figures and a readable page into "
-                          "DIR instead of the site's build folder (the site is left unchanged)")
+    one.add_argument(
+        "-p", "--parameter", nargs=2, action="append", default=[], metavar=("KEY", "VALUE")
+    )
+    one.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="write the executed notebook, results, figures and a readable page into "
+        "DIR instead of the site's build folder (the site is left unchanged)",
+    )
     every = sub.add_parser("run-all", help="execute every chapter at its default parameters")
     every.add_argument("--force", action="store_true", help="rerun fresh chapters too")
     sub.add_parser("build", help="build the site from the executed chapters")
@@ -401,8 +416,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     print(f"ERROR: {err}", file=sys.stderr)
                     failures.append(name)
             if failures:
-                print(f"ERROR: {len(failures)} chapter(s) failed: {', '.join(failures)}",
-                      file=sys.stderr)
+                print(
+                    f"ERROR: {len(failures)} chapter(s) failed: {', '.join(failures)}",
+                    file=sys.stderr,
+                )
                 return 1
         else:
             build_book(paths.book, paths.executed)

@@ -29,9 +29,7 @@ __all__ = ["export_figures", "plain_roles", "render_page"]
 #: The MyST extensions the book enables (``book/_config.yml``), for the same rendering.
 MYST_EXTENSIONS = "amsmath,colon_fence,dollarmath,deflist,substitution"
 
-_SPHINX_ROLE = re.compile(
-    r"\{(cite(?::[a-z]+)?|ref|numref|eq|term|doc|download|index)\}`([^`]*)`"
-)
+_SPHINX_ROLE = re.compile(r"\{(cite(?::[a-z]+)?|ref|numref|eq|term|doc|download|index)\}`([^`]*)`")
 
 _IMAGE_KINDS = {"image/png": ".png", "image/jpeg": ".jpg", "image/svg+xml": ".svg"}
 
@@ -108,7 +106,9 @@ def _with_plain_roles(nb: dict) -> dict:
             data = output.get("data", {})
             if "text/markdown" in data:
                 text = data["text/markdown"]
-                data["text/markdown"] = plain_roles("".join(text) if isinstance(text, list) else text)
+                data["text/markdown"] = plain_roles(
+                    "".join(text) if isinstance(text, list) else text
+                )
     return nb
 
 
@@ -125,12 +125,22 @@ def render_page(executed: Path, page: Path) -> Path:
         source = Path(tmp) / executed.name
         source.write_text(json.dumps(nb), encoding="utf-8")
         cmd = [
-            sys.executable, "-c", "from myst_nb.docutils_ import cli_html5; cli_html5()",
-            "--nb-execution-mode=off", f"--nb-output-folder={assets.name}",
-            "--nb-render-markdown-format=myst", f"--myst-enable-extensions={MYST_EXTENSIONS}",
-            "--myst-all-links-external=true", "--nb-output-stderr=remove", "--math-output=HTML",
-            "--report=4", "--halt=5",
-            "--no-section-numbering", f"--title={executed.stem}", str(source), str(page),
+            sys.executable,
+            "-c",
+            "from myst_nb.docutils_ import cli_html5; cli_html5()",
+            "--nb-execution-mode=off",
+            f"--nb-output-folder={assets.name}",
+            "--nb-render-markdown-format=myst",
+            f"--myst-enable-extensions={MYST_EXTENSIONS}",
+            "--myst-all-links-external=true",
+            "--nb-output-stderr=remove",
+            "--math-output=HTML",
+            "--report=4",
+            "--halt=5",
+            "--no-section-numbering",
+            f"--title={executed.stem}",
+            str(source),
+            str(page),
         ]
         proc = subprocess.run(cmd, capture_output=True, text=True, cwd=page.parent)
     if proc.returncode != 0 or not page.is_file():

@@ -27,8 +27,10 @@ def _nested(obj: object, what: str) -> Mapping:
         return obj
     to_dict = getattr(obj, "to_dict", None)
     if to_dict is None:
-        raise ValueError(f"{what} must be a ranx.{what.capitalize()} or a nested dict; got "
-                         f"{type(obj).__name__} ({_RANX_HINT})")
+        raise ValueError(
+            f"{what} must be a ranx.{what.capitalize()} or a nested dict; got "
+            f"{type(obj).__name__} ({_RANX_HINT})"
+        )
     return to_dict()
 
 
@@ -38,8 +40,9 @@ def _flatten(nested: Mapping, what: str) -> tuple[list[str], list[str], list[obj
     values: list[object] = []
     for q, docs_of_q in nested.items():
         if not isinstance(docs_of_q, Mapping):
-            raise ValueError(f"{what}[{q!r}] must be a dict {{docno: value}}; got "
-                             f"{type(docs_of_q).__name__}")
+            raise ValueError(
+                f"{what}[{q!r}] must be a dict {{docno: value}}; got {type(docs_of_q).__name__}"
+            )
         queries.extend([str(q)] * len(docs_of_q))
         docs.extend(str(d) for d in docs_of_q)
         values.extend(docs_of_q.values())

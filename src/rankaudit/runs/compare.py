@@ -70,8 +70,13 @@ class RunComparison:
 
 
 def compare_runs(
-    run_a: Run, run_b: Run, qrels: Qrels, measure: str | Measure = "nDCG@10", *,
-    relevance_level: int = 1, complete: bool = False,
+    run_a: Run,
+    run_b: Run,
+    qrels: Qrels,
+    measure: str | Measure = "nDCG@10",
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
 ) -> RunComparison:
     """Evaluate both runs under expected, pessimistic and optimistic, paired by query.
 
@@ -82,11 +87,22 @@ def compare_runs(
     vals = []
     for run in (run_a, run_b):
         batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
-        vals.append((batch.queries, {rule: evaluate_batch(batch, (m,), rule)[:, 0]
-                                     for rule in ("expected", "pessimistic", "optimistic")}))
+        vals.append(
+            (
+                batch.queries,
+                {
+                    rule: evaluate_batch(batch, (m,), rule)[:, 0]
+                    for rule in ("expected", "pessimistic", "optimistic")
+                },
+            )
+        )
     (qa, va), (qb, vb) = vals
     common, ia, ib = np.intersect1d(qa.astype(str), qb.astype(str), return_indices=True)
     if len(common) == 0:
         raise ValueError("the two runs share no query that the qrels judge: nothing to compare")
-    return RunComparison(m, common.astype(object), {r: v[ia] for r, v in va.items()},
-                         {r: v[ib] for r, v in vb.items()})
+    return RunComparison(
+        m,
+        common.astype(object),
+        {r: v[ia] for r, v in va.items()},
+        {r: v[ib] for r, v in vb.items()},
+    )

@@ -51,8 +51,16 @@ def evaluate_batch(
     log2r, cum_disc, harmonic = _tables(batch)
     common = (batch.ideal_offsets, batch.ideal_gains, batch.n_rel, codes, cutoffs, log2r)
     if ties == "expected":
-        expected_kernel(batch.offsets, batch.scores, batch.gains, batch.relevant, *common,
-                        cum_disc, harmonic, out)
+        expected_kernel(
+            batch.offsets,
+            batch.scores,
+            batch.gains,
+            batch.relevant,
+            *common,
+            cum_disc,
+            harmonic,
+            out,
+        )
     else:
         keys = np.ascontiguousarray(tie_keys(batch, ties, seed), dtype=np.int64)
         ordered_kernel(batch.offsets, batch.scores, batch.gains, batch.relevant, keys, *common, out)
@@ -60,8 +68,14 @@ def evaluate_batch(
 
 
 def evaluate_run(
-    run: Run, qrels: Qrels, measures: Sequence[str | Measure] = DEFAULT_MEASURES, *,
-    ties: str = "trec_eval", relevance_level: int = 1, complete: bool = False, seed: int = 0,
+    run: Run,
+    qrels: Qrels,
+    measures: Sequence[str | Measure] = DEFAULT_MEASURES,
+    *,
+    ties: str = "trec_eval",
+    relevance_level: int = 1,
+    complete: bool = False,
+    seed: int = 0,
 ) -> pd.DataFrame:
     """Every measure of every evaluated query under one tie rule.
 
@@ -105,7 +119,8 @@ class RunAudit:
             raise ValueError("no query is in both the run and the qrels: nothing to average")
         rows = [
             {"measure": str(m), "ties": rule, "value": float(vals[:, j].mean())}
-            for j, m in enumerate(self.measures) for rule, vals in self.values.items()
+            for j, m in enumerate(self.measures)
+            for rule, vals in self.values.items()
         ]
         return pd.DataFrame(rows)
 
@@ -124,14 +139,24 @@ class RunAudit:
         parts = []
         for rule, vals in self.values.items():
             for j, m in enumerate(self.measures):
-                parts.append(pd.DataFrame({"query": self.queries, "measure": str(m),
-                                           "ties": rule, "value": vals[:, j]}))
+                parts.append(
+                    pd.DataFrame(
+                        {
+                            "query": self.queries,
+                            "measure": str(m),
+                            "ties": rule,
+                            "value": vals[:, j],
+                        }
+                    )
+                )
         return pd.concat(parts, ignore_index=True)
 
     def prevalence(self) -> dict[str, float]:
         """Share of queries with a tie that can move each measure, and with any tie at all."""
-        out = {str(m): float(self.moves[:, j].mean()) if self.n_queries else 0.0
-               for j, m in enumerate(self.measures)}
+        out = {
+            str(m): float(self.moves[:, j].mean()) if self.n_queries else 0.0
+            for j, m in enumerate(self.measures)
+        }
         out["any_tie"] = float(self.any_tie.mean()) if self.n_queries else 0.0
         return out
 
@@ -149,9 +174,14 @@ def _any_tie(batch: QueryBatch) -> np.ndarray:
 
 
 def audit_run(
-    run: Run, qrels: Qrels, measures: Sequence[str | Measure] = DEFAULT_MEASURES, *,
+    run: Run,
+    qrels: Qrels,
+    measures: Sequence[str | Measure] = DEFAULT_MEASURES,
+    *,
     ties: Sequence[str] = ("trec_eval", "expected", "pessimistic", "optimistic"),
-    relevance_level: int = 1, complete: bool = False, seed: int = 0,
+    relevance_level: int = 1,
+    complete: bool = False,
+    seed: int = 0,
 ) -> RunAudit:
     """Evaluate ``run`` under every rule of ``ties`` (the bounds are always computed, for the
     prevalence) on one layout."""
@@ -165,8 +195,10 @@ def audit_run(
         raise ValueError(f"a tie rule is given twice: {rules}")
     seed = check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
-    computed = {rule: evaluate_batch(batch, ms, rule, seed=seed)
-                for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])}
+    computed = {
+        rule: evaluate_batch(batch, ms, rule, seed=seed)
+        for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])
+    }
     moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
     values = {rule: computed[rule] for rule in rules}
     return RunAudit(batch.queries, ms, values, moves, _any_tie(batch))

@@ -37,7 +37,15 @@ import numba
 import numpy as np
 
 __all__ = [
-    "AP", "NDCG", "P", "R", "RR", "SUCCESS", "expected_kernel", "first_duplicate", "ordered_kernel",
+    "AP",
+    "NDCG",
+    "P",
+    "R",
+    "RR",
+    "SUCCESS",
+    "expected_kernel",
+    "first_duplicate",
+    "ordered_kernel",
 ]
 
 NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
@@ -82,8 +90,18 @@ def _sort_query(scores, keys, a, n, use_keys):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def ordered_kernel(
-    offsets, scores, gains, relevant, keys, ideal_offsets, ideal_gains, n_rel, codes, cutoffs,
-    log2r, out,
+    offsets,
+    scores,
+    gains,
+    relevant,
+    keys,
+    ideal_offsets,
+    ideal_gains,
+    n_rel,
+    codes,
+    cutoffs,
+    log2r,
+    out,
 ):  # pragma: no cover - compiled
     """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the deterministic order."""
     nq = len(offsets) - 1
@@ -143,8 +161,19 @@ def ordered_kernel(
 
 @numba.njit(cache=True)
 def expected_kernel(
-    offsets, scores, gains, relevant, ideal_offsets, ideal_gains, n_rel, codes, cutoffs, log2r,
-    cum_disc, harmonic, out,
+    offsets,
+    scores,
+    gains,
+    relevant,
+    ideal_offsets,
+    ideal_gains,
+    n_rel,
+    codes,
+    cutoffs,
+    log2r,
+    cum_disc,
+    harmonic,
+    out,
 ):  # pragma: no cover - compiled
     """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders."""
     nq = len(offsets) - 1
@@ -221,8 +250,9 @@ def expected_kernel(
         for j in range(nm):
             code = codes[j]
             if code == NDCG:
-                idcg = _ideal_dcg(ideal_gains, ideal_offsets[q], ideal_offsets[q + 1], cutoffs[j],
-                                  log2r)
+                idcg = _ideal_dcg(
+                    ideal_gains, ideal_offsets[q], ideal_offsets[q + 1], cutoffs[j], log2r
+                )
                 out[q, j] = acc[j] / idcg if idcg > 0 else 0.0
             elif code == P:
                 out[q, j] = acc[j] / cutoffs[j]

@@ -104,7 +104,7 @@ def join_run_qrels(
     n_docs = len(names)
     rank_of_code = np.empty(n_docs, dtype=np.int64)
     rank_of_code[pc.sort_indices(names).to_numpy()] = np.arange(n_docs)
-    run_doc, qrels_doc = codes[: len(run)], codes[len(run):]
+    run_doc, qrels_doc = codes[: len(run)], codes[len(run) :]
 
     run_q = pc.index_in(run.query, value_set=queries).fill_null(-1).to_numpy().astype(np.int64)
     qrels_q = pc.index_in(qrels.query, value_set=queries).fill_null(-1).to_numpy().astype(np.int64)
@@ -119,8 +119,12 @@ def join_run_qrels(
         rows = keep[order[dup + 1]]
         row = int(rows.min())
         source, line, label = qrels.location(row)
-        raise RunFileError(source, line, f"document {qrels.docno[row].as_py()!r} is judged twice "
-                           f"for query {qrels.query[row].as_py()!r} ({label})")
+        raise RunFileError(
+            source,
+            line,
+            f"document {qrels.docno[row].as_py()!r} is judged twice "
+            f"for query {qrels.query[row].as_py()!r} ({label})",
+        )
     rel_sorted = qrels.relevance[keep][order]
 
     # run: rows of evaluated queries, grouped by query with file order kept
@@ -133,8 +137,12 @@ def join_run_qrels(
     if bad >= 0:
         row = int(grouped[bad])
         source, line, label = run.location(row)
-        raise RunFileError(source, line, f"document {run.docno[row].as_py()!r} is retrieved twice "
-                           f"for query {run.query[row].as_py()!r} ({label}); trec_eval rejects this")
+        raise RunFileError(
+            source,
+            line,
+            f"document {run.docno[row].as_py()!r} is retrieved twice "
+            f"for query {run.query[row].as_py()!r} ({label}); trec_eval rejects this",
+        )
 
     # labels of retrieved documents
     rkey = run_q[grouped] * n_docs + doc
@@ -152,7 +160,9 @@ def join_run_qrels(
     iq, ig = qq[pos], rel_all[pos]
     iorder = np.lexsort((-ig, iq))
     ideal_gains = ig[iorder].astype(np.float64)
-    ideal_offsets = np.concatenate(([0], np.cumsum(np.bincount(iq, minlength=n_q)))).astype(np.int64)
+    ideal_offsets = np.concatenate(([0], np.cumsum(np.bincount(iq, minlength=n_q)))).astype(
+        np.int64
+    )
     n_rel = np.bincount(qq[rel_all >= level], minlength=n_q).astype(np.int64)
 
     return QueryBatch(

@@ -45,8 +45,13 @@ FAMILIES: dict[str, tuple[int, bool, bool, str]] = {
     "RR": (4, False, False, "recip_rank"),
     "Success": (5, True, True, "success"),
 }
-_ALIASES = {name.lower(): name for name in FAMILIES} | {"map": "AP", "mrr": "RR", "recall": "R",
-                                                        "ndcg_cut": "nDCG", "success": "Success"}
+_ALIASES = {name.lower(): name for name in FAMILIES} | {
+    "map": "AP",
+    "mrr": "RR",
+    "recall": "R",
+    "ndcg_cut": "nDCG",
+    "success": "Success",
+}
 _PATTERN = re.compile(r"([A-Za-z_]+)(?:@(\d+))?")
 
 
@@ -63,15 +68,20 @@ class Measure:
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
-            raise ValueError(f"unknown measure family {self.family!r}; known: {', '.join(FAMILIES)}")
+            raise ValueError(
+                f"unknown measure family {self.family!r}; known: {', '.join(FAMILIES)}"
+            )
         _, needs, may, _ = FAMILIES[self.family]
         if self.cutoff is None and needs:
             raise ValueError(f"{self.family} needs a cutoff, e.g. {self.family}@10")
         if self.cutoff is not None and not may:
-            raise ValueError(f"{self.family} takes no cutoff (trec_eval's {FAMILIES[self.family][3]}"
-                             " has none)")
+            raise ValueError(
+                f"{self.family} takes no cutoff (trec_eval's {FAMILIES[self.family][3]} has none)"
+            )
         if self.cutoff is not None and (not isinstance(self.cutoff, int) or self.cutoff < 1):
-            raise ValueError(f"the cutoff of {self.family} must be an integer >= 1; got {self.cutoff!r}")
+            raise ValueError(
+                f"the cutoff of {self.family} must be an integer >= 1; got {self.cutoff!r}"
+            )
 
     @property
     def code(self) -> int:

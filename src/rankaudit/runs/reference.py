@@ -26,7 +26,9 @@ def ideal_dcg(judged_labels: Sequence[int], cutoff: int | None) -> float:
 
 
 def measure_of_ranking(
-    measure: Measure, ranked_labels: Sequence[int | None], judged_labels: Sequence[int],
+    measure: Measure,
+    ranked_labels: Sequence[int | None],
+    judged_labels: Sequence[int],
     relevance_level: int = 1,
 ) -> float:
     """The measure of one ranked list; ``ranked_labels[r-1]`` is the label at rank r (None =
@@ -66,8 +68,11 @@ def ranked_order(scores: Sequence[float], tie_keys: Sequence[object]) -> list[in
 
 
 def expected_reference(
-    measure: Measure, scores: Sequence[float], labels: Sequence[int | None],
-    judged_labels: Sequence[int], relevance_level: int = 1,
+    measure: Measure,
+    scores: Sequence[float],
+    labels: Sequence[int | None],
+    judged_labels: Sequence[int],
+    relevance_level: int = 1,
 ) -> float:
     """The exact mean of the measure over uniform random tie orders (closed forms, plainly)."""
     n = len(scores)
@@ -98,8 +103,9 @@ def expected_reference(
                 ex = (j - 1) * (m - 1) / (t - 1) if t > 1 else 0.0
                 total += m / t * (above + 1 + ex) / (g + j)
         if m and first_rr is None:
-            first_rr = sum(math.comb(t - j, m - 1) / math.comb(t, m) / (g + j)
-                           for j in range(1, t - m + 2))
+            first_rr = sum(
+                math.comb(t - j, m - 1) / math.comb(t, m) / (g + j) for j in range(1, t - m + 2)
+            )
         above += m
     if measure.family == "nDCG":
         idcg = ideal_dcg(judged_labels, k)

@@ -42,8 +42,9 @@ def _hash_keys(batch: QueryBatch, seed: int) -> np.ndarray:
     seed_key = np.uint64(splitmix64(id64(int(seed))))
     qkeys = np.fromiter((id64(q) for q in batch.queries), dtype=np.uint64, count=batch.n_queries)
     used = np.unique(batch.docno_code)
-    dkeys_used = np.fromiter((id64(batch.docno_names[int(c)].as_py()) for c in used),
-                             dtype=np.uint64, count=len(used))
+    dkeys_used = np.fromiter(
+        (id64(batch.docno_names[int(c)].as_py()) for c in used), dtype=np.uint64, count=len(used)
+    )
     dkey = dkeys_used[np.searchsorted(used, batch.docno_code)]
     row_q = np.repeat(np.arange(batch.n_queries), np.diff(batch.offsets))
     h = splitmix64_array(np.full(1, seed_key) ^ qkeys[row_q])

@@ -77,12 +77,15 @@ class Run:
 
     @classmethod
     def from_arrays(cls, query: object, docno: object, score: object, source: str = "<run>") -> Run:
-        """Build a run from three equal-length sequences (checked: strings or ints, finite scores)."""
+        """Build a run from three equal-length sequences (checked: strings or ints, finite
+        scores)."""
         q = _as_string_array(query, "query")
         d = _as_string_array(docno, "docno")
         s = np.ascontiguousarray(np.asarray(score, dtype=np.float64))
         if not (len(q) == len(d) == len(s)):
-            raise ValueError(f"query, docno and score differ in length: {len(q)}, {len(d)}, {len(s)}")
+            raise ValueError(
+                f"query, docno and score differ in length: {len(q)}, {len(d)}, {len(s)}"
+            )
         bad = np.flatnonzero(~np.isfinite(s))
         if len(bad):
             raise ValueError(f"{source}: score of row {int(bad[0])} is not finite ({s[bad[0]]})")
@@ -96,8 +99,11 @@ class Run:
         import pandas as pd
 
         return pd.DataFrame(
-            {"query": self.query.to_numpy(zero_copy_only=False),
-             "docno": self.docno.to_numpy(zero_copy_only=False), "score": self.score}
+            {
+                "query": self.query.to_numpy(zero_copy_only=False),
+                "docno": self.docno.to_numpy(zero_copy_only=False),
+                "score": self.score,
+            }
         )
 
 
@@ -118,7 +124,9 @@ class Qrels:
         return _location(self, row)
 
     @classmethod
-    def from_arrays(cls, query: object, docno: object, relevance: object, source: str = "<qrels>") -> Qrels:
+    def from_arrays(
+        cls, query: object, docno: object, relevance: object, source: str = "<qrels>"
+    ) -> Qrels:
         """Build qrels from three equal-length sequences (labels must be integers)."""
         q = _as_string_array(query, "query")
         d = _as_string_array(docno, "docno")
@@ -131,7 +139,9 @@ class Qrels:
             raise ValueError(f"{source}: relevance must be integers; got dtype {raw.dtype}")
         r = np.ascontiguousarray(raw.astype(np.int64))
         if not (len(q) == len(d) == len(r)):
-            raise ValueError(f"query, docno and relevance differ in length: {len(q)}, {len(d)}, {len(r)}")
+            raise ValueError(
+                f"query, docno and relevance differ in length: {len(q)}, {len(d)}, {len(r)}"
+            )
         return cls(q, d, r, source)
 
     def __len__(self) -> int:
@@ -142,6 +152,9 @@ class Qrels:
         import pandas as pd
 
         return pd.DataFrame(
-            {"query": self.query.to_numpy(zero_copy_only=False),
-             "docno": self.docno.to_numpy(zero_copy_only=False), "relevance": self.relevance}
+            {
+                "query": self.query.to_numpy(zero_copy_only=False),
+                "docno": self.docno.to_numpy(zero_copy_only=False),
+                "relevance": self.relevance,
+            }
         )

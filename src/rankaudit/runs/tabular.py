@@ -38,14 +38,16 @@ def _format_of(path: Path, file_format: str | None) -> str:
         suffixes = suffixes[:-1]
     if not suffixes or suffixes[-1] not in _FORMATS:
         raise RunFileError(
-            str(path), None, "cannot tell the format from the file name; pass file_format="
-            "'csv', 'tsv' or 'parquet'"
+            str(path),
+            None,
+            "cannot tell the format from the file name; pass file_format='csv', 'tsv' or 'parquet'",
         )
     return _FORMATS[suffixes[-1]]
 
 
-def _read_table(path: str | os.PathLike, columns: dict[str, pa.DataType], file_format: str | None
-                ) -> tuple[pa.Table, str]:
+def _read_table(
+    path: str | os.PathLike, columns: dict[str, pa.DataType], file_format: str | None
+) -> tuple[pa.Table, str]:
     p = Path(path)
     if not p.exists():
         raise RunFileError(str(path), None, "no such file")
@@ -57,8 +59,11 @@ def _read_table(path: str | os.PathLike, columns: dict[str, pa.DataType], file_f
             schema_names = pq.read_schema(p).names
             missing = [c for c in columns if c not in schema_names]
             if missing:
-                raise RunFileError(str(path), None, f"no column {missing[0]!r}; columns are "
-                                   + ", ".join(schema_names))
+                raise RunFileError(
+                    str(path),
+                    None,
+                    f"no column {missing[0]!r}; columns are " + ", ".join(schema_names),
+                )
             table = pq.read_table(p, columns=list(columns))
         else:
             with pacsv.open_csv(
@@ -67,14 +72,19 @@ def _read_table(path: str | os.PathLike, columns: dict[str, pa.DataType], file_f
                 names = reader.schema.names
             missing = [c for c in columns if c not in names]
             if missing:
-                raise RunFileError(str(path), 1, f"no column {missing[0]!r} in the header; columns "
-                                   "are " + ", ".join(names))
+                raise RunFileError(
+                    str(path),
+                    1,
+                    f"no column {missing[0]!r} in the header; columns are " + ", ".join(names),
+                )
             table = pacsv.read_csv(
                 p,
                 parse_options=pacsv.ParseOptions(delimiter="," if fmt == "csv" else "\t"),
                 convert_options=pacsv.ConvertOptions(
-                    column_types={c: (pa.string() if t == pa.string() else pa.float64())
-                                  for c, t in columns.items()},
+                    column_types={
+                        c: (pa.string() if t == pa.string() else pa.float64())
+                        for c, t in columns.items()
+                    },
                     include_columns=list(columns),
                 ),
             )
@@ -103,8 +113,11 @@ def _check_no_nulls(table: pa.Table, path: object, fmt: str) -> None:
             row = int(np.flatnonzero(np.asarray(pc.is_null(col)))[0])
             where, line = _row_where(path, fmt, row)
             what = f"line {line}" if fmt != "parquet" else f"row {line}"
-            raise RunFileError(where, line if fmt != "parquet" else None,
-                               f"{what}: missing value in column {name!r}")
+            raise RunFileError(
+                where,
+                line if fmt != "parquet" else None,
+                f"{what}: missing value in column {name!r}",
+            )
 
 
 def _strings(col: pa.ChunkedArray) -> pa.Array:
@@ -115,8 +128,12 @@ def _strings(col: pa.ChunkedArray) -> pa.Array:
 
 
 def read_long_run(
-    path: str | os.PathLike, *, query_col: str = "query", docno_col: str = "docno",
-    score_col: str = "score", file_format: str | None = None,
+    path: str | os.PathLike,
+    *,
+    query_col: str = "query",
+    docno_col: str = "docno",
+    score_col: str = "score",
+    file_format: str | None = None,
 ) -> Run:
     """Read a long-format run (one row per query and document) from CSV, TSV or Parquet."""
     cols = {query_col: pa.string(), docno_col: pa.string(), score_col: pa.float64()}
@@ -126,16 +143,29 @@ def read_long_run(
     bad = np.flatnonzero(~np.isfinite(score))
     if len(bad):
         where, line = _row_where(path, fmt, int(bad[0]))
-        raise RunFileError(where, line if fmt != "parquet" else None,
-                           f"{score_col} is not a finite number ({score[bad[0]]})")
+        raise RunFileError(
+            where,
+            line if fmt != "parquet" else None,
+            f"{score_col} is not a finite number ({score[bad[0]]})",
+        )
     lines = None if fmt == "parquet" else np.arange(2, table.num_rows + 2, dtype=np.int64)
-    return Run(_strings(table.column(query_col)), _strings(table.column(docno_col)), score,
-               str(path), lines, fmt != "parquet")
+    return Run(
+        _strings(table.column(query_col)),
+        _strings(table.column(docno_col)),
+        score,
+        str(path),
+        lines,
+        fmt != "parquet",
+    )
 
 
 def read_long_qrels(
-    path: str | os.PathLike, *, query_col: str = "query", docno_col: str = "docno",
-    relevance_col: str = "relevance", file_format: str | None = None,
+    path: str | os.PathLike,
+    *,
+    query_col: str = "query",
+    docno_col: str = "docno",
+    relevance_col: str = "relevance",
+    file_format: str | None = None,
 ) -> Qrels:
     """Read long-format qrels (one row per judgment) from CSV, TSV or Parquet."""
     cols = {query_col: pa.string(), docno_col: pa.string(), relevance_col: pa.float64()}
@@ -145,8 +175,17 @@ def read_long_qrels(
     bad = np.flatnonzero(~np.isfinite(rel) | (rel != np.round(rel)))
     if len(bad):
         where, line = _row_where(path, fmt, int(bad[0]))
-        raise RunFileError(where, line if fmt != "parquet" else None,
-                           f"{relevance_col} is not an integer ({rel[bad[0]]})")
+        raise RunFileError(
+            where,
+            line if fmt != "parquet" else None,
+            f"{relevance_col} is not an integer ({rel[bad[0]]})",
+        )
     lines = None if fmt == "parquet" else np.arange(2, table.num_rows + 2, dtype=np.int64)
-    return Qrels(_strings(table.column(query_col)), _strings(table.column(docno_col)),
-                 rel.astype(np.int64), str(path), lines, fmt != "parquet")
+    return Qrels(
+        _strings(table.column(query_col)),
+        _strings(table.column(docno_col)),
+        rel.astype(np.int64),
+        str(path),
+        lines,
+        fmt != "parquet",
+    )

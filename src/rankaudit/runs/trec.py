@@ -77,7 +77,9 @@ def _sniff_delimiter(path: Path) -> str | None:
     return None
 
 
-def _fast_read(path: Path, names: tuple[str, ...], types: dict[str, pa.DataType]) -> pa.Table | None:
+def _fast_read(
+    path: Path, names: tuple[str, ...], types: dict[str, pa.DataType]
+) -> pa.Table | None:
     """pyarrow.csv parse with a single-character delimiter; None when it cannot parse the file."""
     delimiter = _sniff_delimiter(path)
     if delimiter is None:
@@ -87,12 +89,18 @@ def _fast_read(path: Path, names: tuple[str, ...], types: dict[str, pa.DataType]
             path,
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24),
             parse_options=pacsv.ParseOptions(
-                delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
+                delimiter=delimiter,
+                quote_char=False,
+                double_quote=False,
+                escape_char=False,
                 ignore_empty_lines=False,
             ),
             convert_options=pacsv.ConvertOptions(
-                column_types=types, include_columns=list(types), strings_can_be_null=False,
-                quoted_strings_can_be_null=False, null_values=[],
+                column_types=types,
+                include_columns=list(types),
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                null_values=[],
             ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
@@ -117,7 +125,8 @@ def _exact_parse(
                     continue
                 if len(fields) != n_fields:
                     raise RunFileError(
-                        str(path), line_no,
+                        str(path),
+                        line_no,
                         f"expected {n_fields} fields ({' '.join(names)}) in a {what} line, "
                         f"got {len(fields)}: {line.strip()[:80]!r}",
                     )
@@ -168,15 +177,23 @@ def read_trec_run(path: str | os.PathLike) -> Run:
         score = table.column("score").to_numpy()
         if np.all(np.isfinite(score)):
             return Run(
-                table.column("query").combine_chunks(), table.column("docno").combine_chunks(),
-                np.ascontiguousarray(score), str(path), None, True,
+                table.column("query").combine_chunks(),
+                table.column("docno").combine_chunks(),
+                np.ascontiguousarray(score),
+                str(path),
+                None,
+                True,
             )
     (query, docno, score), lines = _exact_parse(
         p, _RUN_FIELDS, {0: _ident, 2: _ident, 4: _score}, "run"
     )
     return Run(
-        pa.array(query, pa.string()), pa.array(docno, pa.string()),
-        np.asarray(score, dtype=np.float64), str(path), lines, True,
+        pa.array(query, pa.string()),
+        pa.array(docno, pa.string()),
+        np.asarray(score, dtype=np.float64),
+        str(path),
+        lines,
+        True,
     )
 
 
@@ -191,22 +208,31 @@ def read_trec_qrels(path: str | os.PathLike) -> Qrels:
     table = _fast_read(p, _QRELS_FIELDS, types)
     if table is not None and table.num_rows:
         return Qrels(
-            table.column("query").combine_chunks(), table.column("docno").combine_chunks(),
-            np.ascontiguousarray(table.column("relevance").to_numpy()), str(path), None, True,
+            table.column("query").combine_chunks(),
+            table.column("docno").combine_chunks(),
+            np.ascontiguousarray(table.column("relevance").to_numpy()),
+            str(path),
+            None,
+            True,
         )
     (query, docno, rel), lines = _exact_parse(
         p, _QRELS_FIELDS, {0: _ident, 2: _ident, 3: _label}, "qrels"
     )
     return Qrels(
-        pa.array(query, pa.string()), pa.array(docno, pa.string()),
-        np.asarray(rel, dtype=np.int64), str(path), lines, True,
+        pa.array(query, pa.string()),
+        pa.array(docno, pa.string()),
+        np.asarray(rel, dtype=np.int64),
+        str(path),
+        lines,
+        True,
     )
 
 
 def _write(table: pa.Table, path: str | os.PathLike) -> Path:
     p = Path(path)
-    pacsv.write_csv(table, p, pacsv.WriteOptions(include_header=False, delimiter=" ",
-                                                 quoting_style="none"))
+    pacsv.write_csv(
+        table, p, pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    )
     return p
 
 
@@ -219,8 +245,9 @@ def _ids(values: object, name: str) -> pa.Array:
     return arr
 
 
-def write_trec_run(path: str | os.PathLike, query: object, docno: object, score: object,
-                   tag: str = "rankaudit") -> Path:
+def write_trec_run(
+    path: str | os.PathLike, query: object, docno: object, score: object, tag: str = "rankaudit"
+) -> Path:
     """Write a TREC run file; lines are sorted per query by score descending (ranks 1, 2, ...
     in that order, ties in the given order), scores written so that they read back exactly."""
     q, d = _ids(query, "query"), _ids(docno, "docno")
@@ -235,19 +262,28 @@ def write_trec_run(path: str | os.PathLike, query: object, docno: object, score:
     group_start = np.maximum.accumulate(np.where(starts, np.arange(len(order)), 0))
     rank = np.arange(len(order)) - group_start + 1
     text = pc.cast(pa.array(s[order]), pa.string())
-    table = pa.table({"q": q.take(order), "z": pa.array(["Q0"] * len(order)),
-                      "d": d.take(order), "r": rank, "s": text,
-                      "t": pa.array([tag] * len(order))})
+    table = pa.table(
+        {
+            "q": q.take(order),
+            "z": pa.array(["Q0"] * len(order)),
+            "d": d.take(order),
+            "r": rank,
+            "s": text,
+            "t": pa.array([tag] * len(order)),
+        }
+    )
     return _write(table, path)
 
 
-def write_trec_qrels(path: str | os.PathLike, query: object, docno: object, relevance: object
-                     ) -> Path:
+def write_trec_qrels(
+    path: str | os.PathLike, query: object, docno: object, relevance: object
+) -> Path:
     """Write a TREC qrels file (``qid 0 docno rel``), in the given order."""
     q, d = _ids(query, "query"), _ids(docno, "docno")
     r = np.asarray(relevance).reshape(-1)
     if r.dtype.kind not in "iub":
         raise ValueError(f"relevance must be integers; got dtype {r.dtype}")
-    table = pa.table({"q": q, "i": pa.array(np.zeros(len(q), dtype=np.int64)), "d": d,
-                      "r": r.astype(np.int64)})
+    table = pa.table(
+        {"q": q, "i": pa.array(np.zeros(len(q), dtype=np.int64)), "d": d, "r": r.astype(np.int64)}
+    )
     return _write(table, path)

@@ -14,7 +14,9 @@ from rankaudit.scalars import plain
 __all__ = ["attribute_matrix", "item_rows", "user_profile_sums", "by_pattern", "check_inputs"]
 
 
-def check_inputs(user_ids: np.ndarray, item_ids: np.ndarray, train: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+def check_inputs(
+    user_ids: np.ndarray, item_ids: np.ndarray, train: pd.DataFrame
+) -> tuple[np.ndarray, np.ndarray]:
     user_ids = np.asarray(user_ids)
     item_ids = np.asarray(item_ids)
     if item_ids.ndim != 2:
@@ -36,7 +38,10 @@ def attribute_matrix(attributes: pd.DataFrame) -> np.ndarray:
     bad = ~np.isfinite(values)
     if bad.any():
         r, c = np.argwhere(bad)[0]
-        raise ValueError(f"attributes[{plain(attributes.index[r])!r}, {plain(attributes.columns[c])!r}] is not finite")
+        raise ValueError(
+            f"attributes[{plain(attributes.index[r])!r}, {plain(attributes.columns[c])!r}] is not "
+            f"finite"
+        )
     return values
 
 
@@ -99,7 +104,9 @@ def pattern_ids(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return patterns, ids.ravel()
 
 
-def candidate_dot(a: np.ndarray, idx: np.ndarray, user_vecs: np.ndarray, chunk: int = 4096) -> np.ndarray:
+def candidate_dot(
+    a: np.ndarray, idx: np.ndarray, user_vecs: np.ndarray, chunk: int = 4096
+) -> np.ndarray:
     """``out[r, c] = a[idx[r, c]] @ user_vecs[r]`` in row chunks (bounded memory)."""
     n, m = idx.shape
     out = np.empty((n, m), dtype=np.float64)

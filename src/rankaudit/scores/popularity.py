@@ -33,7 +33,9 @@ def item_popularity(user_ids: np.ndarray, item_ids: np.ndarray, train: pd.DataFr
     ``user_ids`` is accepted for a uniform signature and only checked for shape."""
     item_ids = np.asarray(item_ids)
     if item_ids.ndim != 2 or np.shape(user_ids) != (item_ids.shape[0],):
-        raise ValueError(f"item_ids must be (n, m) and user_ids (n,); got {item_ids.shape}, {np.shape(user_ids)}")
+        raise ValueError(
+            f"item_ids must be (n, m) and user_ids (n,); got {item_ids.shape}, {np.shape(user_ids)}"
+        )
     counts = popularity_counts(train)
     idx = counts.index.get_indexer(item_ids.ravel())
     values = np.where(idx >= 0, counts.to_numpy(np.float64)[np.maximum(idx, 0)], 0.0)

@@ -64,7 +64,9 @@ def residualized_attribute(
     n_items, n_attr = a.shape
     sums, total = user_profile_sums(user_ids, train, attributes, weight="rating")
     weight = (
-        train.groupby("item_id", sort=False)["rating"].sum().reindex(attributes.index, fill_value=0.0)
+        train.groupby("item_id", sort=False)["rating"]
+        .sum()
+        .reindex(attributes.index, fill_value=0.0)
     ).to_numpy(np.float64)
     idx = item_rows(attributes, item_ids)
     n, m = idx.shape

@@ -256,8 +256,22 @@ def evaluate_batch(
         shape = n if return_variance else 0
         var = [np.empty(shape) for _ in range(3)]
         status = expected_kernel(
-            *batch.kernel_layout(), batch.scores, batch.labels, k, return_variance,
-            disc, cum1, cum2, h1, h2, max_len, hr, ndcg, rr, *var, has_rel,
+            *batch.kernel_layout(),
+            batch.scores,
+            batch.labels,
+            k,
+            return_variance,
+            disc,
+            cum1,
+            cum2,
+            h1,
+            h2,
+            max_len,
+            hr,
+            ndcg,
+            rr,
+            *var,
+            has_rel,
         )
         if return_variance:
             values.update({f"{name}_var": v for name, v in zip(values, var, strict=False)})
@@ -266,8 +280,19 @@ def evaluate_batch(
         shape = n if n_repeats > 1 else 0
         std = [np.empty(shape) for _ in range(3)]
         status = random_kernel(
-            *batch.kernel_layout(), batch.scores, batch.labels, k, n_repeats, keys, disc, max_len,
-            hr, ndcg, rr, *std, has_rel,
+            *batch.kernel_layout(),
+            batch.scores,
+            batch.labels,
+            k,
+            n_repeats,
+            keys,
+            disc,
+            max_len,
+            hr,
+            ndcg,
+            rr,
+            *std,
+            has_rel,
         )
         if n_repeats > 1:
             values.update({f"{name}_std": v for name, v in zip(values, std, strict=False)})
@@ -283,8 +308,20 @@ def evaluate_batch(
             item_keys = item_codes = np.zeros(1, dtype=np.int64)
             keys = np.zeros(1, dtype=np.uint64)
         status = ordered_kernel(
-            *batch.kernel_layout(), batch.scores, batch.labels, k, mode, keys, item_keys, item_codes,
-            disc, max_len, hr, ndcg, rr, has_rel,
+            *batch.kernel_layout(),
+            batch.scores,
+            batch.labels,
+            k,
+            mode,
+            keys,
+            item_keys,
+            item_codes,
+            disc,
+            max_len,
+            hr,
+            ndcg,
+            rr,
+            has_rel,
         )
     raise_for_status(*status, batch)
     return values, has_rel
@@ -303,8 +340,9 @@ def _idcg_per_row(labels: np.ndarray, row_of: np.ndarray, n_rows: int, k: int) -
     return np.bincount(row[keep], weights=gains, minlength=n_rows)
 
 
-def _rescale_to_ideal(values: dict[str, np.ndarray], batch: Batch, ideal_labels: object, k: int
-                      ) -> None:
+def _rescale_to_ideal(
+    values: dict[str, np.ndarray], batch: Batch, ideal_labels: object, k: int
+) -> None:
     """Take IDCG@k from ``ideal_labels`` (one sequence per row) instead of the candidates."""
     n = batch.n_rows
     rows = list(ideal_labels)  # type: ignore[call-overload]
@@ -321,12 +359,14 @@ def _rescale_to_ideal(values: dict[str, np.ndarray], batch: Batch, ideal_labels:
         lengths, start = np.full(n, row_len), 0
     else:
         lengths, start = np.diff(offsets), int(offsets[0])
-    own = _idcg_per_row(flat_labels[start : start + int(lengths.sum())],
-                        np.repeat(np.arange(n), lengths), n, k)
+    own = _idcg_per_row(
+        flat_labels[start : start + int(lengths.sum())], np.repeat(np.arange(n), lengths), n, k
+    )
     short = np.flatnonzero(ideal < own * (1 - 1e-12))
     if len(short):
         raise ValueError(
-            f"ideal_labels: {batch.describe_row(int(short[0]))} gives IDCG@{k} {ideal[short[0]]:.6g} "
+            f"ideal_labels: {batch.describe_row(int(short[0]))} gives IDCG@{k} "
+            f"{ideal[short[0]]:.6g} "
             f"below that of its own candidates ({own[short[0]]:.6g}); pass every judged label"
         )
     ratio = np.divide(own, ideal, out=np.zeros(n), where=ideal > 0)
@@ -374,7 +414,9 @@ def summarize(results: pd.DataFrame) -> pd.Series:
     metric column, or when ``results`` has no rows.
     """
     if not isinstance(results, pd.DataFrame):
-        raise ValueError(f"results must be the DataFrame evaluate() returns; got {type(results).__name__}")
+        raise ValueError(
+            f"results must be the DataFrame evaluate() returns; got {type(results).__name__}"
+        )
     names = [c for c in results.attrs.get("metric_columns", ()) if c in results.columns]
     if not names:
         names = [c for c in results.columns if isinstance(c, str) and _METRIC_NAME.fullmatch(c)]

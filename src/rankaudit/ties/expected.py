@@ -128,8 +128,27 @@ def expected_metrics_reference(
 # --------------------------------------------------------------------------- kernel
 @numba.njit(cache=True)
 def _expected_row_general(
-    scores, labels, a, n, m, rel, gains, k, want_var, disc, cum1, cum2, h1, h2, row,
-    hr, ndcg, rr, hr_var, ndcg_var, rr_var,
+    scores,
+    labels,
+    a,
+    n,
+    m,
+    rel,
+    gains,
+    k,
+    want_var,
+    disc,
+    cum1,
+    cum2,
+    h1,
+    h2,
+    row,
+    hr,
+    ndcg,
+    rr,
+    hr_var,
+    ndcg_var,
+    rr_var,
 ):  # pragma: no cover - compiled
     """One row with several relevant items; returns the position of a non-finite score or -1."""
     # several relevant items: walk their tie blocks from the best score down
@@ -234,8 +253,26 @@ def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no c
 
 @numba.njit(cache=True)
 def expected_kernel(
-    n_rows, row_len, offsets, scores, labels, k, want_var, disc, cum1, cum2, h1, h2, max_len,
-    hr, ndcg, rr, hr_var, ndcg_var, rr_var, has_rel,
+    n_rows,
+    row_len,
+    offsets,
+    scores,
+    labels,
+    k,
+    want_var,
+    disc,
+    cum1,
+    cum2,
+    h1,
+    h2,
+    max_len,
+    hr,
+    ndcg,
+    rr,
+    hr_var,
+    ndcg_var,
+    rr_var,
+    has_rel,
 ):  # pragma: no cover - compiled
     """Fill the per-row expectation (and variance if ``want_var``) arrays in place.
 
@@ -309,8 +346,27 @@ def expected_kernel(
         else:
             collect_relevant(labels, a, n, rel)
             bad = _expected_row_general(
-                scores, labels, a, n, m, rel, gains, k, want_var, disc, cum1, cum2, h1, h2,
-                row, hr, ndcg, rr, hr_var, ndcg_var, rr_var,
+                scores,
+                labels,
+                a,
+                n,
+                m,
+                rel,
+                gains,
+                k,
+                want_var,
+                disc,
+                cum1,
+                cum2,
+                h1,
+                h2,
+                row,
+                hr,
+                ndcg,
+                rr,
+                hr_var,
+                ndcg_var,
+                rr_var,
             )
             if bad >= 0:
                 return NONFINITE_SCORE, row, bad

@@ -158,9 +158,7 @@ def normalize_ids(
     flat = arr.reshape(-1)
     if arr.dtype.kind == "O":
         for j, x in enumerate(flat):
-            if isinstance(x, (bool, np.bool_)) or not isinstance(
-                x, (str, bytes, numbers.Integral)
-            ):
+            if isinstance(x, (bool, np.bool_)) or not isinstance(x, (str, bytes, numbers.Integral)):
                 if locate is not None:
                     where = f": {locate(j)}"
                 else:
@@ -197,8 +195,8 @@ def ids_to_keys(ids: Sequence[object] | np.ndarray, name: str = "ids") -> np.nda
     ``name`` is how error messages call the ids.
     """
     keys, _ = normalize_ids(ids, name)
-    return keys.astype(np.int64).view(np.uint64) if keys.dtype.kind == "i" else keys.astype(
-        np.uint64
+    return (
+        keys.astype(np.int64).view(np.uint64) if keys.dtype.kind == "i" else keys.astype(np.uint64)
     )
 
 
@@ -211,7 +209,9 @@ def tie_hash_array(seed: int, user_ids: np.ndarray, item_ids: np.ndarray) -> np.
     return splitmix64_array(h ^ i)
 
 
-def hash_collisions(user_ids: np.ndarray, item_ids: np.ndarray, *, n_seeds: int) -> dict[str, float]:
+def hash_collisions(
+    user_ids: np.ndarray, item_ids: np.ndarray, *, n_seeds: int
+) -> dict[str, float]:
     """Count 64-bit tie-key collisions inside rows, against an ideal hash's expectation.
 
     ``user_ids`` has one id per row, ``item_ids`` is ``(rows, m)``. Returns the number of pairs

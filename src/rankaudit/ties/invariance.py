@@ -191,7 +191,9 @@ def audit_row_order(
     if s.shape[0] == 0:
         raise ValueError("scores has zero rows; nothing to audit")
     per_candidate = {
-        name: np.asarray(v) for name, v in ids.items() if np.shape(v) == s.shape  # type: ignore[arg-type]
+        name: np.asarray(v)
+        for name, v in ids.items()
+        if np.shape(v) == s.shape  # type: ignore[arg-type]
     }
 
     baseline = _checked_table(evaluator(s, y, **ids), columns, "on the input order")
@@ -210,7 +212,9 @@ def audit_row_order(
             for name, v in ids.items()
         }
         out = _checked_table(
-            evaluator(np.take_along_axis(s, perm, axis=1), np.take_along_axis(y, perm, axis=1), **moved),
+            evaluator(
+                np.take_along_axis(s, perm, axis=1), np.take_along_axis(y, perm, axis=1), **moved
+            ),
             columns,
             f"after permutation {i}",
         )

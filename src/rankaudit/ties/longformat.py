@@ -79,7 +79,8 @@ def batch_from_long(
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"expected a pandas DataFrame; got {type(df).__name__}")
     _require_columns(
-        df, {"row_col": row_col, "score_col": score_col, "label_col": label_col, "user_col": user_col}
+        df,
+        {"row_col": row_col, "score_col": score_col, "label_col": label_col, "user_col": user_col},
     )
     if item_col is not None and item_col not in df.columns:
         if need_items:
@@ -115,7 +116,8 @@ def batch_from_long(
             row = int(np.searchsorted(offsets, line, side="right") - 1)
             raise ValueError(
                 f"{user_col}: row {row} ({row_col}={plain(uniques[row])!r}) has more than one user "
-                f"id ({plain(firsts[row])!r} and {plain(per_line[line])!r}); a row belongs to one user"
+                f"id ({plain(firsts[row])!r} and {plain(per_line[line])!r}); a row belongs to one "
+                f"user"
             )
         users = firsts
     else:

@@ -42,7 +42,11 @@ __all__ = ["random_tie_draws", "running_mean_bands", "seed_spread", "three_way_c
 
 
 def random_tie_draws(
-    scores: np.ndarray, labels: np.ndarray, k: int, n_draws: int, seed: int = 0,
+    scores: np.ndarray,
+    labels: np.ndarray,
+    k: int,
+    n_draws: int,
+    seed: int = 0,
     chunk: int = 256,
 ) -> dict[str, np.ndarray]:
     """HR@k, NDCG@k and RR under ``n_draws`` independent uniform random tie orders.
@@ -85,8 +89,9 @@ def running_mean_bands(draws: np.ndarray, z: float = 1.96) -> pd.DataFrame:
     var = np.zeros_like(mean)
     var[1:] = np.maximum(sq[1:] - n[1:] * mean[1:] ** 2, 0.0) / (n[1:] - 1.0)
     half = z * np.sqrt(var / n)
-    return pd.DataFrame({"draw": n.astype(np.int64), "mean": mean,
-                         "lower": mean - half, "upper": mean + half})
+    return pd.DataFrame(
+        {"draw": n.astype(np.int64), "mean": mean, "lower": mean - half, "upper": mean + half}
+    )
 
 
 def seed_spread(
@@ -164,14 +169,21 @@ def three_way_check(
                 se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
                 e = float(exact[metric].iloc[j])
                 mc = float(x.mean())
-                records.append({
-                    "row": i, "n_candidates": n, "k": k,
-                    "n_relevant": int((labels[j] > 0).sum()),
-                    "metric": metric.replace(f"@{k}", "@k") if per_row else metric, "expected": e,
-                    "variance": float(exact[f"{metric}_var"].iloc[j]),
-                    "enumeration": means[metric], "enumeration_variance": variances[metric],
-                    "monte_carlo": mc, "mc_se": se,
-                    "mc_z": (mc - e) / max(se, 1e-12),  # floor: rounding when Var = 0
-                    "sklearn": sk if metric == f"ndcg@{k}" else float("nan"),
-                })
+                records.append(
+                    {
+                        "row": i,
+                        "n_candidates": n,
+                        "k": k,
+                        "n_relevant": int((labels[j] > 0).sum()),
+                        "metric": metric.replace(f"@{k}", "@k") if per_row else metric,
+                        "expected": e,
+                        "variance": float(exact[f"{metric}_var"].iloc[j]),
+                        "enumeration": means[metric],
+                        "enumeration_variance": variances[metric],
+                        "monte_carlo": mc,
+                        "mc_se": se,
+                        "mc_z": (mc - e) / max(se, 1e-12),  # floor: rounding when Var = 0
+                        "sklearn": sk if metric == f"ndcg@{k}" else float("nan"),
+                    }
+                )
     return pd.DataFrame.from_records(records).sort_values(["row", "metric"], ignore_index=True)

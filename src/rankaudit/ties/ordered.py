@@ -18,8 +18,8 @@ relevant item (one pass in the common one-relevant case) instead of sorting it:
 (a stable merge sort, ``O(n log n)``) and each tie block that holds a relevant
 item is ordered by the rule's key (``O(t log t)`` for a block of ``t``), so a row
 of 40,000 candidates with 20,000 relevant costs milliseconds, not seconds.  Both
-paths give the same integer ranks, hence bit-identical metrics.  Ranks are then put in increasing order before summing,
-so the result does not depend on the input order beyond what the rule itself
+paths give the same integer ranks, hence bit-identical metrics.  Ranks are then put in increasing
+order before summing, so the result does not depend on the input order beyond what the rule itself
 does.  Tests hold the kernel equal to the sort-based reference
 :func:`rankaudit.ties.rules.rank_candidates` + :mod:`rankaudit.ties.metrics`.
 """
@@ -184,8 +184,22 @@ def _first_duplicate(item_keys, item_codes, a, n, table, stamp, mask, row):  # p
 
 @numba.njit(cache=True)
 def ordered_kernel(
-    n_rows, row_len, offsets, scores, labels, k, mode, row_keys, item_keys, item_codes, disc,
-    max_len, hr, ndcg, rr, has_rel,
+    n_rows,
+    row_len,
+    offsets,
+    scores,
+    labels,
+    k,
+    mode,
+    row_keys,
+    item_keys,
+    item_codes,
+    disc,
+    max_len,
+    hr,
+    ndcg,
+    rr,
+    has_rel,
 ):  # pragma: no cover - compiled
     """Fill per-row HR@k, NDCG@k and RR under a deterministic tie rule.
 

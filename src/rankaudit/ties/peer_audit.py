@@ -93,8 +93,10 @@ def layouts(
     y = np.asarray(labels, dtype=np.float64)
     ids = np.asarray(item_ids, dtype=np.int64)
     if s.ndim != 2 or s.shape != y.shape or s.shape != ids.shape:
-        raise ValueError(f"scores, labels, item_ids must share one 2-D shape; got "
-                         f"{s.shape}, {y.shape}, {ids.shape}")
+        raise ValueError(
+            f"scores, labels, item_ids must share one 2-D shape; got "
+            f"{s.shape}, {y.shape}, {ids.shape}"
+        )
     not_first = np.flatnonzero(y[:, 0] <= 0)
     if not_first.size:
         raise ValueError(f"labels: row {not_first[0]} does not hold its relevant item in column 0")
@@ -105,7 +107,9 @@ def layouts(
     renamed = n_items + 1 - ids
     return {
         "relevant_first": Layout(s, y, ids, _str_ids(ids, width)),
-        "relevant_last": Layout(s[:, last], y[:, last], ids[:, last], _str_ids(ids[:, last], width)),
+        "relevant_last": Layout(
+            s[:, last], y[:, last], ids[:, last], _str_ids(ids[:, last], width)
+        ),
         "ids_renamed": Layout(s, y, renamed, _str_ids(renamed, width)),
     }
 
@@ -127,7 +131,10 @@ def _reference(layout: Layout, rule: str, metric: str, k: int) -> np.ndarray:
 
 
 def observed_tie_rule(
-    values: Mapping[str, np.ndarray], views: Mapping[str, Layout], metric: str, k: int,
+    values: Mapping[str, np.ndarray],
+    views: Mapping[str, Layout],
+    metric: str,
+    k: int,
     atol: float = 1e-6,
 ) -> str:
     """The hypotheses of :data:`TIE_HYPOTHESES` that reproduce ``values`` on every row of
@@ -138,9 +145,12 @@ def observed_tie_rule(
     tie order can make (one rank step moves NDCG@10 by more than 1e-3).
     """
     matches = [
-        rule for rule in TIE_HYPOTHESES
-        if all(np.allclose(values[name], _reference(views[name], rule, metric, k), rtol=0, atol=atol)
-               for name in values)
+        rule
+        for rule in TIE_HYPOTHESES
+        if all(
+            np.allclose(values[name], _reference(views[name], rule, metric, k), rtol=0, atol=atol)
+            for name in values
+        )
     ]
     return " = ".join(matches) if matches else "none of the tested rules"
 
@@ -194,7 +204,9 @@ def audit_peers(
         )
         try:
             per_row = {
-                layout: np.asarray(peer(v.scores, v.labels, k=k, item_ids=v.str_ids), dtype=np.float64)
+                layout: np.asarray(
+                    peer(v.scores, v.labels, k=k, item_ids=v.str_ids), dtype=np.float64
+                )
                 for layout, v in views.items()
             }
         except ImportError as err:
@@ -203,26 +215,37 @@ def audit_peers(
         first = views["relevant_first"]
         audit = audit_row_order(
             lambda s, y, item_ids, _peer=peer: _peer(s, y, k=k, item_ids=item_ids),
-            first.scores, first.labels, n_permutations=n_permutations, seed=seed,
+            first.scores,
+            first.labels,
+            n_permutations=n_permutations,
+            seed=seed,
             item_ids=first.str_ids,
         )
-        out.append(PeerResult(
-            **info,
-            values={layout: float(v.mean()) for layout, v in per_row.items()},
-            observed_rule=observed_tie_rule(per_row, views, metric, k),
-            invariant=audit.is_invariant,
-            max_row_change=audit.max_row_change,
-        ))
+        out.append(
+            PeerResult(
+                **info,
+                values={layout: float(v.mean()) for layout, v in per_row.items()},
+                observed_rule=observed_tie_rule(per_row, views, metric, k),
+                invariant=audit.is_invariant,
+                max_row_change=audit.max_row_change,
+            )
+        )
     return out
 
 
 def peer_versions(results: list[PeerResult]) -> pd.DataFrame:
     """Which evaluators were audited: library, installed version, call, and status."""
-    return pd.DataFrame([
-        {"library": r.library, "version": r.version, "call": r.api,
-         "status": "audited" if r.error is None else f"NOT AUDITED ({r.error})"}
-        for r in results
-    ])
+    return pd.DataFrame(
+        [
+            {
+                "library": r.library,
+                "version": r.version,
+                "call": r.api,
+                "status": "audited" if r.error is None else f"NOT AUDITED ({r.error})",
+            }
+            for r in results
+        ]
+    )
 
 
 def peer_audit_records(results: list[PeerResult]) -> tuple[pd.DataFrame, list[dict]]:
@@ -237,23 +260,28 @@ def peer_audit_records(results: list[PeerResult]) -> tuple[pd.DataFrame, list[di
         if r.error is not None:
             continue
         assert r.values is not None
-        table.append({
-            "evaluator": f"{r.library}: {r.api}",
-            "metric": r.metric,
-            "tie rule observed": r.observed_rule,
-            "relevant first": r.values["relevant_first"],
-            "relevant last": r.values["relevant_last"],
-            "ids renamed": r.values["ids_renamed"],
-            "invariant": "yes" if r.invariant else "no",
-        })
-        records.append({
-            "library": r.library, "version": r.version, "metric": f"{r.api}: {r.metric}",
-            "invariant": bool(r.invariant),
-            "ndcg10_relevant_first": r.values["relevant_first"],
-            "ndcg10_relevant_last": r.values["relevant_last"],
-        })
+        table.append(
+            {
+                "evaluator": f"{r.library}: {r.api}",
+                "metric": r.metric,
+                "tie rule observed": r.observed_rule,
+                "relevant first": r.values["relevant_first"],
+                "relevant last": r.values["relevant_last"],
+                "ids renamed": r.values["ids_renamed"],
+                "invariant": "yes" if r.invariant else "no",
+            }
+        )
+        records.append(
+            {
+                "library": r.library,
+                "version": r.version,
+                "metric": f"{r.api}: {r.metric}",
+                "invariant": bool(r.invariant),
+                "ndcg10_relevant_first": r.values["relevant_first"],
+                "ndcg10_relevant_last": r.values["relevant_last"],
+            }
+        )
     return pd.DataFrame(table), records
-
 
 
 def peer_glue_values(results: list[PeerResult], names: list[str]) -> dict[str, object]:

@@ -122,7 +122,9 @@ def sklearn_top_k_accuracy(scores, labels, *, k=10, item_ids=None, user_ids=None
     n_rel = (y > 0).sum(axis=1)
     if not np.all(n_rel == 1):
         row = int(np.argmax(n_rel != 1))
-        raise ValueError(f"labels: row {row} has {n_rel[row]} relevant items; top_k_accuracy needs 1")
+        raise ValueError(
+            f"labels: row {row} has {n_rel[row]} relevant items; top_k_accuracy needs 1"
+        )
     classes = np.arange(s.shape[1])
     target = np.argmax(y > 0, axis=1)
     return np.array(
@@ -140,10 +142,15 @@ def ranx_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarr
     docs = _doc_ids(item_ids, s.shape)
     queries = _query_ids(len(s))
     qrels = {
-        q: {d: int(v) for d, v in zip(docs[i], y[i], strict=True) if v > 0} for i, q in enumerate(queries)
+        q: {d: int(v) for d, v in zip(docs[i], y[i], strict=True) if v > 0}
+        for i, q in enumerate(queries)
     }
-    run = {q: dict(zip(docs[i].tolist(), s[i].tolist(), strict=True)) for i, q in enumerate(queries)}
-    out = ranx.evaluate(ranx.Qrels.from_dict(qrels), ranx.Run.from_dict(run), f"ndcg@{k}", return_mean=False)
+    run = {
+        q: dict(zip(docs[i].tolist(), s[i].tolist(), strict=True)) for i, q in enumerate(queries)
+    }
+    out = ranx.evaluate(
+        ranx.Qrels.from_dict(qrels), ranx.Run.from_dict(run), f"ndcg@{k}", return_mean=False
+    )
     return np.asarray(out, dtype=np.float64)
 
 
@@ -153,8 +160,12 @@ def pytrec_eval_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> n
     s, y = _rows(scores, labels)
     docs = _doc_ids(item_ids, s.shape)
     queries = _query_ids(len(s))
-    qrels = {q: {d: int(v) for d, v in zip(docs[i], y[i], strict=True)} for i, q in enumerate(queries)}
-    run = {q: dict(zip(docs[i].tolist(), s[i].tolist(), strict=True)) for i, q in enumerate(queries)}
+    qrels = {
+        q: {d: int(v) for d, v in zip(docs[i], y[i], strict=True)} for i, q in enumerate(queries)
+    }
+    run = {
+        q: dict(zip(docs[i].tolist(), s[i].tolist(), strict=True)) for i, q in enumerate(queries)
+    }
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut.{k}"})
     result = evaluator.evaluate(run)
     return np.array([result[q][f"ndcg_cut_{k}"] for q in queries])
@@ -169,7 +180,10 @@ def torchmetrics_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> 
     preds = torch.as_tensor(s)
     target = torch.as_tensor(y).long()
     return np.array(
-        [float(retrieval.retrieval_normalized_dcg(preds[i], target[i], top_k=k)) for i in range(len(s))]
+        [
+            float(retrieval.retrieval_normalized_dcg(preds[i], target[i], top_k=k))
+            for i in range(len(s))
+        ]
     )
 
 
@@ -250,53 +264,102 @@ PEERS: dict[str, Peer] = {
     p.name: p
     for p in (
         Peer(
-            "sklearn_ndcg", "scikit-learn", "scikit-learn", "ndcg@k", "tie-averaged (exact)",
-            sklearn_ndcg, api="ndcg_score(ignore_ties=False)",
+            "sklearn_ndcg",
+            "scikit-learn",
+            "scikit-learn",
+            "ndcg@k",
+            "tie-averaged (exact)",
+            sklearn_ndcg,
+            api="ndcg_score(ignore_ties=False)",
         ),
         Peer(
-            "sklearn_ndcg_ignore_ties", "scikit-learn", "scikit-learn", "ndcg@k",
-            "argsort reversed (unstable): no simple rule", sklearn_ndcg_ignore_ties,
+            "sklearn_ndcg_ignore_ties",
+            "scikit-learn",
+            "scikit-learn",
+            "ndcg@k",
+            "argsort reversed (unstable): no simple rule",
+            sklearn_ndcg_ignore_ties,
             api="ndcg_score(ignore_ties=True)",
         ),
         Peer(
-            "sklearn_top_k_accuracy", "scikit-learn", "scikit-learn", "hr@k",
-            "mergesort reversed: later position first", sklearn_top_k_accuracy,
+            "sklearn_top_k_accuracy",
+            "scikit-learn",
+            "scikit-learn",
+            "hr@k",
+            "mergesort reversed: later position first",
+            sklearn_top_k_accuracy,
             api="top_k_accuracy_score",
         ),
         Peer(
-            "ranx", "ranx", "ranx", "ndcg@k", "numba quicksort (unstable): no simple rule",
-            ranx_ndcg, api="ranx.evaluate",
+            "ranx",
+            "ranx",
+            "ranx",
+            "ndcg@k",
+            "numba quicksort (unstable): no simple rule",
+            ranx_ndcg,
+            api="ranx.evaluate",
         ),
         Peer(
-            "pytrec_eval", "pytrec_eval", "pytrec-eval-terrier", "ndcg@k", "document id descending",
-            pytrec_eval_ndcg, api="RelevanceEvaluator ndcg_cut",
+            "pytrec_eval",
+            "pytrec_eval",
+            "pytrec-eval-terrier",
+            "ndcg@k",
+            "document id descending",
+            pytrec_eval_ndcg,
+            api="RelevanceEvaluator ndcg_cut",
         ),
         Peer(
-            "torchmetrics", "torchmetrics", "torchmetrics", "ndcg@k", "tie-averaged (exact)",
-            torchmetrics_ndcg, api="retrieval_normalized_dcg",
+            "torchmetrics",
+            "torchmetrics",
+            "torchmetrics",
+            "ndcg@k",
+            "tie-averaged (exact)",
+            torchmetrics_ndcg,
+            api="retrieval_normalized_dcg",
         ),
         Peer(
-            "recbole_topk", "torch (RecBole-style)", "torch", "ndcg@k",
-            "torch.topk: implementation-defined", recbole_topk_ndcg, api="torch.topk + NDCG",
+            "recbole_topk",
+            "torch (RecBole-style)",
+            "torch",
+            "ndcg@k",
+            "torch.topk: implementation-defined",
+            recbole_topk_ndcg,
+            api="torch.topk + NDCG",
         ),
         Peer(
-            "python_sorted", "python", None, "ndcg@k", "stable: input order", python_sorted_ndcg,
+            "python_sorted",
+            "python",
+            None,
+            "ndcg@k",
+            "stable: input order",
+            python_sorted_ndcg,
             api="sorted(..., reverse=True)",
         ),
         Peer(
-            "numpy_argsort", "numpy", "numpy", "ndcg@k", "unstable: unspecified",
-            numpy_argsort_ndcg, api="np.argsort(-s)",
+            "numpy_argsort",
+            "numpy",
+            "numpy",
+            "ndcg@k",
+            "unstable: unspecified",
+            numpy_argsort_ndcg,
+            api="np.argsort(-s)",
         ),
         Peer(
-            "numpy_argsort_stable", "numpy", "numpy", "ndcg@k", "stable: input order",
-            numpy_argsort_stable_ndcg, api="np.argsort(-s, kind='stable')",
+            "numpy_argsort_stable",
+            "numpy",
+            "numpy",
+            "ndcg@k",
+            "stable: input order",
+            numpy_argsort_stable_ndcg,
+            api="np.argsort(-s, kind='stable')",
         ),
     )
 }
 
 
 def peer_table() -> pd.DataFrame:
-    """The registry as a table: name, library, installed version, call, metric, documented tie handling."""
+    """The registry as a table: name, library, installed version, call, metric, documented tie
+    handling."""
     return pd.DataFrame(
         [
             {

@@ -62,8 +62,19 @@ class TiePrevalence:
 
 @numba.njit(cache=True)
 def prevalence_kernel(
-    n_rows, row_len, offsets, scores, labels, k, max_len,
-    any_tie, boundary, rel_tied, rel_boundary, block, n_rel,
+    n_rows,
+    row_len,
+    offsets,
+    scores,
+    labels,
+    k,
+    max_len,
+    any_tie,
+    boundary,
+    rel_tied,
+    rel_boundary,
+    block,
+    n_rel,
 ):  # pragma: no cover - compiled
     """Per-row tie flags; ``(status, row, position)`` as the metric kernels (labels finite,
     >= 0 and < ``MAX_LABEL``; scores finite)."""
@@ -154,8 +165,17 @@ def tie_prevalence(
     block = np.empty(n, dtype=np.int64)
     n_rel = np.empty(n, dtype=np.int64)
     status = prevalence_kernel(
-        *batch.kernel_layout(), batch.scores, batch.labels, min(k, batch.max_len + 1), batch.max_len,
-        any_tie, boundary, rel_tied, rel_boundary, block, n_rel,
+        *batch.kernel_layout(),
+        batch.scores,
+        batch.labels,
+        min(k, batch.max_len + 1),
+        batch.max_len,
+        any_tie,
+        boundary,
+        rel_tied,
+        rel_boundary,
+        block,
+        n_rel,
     )
     raise_for_status(*status, batch)
     rows = pd.DataFrame(

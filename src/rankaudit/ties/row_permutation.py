@@ -30,7 +30,10 @@ def restore_rows(
     """
     scores, labels = np.asarray(scores), np.asarray(labels)
     if scores.ndim != 2 or scores.shape != labels.shape:
-        raise ValueError(f"scores and labels must be (n, m) arrays of one shape, got {scores.shape}, {labels.shape}")
+        raise ValueError(
+            f"scores and labels must be (n, m) arrays of one shape, got {scores.shape}, "
+            f"{labels.shape}"
+        )
     if how == "relevant_first":
         return scores.copy(), labels.copy()
     if how == "relevant_last":

@@ -56,7 +56,9 @@ DETERMINISTIC_RULES: tuple[str, ...] = ("input_order", "hash", "pessimistic", "o
 def check_rule(ties: object) -> str:
     """Return ``ties`` if it names a rule, else raise a ValueError listing the valid ones."""
     if not isinstance(ties, str) or ties not in TIE_RULES:
-        raise ValueError(f"ties={ties!r} is not a tie rule; valid rules are: {', '.join(TIE_RULES)}")
+        raise ValueError(
+            f"ties={ties!r} is not a tie rule; valid rules are: {', '.join(TIE_RULES)}"
+        )
     return ties
 
 

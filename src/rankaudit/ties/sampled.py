@@ -57,8 +57,23 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 @numba.njit(cache=True)
 def random_kernel(
-    n_rows, row_len, offsets, scores, labels, k, n_repeats, row_keys, disc, max_len,
-    hr, ndcg, rr, hr_std, ndcg_std, rr_std, has_rel,
+    n_rows,
+    row_len,
+    offsets,
+    scores,
+    labels,
+    k,
+    n_repeats,
+    row_keys,
+    disc,
+    max_len,
+    hr,
+    ndcg,
+    rr,
+    hr_std,
+    ndcg_std,
+    rr_std,
+    has_rel,
 ):  # pragma: no cover - compiled
     """Fill per-row means (and sample std when ``n_repeats > 1``) over random tie orders.
 

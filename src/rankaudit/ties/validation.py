@@ -101,7 +101,7 @@ class Batch:
         if self.row_len is not None:
             row = index // self.row_len if self.row_len else 0
         else:
-            row = int(np.searchsorted(self.row_offsets, index, side="right") - 1)  # type: ignore[arg-type]
+            row = int(np.searchsorted(self.row_offsets, index, side="right") - 1)
         return f"{self.describe_row(row)} candidate {index - self.row_start(row)}"
 
     def describe_row(self, row: int) -> str:
@@ -142,9 +142,13 @@ def _dense_rank(values: np.ndarray, finite: np.ndarray) -> np.ndarray:
     """Finite values -> their rank among the distinct finite values (as float64), non-finite
     ones kept as float64 (so the kernels still report them).  The ranks order and tie exactly
     as the values do, which is all any rule looks at."""
-    out = np.asarray(values, dtype=np.float64).copy() if values.dtype.kind != "O" else np.array(
-        [float(x) for x in values.reshape(-1)], dtype=np.float64
-    ).reshape(values.shape)
+    out = (
+        np.asarray(values, dtype=np.float64).copy()
+        if values.dtype.kind != "O"
+        else np.array([float(x) for x in values.reshape(-1)], dtype=np.float64).reshape(
+            values.shape
+        )
+    )
     if values.dtype.kind == "O":  # Python compares int, float and Fraction exactly
         chosen = [x for x, ok in zip(values.reshape(-1), finite.reshape(-1), strict=True) if ok]
         position = {x: float(i) for i, x in enumerate(sorted(set(chosen)))}
@@ -200,7 +204,7 @@ def _finite_real(x: object) -> bool:
 
 
 def _small_int(x: object) -> bool:
-    return isinstance(x, numbers.Integral) and -_EXACT_INT <= int(x) <= _EXACT_INT  # type: ignore[call-overload]
+    return isinstance(x, numbers.Integral) and -_EXACT_INT <= int(x) <= _EXACT_INT
 
 
 def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
@@ -219,7 +223,7 @@ def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
         return values
     if kind == "b":
         return values.view(np.uint8) if name == "labels" else values.astype(np.float64)
-    row, value = _first_non_numeric_row(raw if raw is not None else values)  # type: ignore[arg-type]
+    row, value = _first_non_numeric_row(raw if raw is not None else values)
     if row < 0 and kind == "O":
         if name == "labels":
             with np.errstate(over="ignore"):
@@ -259,8 +263,11 @@ def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndar
         arr = _asarray_exact(values)
     except ValueError:  # inhomogeneous lists of lists: ragged rows
         return None, [_asarray_exact(r).reshape(-1) for r in values]  # type: ignore[union-attr]
-    if arr.dtype == object and arr.ndim == 1 and arr.size and all(
-        isinstance(r, (list, tuple, np.ndarray)) for r in arr
+    if (
+        arr.dtype == object
+        and arr.ndim == 1
+        and arr.size
+        and all(isinstance(r, (list, tuple, np.ndarray)) for r in arr)
     ):
         return None, [_asarray_exact(r).reshape(-1) for r in arr]
     if arr.ndim != 2:
@@ -415,7 +422,8 @@ def raise_for_status(status: int, row: int, position: int, batch: Batch) -> None
     if status == DUPLICATE_ITEM:
         assert batch.item_ids is not None
         raise ValueError(
-            f"{batch.item_id_name}: {where} repeats item id {plain(batch.item_ids[idx])!r} at candidate "
+            f"{batch.item_id_name}: {where} repeats item id {plain(batch.item_ids[idx])!r} at "
+            f"candidate "
             f"{position}; ties='hash' needs distinct item ids within a row"
         )
     raise RuntimeError(f"unknown kernel status {status}")  # pragma: no cover
