@@ -54,8 +54,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit.data.catalog import generate_catalog
-from rankaudit.data.lexical import BM25Index
+from rankaudit.data.session_catalog import _Catalog
+from rankaudit.data.session_config import SessionConfig
 from rankaudit.data.session_log import EPOCH, SessionLog, assign_time_windows
 from rankaudit.data.source import DataSource
 
@@ -71,59 +71,6 @@ __all__ = [
 
 GENERATOR = "rankaudit.data.sessions.simulate_sessions"
 GENERATOR_VERSION = "1.0"
-
-
-@dataclass(frozen=True)
-class SessionConfig:
-    """Every knob of the simulator (see the module docstring for the story)."""
-
-    n_products: int = 3000
-    n_sessions: int = 6000
-    n_days: int = 14
-    n_users: int = 4000
-    serp_size: int = 20
-    max_queries: int = 12
-    p_continue: float = 0.85
-    p_continue_after_purchase: float = 0.35
-    p_switch: float = 0.15
-    p_return: float = 0.35
-    p_specific_start: float = 0.2
-    p_refine: float = 0.35
-    retrieval_noise: float = 1.0
-    retrieval_pop_weight: float = 0.5
-    position_bias: float = 0.8
-    click_base: float = -3.0
-    w_type: float = 1.5
-    w_brand: float = 2.5
-    w_line: float = 2.0
-    w_attribute: float = 1.5
-    w_price: float = 0.8
-    w_quality: float = 0.4
-    buy_base: float = -4.0
-    buy_match: float = 0.6
-    buy_stage: float = 0.7
-    query_gap_mean_s: float = 90.0
-    click_gap_mean_s: float = 25.0
-    seed: int = 0
-
-    def __post_init__(self) -> None:
-        for name in ("n_products", "n_sessions", "n_days", "n_users", "serp_size", "max_queries"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"SessionConfig.{name} must be >= 1, got {getattr(self, name)}")
-        for name in (
-            "p_continue",
-            "p_continue_after_purchase",
-            "p_switch",
-            "p_return",
-            "p_specific_start",
-            "p_refine",
-        ):
-            v = getattr(self, name)
-            if not 0.0 <= v <= 1.0:
-                raise ValueError(f"SessionConfig.{name} must be in [0, 1], got {v}")
-        for name in ("retrieval_noise", "position_bias", "query_gap_mean_s", "click_gap_mean_s"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"SessionConfig.{name} must be >= 0, got {getattr(self, name)}")
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -148,46 +95,6 @@ def _query_text(item: pd.Series | tuple, level: int, order: int) -> str:
     if "attribute" in reveal:
         parts.append(attr)
     return " ".join(parts).lower()
-
-
-@dataclass(frozen=True)
-class _Catalog:
-    """The catalog as the simulator reads it: per-item codes and the engine's BM25 index."""
-
-    items: pd.DataFrame
-    index: BM25Index
-    category_onehot: np.ndarray  # (items, categories)
-    category_by_code: pd.Series
-    product_type: np.ndarray
-    brand: np.ndarray
-    line: np.ndarray
-    attribute: np.ndarray
-    log_price: np.ndarray
-    quality: np.ndarray
-    text_parts: list[tuple]  # (brand, line, product type, attribute) per item
-
-    @classmethod
-    def build(cls, cfg: SessionConfig) -> _Catalog:
-        items = generate_catalog(cfg.n_products, seed=cfg.seed)
-        onehot = np.zeros((len(items), items.category_code.max() + 1))
-        onehot[np.arange(len(items)), items.category_code.to_numpy()] = 1.0
-        return cls(
-            items=items,
-            index=BM25Index(items.title.to_numpy()),
-            category_onehot=onehot,
-            category_by_code=items.drop_duplicates("category_code")
-            .set_index("category_code")
-            .category,
-            product_type=items.type_code.to_numpy(),
-            brand=items.brand_code.to_numpy(),
-            line=items.line_code.to_numpy(),
-            attribute=items.attribute_code.to_numpy(),
-            log_price=np.log(items.price.to_numpy()),
-            quality=items.quality.to_numpy(),
-            text_parts=list(
-                zip(items.brand, items.line, items.product_type, items.attribute, strict=True)
-            ),
-        )
 
 
 @dataclass

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from rankaudit.report.checklist_template import SECTIONS, checklist_template
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.hashing import hash_collisions
 from rankaudit.ties.invariance import audit_row_order
@@ -36,14 +37,6 @@ from rankaudit.ties.prevalence import tie_prevalence
 __all__ = ["Checklist", "ChecklistItem", "checklist", "checklist_template", "SECTIONS"]
 
 #: (key, title) of the six parts, in the paper's order.
-SECTIONS = (
-    ("candidate_set", "Candidate set"),
-    ("presort_order", "Pre-sort candidate order"),
-    ("tie_prevalence", "Tie prevalence"),
-    ("tie_breaking", "Tie-breaking rule"),
-    ("permutation_test", "Permutation test"),
-    ("sensitivity", "Sensitivity analysis"),
-)
 _STATUS = {"ok": "OK", "warn": "ATTENTION", "missing": "NOT DISCLOSED"}
 
 HASH_KEY = (
@@ -381,25 +374,3 @@ def checklist(
         sens,
     )
     return Checklist(items=items, label=label)
-
-
-def checklist_template() -> str:
-    """A blank Markdown template of the six parts, for readers to fill in for their own work."""
-    prompts = {
-        "candidate_set": "sampled or full catalog? candidates per row; how negatives were sampled; "
-        "exclusions; deduplication; seeds",
-        "presort_order": "where is the relevant item stored before sorting? are rows shuffled? "
-        "with which seed?",
-        "tie_prevalence": "fraction of rows with exact ties; with a tie across the top-k boundary; "
-        "with the relevant item tied",
-        "tie_breaking": "rule; for a hash: key inputs, seed policy, collision fallback; for "
-        "random: runs and spread",
-        "permutation_test": "permute each row's candidates N times: did any result change? by how "
-        "much?",
-        "sensitivity": "the metric under input order, hash, expected, and the "
-        "pessimistic/optimistic bounds",
-    }
-    lines = ["**Tie-reporting checklist** (fill in)", ""]
-    for n, (key, title) in enumerate(SECTIONS, start=1):
-        lines.append(f"{n}. **{title}**: _{prompts[key]}_ ...")
-    return "\n".join(lines) + "\n"

@@ -36,6 +36,14 @@ from typing import Any
 
 from rankaudit._optional import require
 from rankaudit._paths import find_project_root
+from rankaudit.report.chapter_source import (
+    _read_source,
+    chapter_names,
+    check_parameter_names,
+    declared_parameters,
+    parse_cli_value,
+    smoke_parameters,
+)
 from rankaudit.report.standalone import export_figures, render_page
 
 __all__ = [
@@ -75,73 +83,6 @@ class Paths:
         root = root or find_project_root()
         build = root / "book" / "_build"
         return cls(root, root / "notebooks", root / "book", build / "executed", build / "results")
-
-
-def chapter_names(notebooks: Path) -> list[str]:
-    """Chapter stems, in book order (``NN_`` prefix)."""
-    return sorted(p.stem for p in notebooks.glob("[0-9][0-9]_*.md"))
-
-
-def _read_source(notebooks: Path, name: str):
-    jupytext = require("jupytext", purpose="the book pipeline")
-
-    path = notebooks / f"{name}.md"
-    if not path.is_file():
-        known = ", ".join(chapter_names(notebooks))
-        raise FileNotFoundError(f"No chapter {name!r} ({path}); chapters: {known}.")
-    return jupytext.read(path)
-
-
-def smoke_parameters(notebooks: Path, name: str) -> dict[str, Any]:
-    """The small parameters a chapter declares for tests (front matter
-    ``rankaudit.smoke_parameters``)."""
-    nb = _read_source(notebooks, name)
-    return dict(nb.metadata.get("rankaudit", {}).get("smoke_parameters", {}) or {})
-
-
-def declared_parameters(notebooks: Path, name: str) -> list[str]:
-    """Names assigned in a chapter's cell tagged ``parameters`` (what ``-p`` may set)."""
-    import ast
-
-    nb = _read_source(notebooks, name)
-    names: list[str] = []
-    for cell in nb.cells:
-        if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
-            for node in ast.walk(ast.parse(cell.source)):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                    names.append(node.id)
-    return sorted(set(names))
-
-
-def check_parameter_names(notebooks: Path, name: str, parameters: Mapping[str, Any]) -> None:
-    """Raise a ValueError naming every parameter the chapter does not declare.
-
-    papermill would inject an unknown name as a new variable that nothing reads, so a typo
-    (``-p sede 5``) would silently run the chapter at its defaults.
-    """
-    known = declared_parameters(notebooks, name)
-    unknown = sorted(set(parameters) - set(known))
-    if unknown:
-        raise ValueError(
-            f"Chapter {name} has no parameter {', '.join(map(repr, unknown))}; its parameters "
-            f"are: {', '.join(known) or '(none)'}"
-        )
-
-
-def parse_cli_value(text: str) -> Any:
-    """Type a ``-p key value`` string the way papermill's CLI does (int, float, bool, None, str)."""
-    if text in ("True", "true"):
-        return True
-    if text in ("False", "false"):
-        return False
-    if text in ("None", "none", "null"):
-        return None
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
 
 
 def _src_mtime(root: Path) -> float:
