@@ -14,11 +14,11 @@ from rankaudit.data.amazon import (
     META_FILE,
     REVIEWS_FILE,
     AmazonFormatError,
+    attribute_tokens,
     lexical_attributes,
     load_amazon_beauty,
     read_meta,
     read_reviews,
-    tokenize,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "amazon-2023"
@@ -107,7 +107,7 @@ def test_meta_filter_still_validates_every_line() -> None:
 
 
 def test_tokenize_drops_stopwords_and_short_tokens() -> None:
-    assert tokenize("The Argan Oil Conditioner, 8-Ounce for Curls") == {
+    assert attribute_tokens("The Argan Oil Conditioner, 8-Ounce for Curls") == {
         "argan",
         "oil",
         "conditioner",

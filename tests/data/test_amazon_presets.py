@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.data.amazon import tokenize
+from rankaudit.data.amazon import attribute_tokens
 from rankaudit.data.amazon_presets import (
     PRESETS,
     calibrate_tie_regime,
@@ -87,7 +87,7 @@ def test_sparse_switches_change_only_the_metadata_text() -> None:
     assert all(f == [] for f in sparse_m["features"])
     assert all(c == ["Beauty & Personal Care"] for c in sparse_m["categories"])
     stores = {s.lower() for s in sparse_m["store"]}
-    words = {t for title in sparse_m["title"] for t in tokenize(title)} - stores
+    words = {t for title in sparse_m["title"] for t in attribute_tokens(title)} - stores
     assert words and all(len(w) == 8 for w in words)  # four-syllable pseudo-words, never a store
     assert len(words) <= 8 * 50
 

@@ -66,7 +66,7 @@ __all__ = [
     "click_history",
     "heuristic_features",
     "intent_features",
-    "item_popularity",
+    "serp_popularity",
     "mlr_features",
     "pair_cosine",
     "reference_clicks",
@@ -183,7 +183,7 @@ def pair_cosine(
     return out
 
 
-def item_popularity(
+def serp_popularity(
     serp: pd.DataFrame, query_ids: np.ndarray, n_items: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Click and sale counts per item over SERP rows of ``query_ids`` (the popularity window)."""
@@ -210,7 +210,7 @@ def mlr_features(log, frame: pd.DataFrame, popularity_query_ids: np.ndarray) -> 
     out["price_rel_serp"] = (
         logp - pd.Series(logp).groupby(frame.qpos.to_numpy()).transform("median").to_numpy()
     )
-    clicks, sales = item_popularity(log.serp, popularity_query_ids, len(items))
+    clicks, sales = serp_popularity(log.serp, popularity_query_ids, len(items))
     out["popularity_clicks"] = np.log1p(clicks[it])
     out["popularity_sales"] = np.log1p(sales[it])
     qcat = q.query_category.to_numpy(dtype=object)[frame.qpos.to_numpy()]

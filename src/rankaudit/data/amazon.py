@@ -42,10 +42,10 @@ import pandas as pd
 
 from rankaudit.data.amazon_attributes import (
     STOPWORDS,
+    attribute_tokens,
     attributes_for,
     item_tokens,
     lexical_attributes,
-    tokenize,
 )
 from rankaudit.data.amazon_schema import DATASET_NAME, DATASET_VERSION, META_FILE, REVIEWS_FILE
 from rankaudit.data.amazon_sim import simulate_amazon_beauty, simulation_source
@@ -65,7 +65,7 @@ __all__ = [
     "read_meta",
     "read_reviews",
     "reviews_to_ratings",
-    "tokenize",
+    "attribute_tokens",
 ]
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-__all__ = ["STOPWORDS", "_TOKEN", "attributes_for", "item_tokens", "lexical_attributes", "tokenize"]
+__all__ = ["STOPWORDS", "attributes_for", "item_tokens", "lexical_attributes", "attribute_tokens"]
 
 
 # A small English stop list plus words that carry no product information in this domain.
@@ -26,7 +26,7 @@ STOPWORDS = frozenset(
 _TOKEN = re.compile(r"[a-z][a-z0-9]+")
 
 
-def tokenize(text: str) -> set[str]:
+def attribute_tokens(text: str) -> set[str]:
     """Lower-case alphanumeric tokens of length >= 3 (starting with a letter), minus stop words."""
     return {t for t in _TOKEN.findall(text.lower()) if len(t) >= 3 and t not in STOPWORDS}
 
@@ -38,7 +38,7 @@ def item_tokens(meta: pd.DataFrame) -> list[set[str]]:
         meta["title"], meta["store"], meta["features"], meta["categories"], strict=True
     ):
         text = " ".join([title or "", store or "", *features, *categories])
-        out.append(tokenize(text))
+        out.append(attribute_tokens(text))
     return out
 
 
@@ -52,7 +52,8 @@ def lexical_attributes(
     """Binary lexical attributes of each product from its metadata text.
 
     ``A[i, t] = 1`` if token ``t`` occurs in the title, features, categories or store of item
-    ``i`` (see :func:`tokenize`). The vocabulary is the ``n_attributes`` tokens with the highest
+    ``i`` (see :func:`attribute_tokens`). The vocabulary is the ``n_attributes`` tokens with the
+    highest
     document frequency among those found in at least ``min_items`` items and in at most
     ``max_fraction`` of all items (very common tokens such as the category name carry no
     signal); frequency ties are broken alphabetically, so the vocabulary is deterministic.

@@ -12,15 +12,7 @@ import pandas as pd
 from rankaudit.data.source import DataSource
 from rankaudit.data.textfile import DataFormatError, read_delimited
 
-__all__ = [
-    "GENOME_CONCEPTS",
-    "GENOME_THRESHOLD",
-    "_GENOME_FILES",
-    "_genome_chunks",
-    "_genome_version",
-    "_read_csv_checked",
-    "load_tag_genome",
-]
+__all__ = ["GENOME_CONCEPTS", "GENOME_THRESHOLD", "load_tag_genome"]
 
 
 #: The six Tag Genome concepts used as binary item attributes. They are chosen to span distinct,

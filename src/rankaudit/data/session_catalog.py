@@ -13,7 +13,7 @@ from rankaudit.data.catalog import generate_catalog
 from rankaudit.data.lexical import BM25Index
 from rankaudit.data.session_config import SessionConfig
 
-__all__ = ["_Catalog"]
+__all__ = []
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from typing import Any
 from rankaudit._optional import require
 
 __all__ = [
-    "_read_source",
     "chapter_names",
     "check_parameter_names",
     "declared_parameters",

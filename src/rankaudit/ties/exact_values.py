@@ -8,14 +8,7 @@ import numbers
 
 import numpy as np
 
-__all__ = [
-    "_EXACT_INT",
-    "_asarray_exact",
-    "_dense_rank",
-    "_exact_scores",
-    "_finite_real",
-    "_small_int",
-]
+__all__ = []
 
 
 _EXACT_INT = 2**53  # every integer of magnitude <= 2**53 is exactly a float64

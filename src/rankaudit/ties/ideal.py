@@ -10,7 +10,7 @@ from rankaudit.ties.validation import (
     Batch,
 )
 
-__all__ = ["_idcg_per_row", "_rescale_to_ideal"]
+__all__ = []
 
 
 def _idcg_per_row(labels: np.ndarray, row_of: np.ndarray, n_rows: int, k: int) -> np.ndarray:
