@@ -53,6 +53,7 @@ def evaluate_batch(
     if ties == "expected":
         expected_kernel(
             batch.offsets,
+            batch.score_order,
             batch.scores,
             batch.gains,
             batch.relevant,
@@ -63,7 +64,16 @@ def evaluate_batch(
         )
     else:
         keys = np.ascontiguousarray(tie_keys(batch, ties, seed), dtype=np.int64)
-        ordered_kernel(batch.offsets, batch.scores, batch.gains, batch.relevant, keys, *common, out)
+        ordered_kernel(
+            batch.offsets,
+            batch.score_order,
+            batch.scores,
+            batch.gains,
+            batch.relevant,
+            keys,
+            *common,
+            out,
+        )
     return out
 
 
@@ -161,18 +171,6 @@ class RunAudit:
         return out
 
 
-def _any_tie(batch: QueryBatch) -> np.ndarray:
-    """Per query: do two of its documents share a score?"""
-    n = batch.n_queries
-    if len(batch.scores) == 0:
-        return np.zeros(n, dtype=bool)
-    row_q = np.repeat(np.arange(n), np.diff(batch.offsets))
-    order = np.lexsort((batch.scores, row_q))
-    s, q = batch.scores[order], row_q[order]
-    same = (s[1:] == s[:-1]) & (q[1:] == q[:-1])
-    return np.bincount(q[1:][same], minlength=n) > 0
-
-
 def audit_run(
     run: Run,
     qrels: Qrels,
@@ -201,4 +199,4 @@ def audit_run(
     }
     moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
     values = {rule: computed[rule] for rule in rules}
-    return RunAudit(batch.queries, ms, values, moves, _any_tie(batch))
+    return RunAudit(batch.queries, ms, values, moves, batch.tied)

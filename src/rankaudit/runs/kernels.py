@@ -28,7 +28,10 @@ with ``c = clip(k - g, 0, t)`` and harmonic numbers ``H``:
   (using ``sum_{j=1}^t (j-1)/(g+j) = t - (g+1)(H_{g+t} - H_g)``).
 
 Tests hold both kernels to :mod:`rankaudit.runs.reference` and to enumeration of every tie
-order.  ``first_duplicate`` finds a document given twice in one query (trec_eval rejects it).
+order.  ``score_order_kernel`` sorts each query by score once per batch; the rules only
+re-sort inside tie blocks.  Queries are independent, so the kernels run them in parallel
+(``numba.prange``); each query's arithmetic is sequential, so values do not depend on the
+number of threads.
 """
 
 from __future__ import annotations
@@ -44,8 +47,8 @@ __all__ = [
     "RR",
     "SUCCESS",
     "expected_kernel",
-    "first_duplicate",
     "ordered_kernel",
+    "score_order_kernel",
 ]
 
 NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
@@ -62,35 +65,57 @@ def _ideal_dcg(ideal_gains, lo, hi, k, log2r):  # pragma: no cover - compiled
     return total
 
 
-@numba.njit(cache=True)
-def _sort_query(scores, keys, a, n, use_keys):  # pragma: no cover - compiled
-    """Positions ``0..n-1`` sorted by score descending, ties by ``keys`` ascending."""
-    neg = np.empty(n)
-    for i in range(n):
-        neg[i] = -scores[a + i]
-    order = np.argsort(neg, kind="mergesort")
-    if use_keys:
-        i = 0
-        while i < n:
-            s = scores[a + order[i]]
-            e = i + 1
-            while e < n and scores[a + order[e]] == s:
-                e += 1
-            if e - i > 1:
-                kb = np.empty(e - i, np.int64)
-                for q in range(e - i):
-                    kb[q] = keys[a + order[i + q]]
-                sub = np.argsort(kb, kind="mergesort")
-                tmp = order[i:e].copy()
-                for q in range(e - i):
-                    order[i + q] = tmp[sub[q]]
-            i = e
-    return order
+@numba.njit(cache=True, parallel=True)
+def score_order_kernel(offsets, scores):  # pragma: no cover - compiled
+    """Per query, the positions ``0..n-1`` by score descending (stable), and a tie flag.
+
+    ``order[offsets[q] + r]`` is the position (within query ``q``) of the document at rank
+    ``r`` when ties keep file order; ``tied[q]`` is True when two documents share a score.
+    Computed once per batch and shared by every rule.
+    """
+    nq = len(offsets) - 1
+    order = np.empty(len(scores), np.int64)
+    tied = np.zeros(nq, np.bool_)
+    for q in numba.prange(nq):
+        a = offsets[q]
+        n = offsets[q + 1] - a
+        neg = np.empty(n)
+        for i in range(n):
+            neg[i] = -scores[a + i]
+        local = np.argsort(neg, kind="mergesort")
+        for i in range(n):
+            order[a + i] = local[i]
+            if i > 0 and neg[local[i]] == neg[local[i - 1]]:
+                tied[q] = True
+    return order, tied
 
 
 @numba.njit(cache=True)
+def _tie_sorted(order, scores, keys, a, n):  # pragma: no cover - compiled
+    """The query's score order with every tie block re-sorted by ``keys`` ascending."""
+    out = order[a : a + n].copy()
+    i = 0
+    while i < n:
+        s = scores[a + out[i]]
+        e = i + 1
+        while e < n and scores[a + out[e]] == s:
+            e += 1
+        if e - i > 1:
+            kb = np.empty(e - i, np.int64)
+            for q in range(e - i):
+                kb[q] = keys[a + out[i + q]]
+            sub = np.argsort(kb, kind="mergesort")
+            tmp = out[i:e].copy()
+            for q in range(e - i):
+                out[i + q] = tmp[sub[q]]
+        i = e
+    return out
+
+
+@numba.njit(cache=True, parallel=True)
 def ordered_kernel(
     offsets,
+    score_order,
     scores,
     gains,
     relevant,
@@ -106,7 +131,7 @@ def ordered_kernel(
     """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the deterministic order."""
     nq = len(offsets) - 1
     nm = len(codes)
-    for q in range(nq):
+    for q in numba.prange(nq):
         a = offsets[q]
         n = offsets[q + 1] - a
         big_r = n_rel[q]
@@ -114,7 +139,7 @@ def ordered_kernel(
             for j in range(nm):
                 out[q, j] = 0.0
             continue
-        order = _sort_query(scores, keys, a, n, True)
+        order = _tie_sorted(score_order, scores, keys, a, n)
         rg = np.empty(n)
         rr_ = np.empty(n, np.bool_)
         for r in range(n):
@@ -159,9 +184,10 @@ def ordered_kernel(
                 out[q, j] = value
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def expected_kernel(
     offsets,
+    score_order,
     scores,
     gains,
     relevant,
@@ -178,9 +204,7 @@ def expected_kernel(
     """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders."""
     nq = len(offsets) - 1
     nm = len(codes)
-    acc = np.zeros(nm)
-    p_miss = np.ones(nm)
-    for q in range(nq):
+    for q in numba.prange(nq):
         a = offsets[q]
         n = offsets[q + 1] - a
         big_r = n_rel[q]
@@ -188,10 +212,9 @@ def expected_kernel(
             for j in range(nm):
                 out[q, j] = 0.0
             continue
-        order = _sort_query(scores, offsets, a, n, False)
-        for j in range(nm):
-            acc[j] = 0.0
-            p_miss[j] = 1.0
+        order = score_order[a : a + n]
+        acc = np.zeros(nm)
+        p_miss = np.ones(nm)
         above = 0  # relevant documents above the current block
         rr_value = 0.0
         rr_done = False
@@ -262,16 +285,3 @@ def expected_kernel(
                 out[q, j] = 1.0 - p_miss[j]
             else:
                 out[q, j] = rr_value
-
-
-@numba.njit(cache=True)
-def first_duplicate(offsets, codes, n_codes):  # pragma: no cover - compiled
-    """Global index of the first row whose ``codes`` value already occurred in its query, or -1."""
-    stamp = np.full(n_codes, -1, np.int64)
-    for q in range(len(offsets) - 1):
-        for i in range(offsets[q], offsets[q + 1]):
-            c = codes[i]
-            if stamp[c] == q:
-                return i
-            stamp[c] = q
-    return -1

@@ -7,10 +7,11 @@ query), and prepares what the kernels need: gains, relevance flags, the ideal ga
 query from *all* its judged documents, ``R`` per query, and the docno order trec_eval breaks
 ties with (``strcmp``, i.e. byte order, descending).
 
-Everything is vectorised (pyarrow dictionary encoding, numpy sorts); the one loop over rows is
-the compiled duplicate check.  A document twice in one query of the run, or twice in one query
-of the qrels, is a :class:`~rankaudit.runs.errors.RunFileError` naming the file and line (as
-trec_eval, which stops with "duplicate docs").
+Ids are hashed once each (pyarrow dictionary encoding); the passes over lines are compiled
+(:mod:`rankaudit.runs.grouping`: a counting sort by query, a label lookup through a dense
+table) and linear in the number of lines.  A document twice in one query of the run, or twice
+in one query of the qrels, is a :class:`~rankaudit.runs.errors.RunFileError` naming the file
+and line (as trec_eval, which stops with "duplicate docs").
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ import pyarrow.compute as pc
 
 from rankaudit._checks import check_int
 from rankaudit.runs.errors import RunFileError
-from rankaudit.runs.kernels import first_duplicate
+from rankaudit.runs.grouping import group_rows, label_rows
+from rankaudit.runs.kernels import score_order_kernel
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["QueryBatch", "join_run_qrels"]
@@ -40,6 +42,8 @@ class QueryBatch:
     ``query_code`` / ``docno_code`` (indices into ``query_names`` / ``docno_names``).
     ``ideal_offsets`` / ``ideal_gains``: each query's positive qrels labels, decreasing.
     ``n_rel``: relevant documents per query in the qrels (``R``).
+    ``score_order``: per query, positions by score descending (ties in file order), shared by
+    the rules; ``tied``: per query, whether two of its documents share a score.
     """
 
     queries: np.ndarray
@@ -58,6 +62,8 @@ class QueryBatch:
     complete: bool
     run_source: str
     qrels_source: str
+    score_order: np.ndarray
+    tied: np.ndarray
 
     @property
     def n_queries(self) -> int:
@@ -76,9 +82,20 @@ def _check_level(relevance_level: object) -> int:
     return check_int(relevance_level, "relevance_level (trec_eval -l)", lo=0)
 
 
-def _sorted_unique(values: pa.Array) -> pa.Array:
-    uniq = pc.unique(values)
-    return uniq.take(pc.sort_indices(uniq))
+def _sorted(values: pa.Array) -> pa.Array:
+    return values.take(pc.sort_indices(values))
+
+
+def _encode(values: pa.Array) -> tuple[pa.Array, np.ndarray]:
+    """``(distinct values, code of each value)`` by one hash pass."""
+    encoded = pc.dictionary_encode(values)
+    return encoded.dictionary, encoded.indices.to_numpy().astype(np.int64)
+
+
+def _recode(names: pa.Array, codes: np.ndarray, onto: pa.Array) -> np.ndarray:
+    """``codes`` into ``names`` re-expressed as indices into ``onto`` (-1 where absent)."""
+    mapping = pc.index_in(names, value_set=onto).fill_null(-1).to_numpy().astype(np.int64)
+    return mapping[codes] if len(codes) else codes
 
 
 def join_run_qrels(
@@ -88,74 +105,64 @@ def join_run_qrels(
     if not isinstance(run, Run) or not isinstance(qrels, Qrels):
         raise ValueError("join_run_qrels needs a Run and a Qrels (see rankaudit.runs readers)")
     level = _check_level(relevance_level)
-    qrels_queries = _sorted_unique(qrels.query)
+    run_qnames, run_qcodes = _encode(run.query)
+    qrels_qnames, qrels_qcodes = _encode(qrels.query)
+    qrels_queries = _sorted(qrels_qnames)
     if complete:
         queries = qrels_queries
     else:
-        run_queries = _sorted_unique(run.query)
-        queries = run_queries.filter(pc.is_in(run_queries, value_set=qrels_queries))
+        in_qrels = pc.is_in(run_qnames, value_set=qrels_queries)
+        queries = _sorted(run_qnames.filter(in_qrels))
     n_q = len(queries)
+    run_q = _recode(run_qnames, run_qcodes, queries)
+    qrels_q = _recode(qrels_qnames, qrels_qcodes, queries)
 
     # shared docno dictionary for run and qrels; its byte order ranks trec_eval's tie-break
-    both = pa.chunked_array([run.docno, qrels.docno]).combine_chunks()
-    encoded = pc.dictionary_encode(both)
-    names = encoded.dictionary
-    codes = encoded.indices.to_numpy().astype(np.int64)
+    names, codes = _encode(pa.chunked_array([run.docno, qrels.docno]).combine_chunks())
     n_docs = len(names)
     rank_of_code = np.empty(n_docs, dtype=np.int64)
     rank_of_code[pc.sort_indices(names).to_numpy()] = np.arange(n_docs)
     run_doc, qrels_doc = codes[: len(run)], codes[len(run) :]
 
-    run_q = pc.index_in(run.query, value_set=queries).fill_null(-1).to_numpy().astype(np.int64)
-    qrels_q = pc.index_in(qrels.query, value_set=queries).fill_null(-1).to_numpy().astype(np.int64)
-
-    # qrels: keep evaluated queries, check duplicates, index by (query, docno)
-    keep = np.flatnonzero(qrels_q >= 0)
-    qkey = qrels_q[keep] * n_docs + qrels_doc[keep]
-    order = np.argsort(qkey, kind="stable")
-    skey = qkey[order]
-    dup = np.flatnonzero(skey[1:] == skey[:-1])
-    if len(dup):
-        rows = keep[order[dup + 1]]
-        row = int(rows.min())
-        source, line, label = qrels.location(row)
+    # lines of each evaluated query (file order kept), labels, repeated documents
+    offsets, grouped = group_rows(run_q, n_q)
+    qrels_offsets, qrels_grouped = group_rows(qrels_q, n_q)
+    label, repeated_judgment, repeated_retrieval = label_rows(
+        offsets,
+        grouped,
+        run_doc,
+        qrels_offsets,
+        qrels_grouped,
+        qrels_doc,
+        qrels.relevance,
+        max(n_docs, 1),
+    )
+    if repeated_judgment >= 0:
+        row = int(repeated_judgment)
+        source, line, where = qrels.location(row)
         raise RunFileError(
             source,
             line,
             f"document {qrels.docno[row].as_py()!r} is judged twice "
-            f"for query {qrels.query[row].as_py()!r} ({label})",
+            f"for query {qrels.query[row].as_py()!r} ({where})",
         )
-    rel_sorted = qrels.relevance[keep][order]
-
-    # run: rows of evaluated queries, grouped by query with file order kept
-    rows = np.flatnonzero(run_q >= 0)
-    grouped = rows[np.argsort(run_q[rows], kind="stable")]
-    counts = np.bincount(run_q[grouped], minlength=n_q)
-    offsets = np.concatenate(([0], np.cumsum(counts))).astype(np.int64)
-    doc = run_doc[grouped]
-    bad = first_duplicate(offsets, doc, max(n_docs, 1))
-    if bad >= 0:
-        row = int(grouped[bad])
-        source, line, label = run.location(row)
+    if repeated_retrieval >= 0:
+        row = int(repeated_retrieval)
+        source, line, where = run.location(row)
         raise RunFileError(
             source,
             line,
             f"document {run.docno[row].as_py()!r} is retrieved twice "
-            f"for query {run.query[row].as_py()!r} ({label}); trec_eval rejects this",
+            f"for query {run.query[row].as_py()!r} ({where}); trec_eval rejects this",
         )
-
-    # labels of retrieved documents
-    rkey = run_q[grouped] * n_docs + doc
-    at = np.searchsorted(skey, rkey)
-    at_c = np.minimum(at, max(len(skey) - 1, 0))
-    judged = (len(skey) > 0) & (skey[at_c] == rkey) if len(skey) else np.zeros(len(rkey), bool)
-    label = np.where(judged, rel_sorted[at_c] if len(skey) else 0, -1)
-    gains = np.where(judged, np.maximum(label, 0), 0).astype(np.float64)
-    relevant = judged & (label >= level)
+    gains = np.maximum(label, 0).astype(np.float64)
+    relevant = label >= level
+    scores = np.ascontiguousarray(run.score[grouped])
+    score_order, tied = score_order_kernel(offsets, scores)
 
     # ideal gains and R from every judged document of the query
-    qq = qrels_q[keep]
-    rel_all = qrels.relevance[keep]
+    qq = qrels_q[qrels_grouped]
+    rel_all = qrels.relevance[qrels_grouped]
     pos = rel_all > 0
     iq, ig = qq[pos], rel_all[pos]
     iorder = np.lexsort((-ig, iq))
@@ -164,15 +171,16 @@ def join_run_qrels(
         np.int64
     )
     n_rel = np.bincount(qq[rel_all >= level], minlength=n_q).astype(np.int64)
+    doc = run_doc[grouped]
 
     return QueryBatch(
         queries=np.asarray(queries.to_pylist(), dtype=object),
         offsets=offsets,
-        scores=np.ascontiguousarray(run.score[grouped]),
+        scores=scores,
         gains=gains,
         relevant=relevant,
         docno_rank=rank_of_code[doc],
-        position=grouped.astype(np.int64),
+        position=grouped,
         docno_code=doc,
         docno_names=names,
         ideal_offsets=ideal_offsets,
@@ -182,4 +190,6 @@ def join_run_qrels(
         complete=bool(complete),
         run_source=run.source,
         qrels_source=qrels.source,
+        score_order=score_order,
+        tied=tied,
     )

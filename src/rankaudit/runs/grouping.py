@@ -1,0 +1,74 @@
+"""numba kernels of the run/qrels join: group lines by query, look up labels, find repeats.
+
+Both are single passes over the lines (``O(lines + documents)``), replacing sorts and binary
+searches over ``(query, docno)`` keys:
+
+- :func:`group_rows` is a stable counting sort: the lines of each evaluated query, in file
+  order, as CSR ``offsets`` / ``rows`` (lines of other queries, code ``-1``, are left out).
+- :func:`label_rows` walks the queries once; for each it stamps the query's judged documents
+  into a dense table indexed by docno code, then reads the label of each retrieved document
+  from it (``-1``: unjudged).  A document judged twice, or retrieved twice, in one query is
+  reported as the smallest offending line index (trec_eval stops on both).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["group_rows", "label_rows"]
+
+
+@numba.njit(cache=True)
+def group_rows(codes, n_groups):  # pragma: no cover - compiled
+    """``(offsets, rows)``: indices of ``codes`` grouped by code ``0..n_groups-1``, stable."""
+    offsets = np.zeros(n_groups + 1, np.int64)
+    for c in codes:
+        if c >= 0:
+            offsets[c + 1] += 1
+    for g in range(n_groups):
+        offsets[g + 1] += offsets[g]
+    fill = offsets[:-1].copy()
+    rows = np.empty(offsets[n_groups], np.int64)
+    for i in range(len(codes)):
+        c = codes[i]
+        if c >= 0:
+            rows[fill[c]] = i
+            fill[c] += 1
+    return offsets, rows
+
+
+@numba.njit(cache=True)
+def label_rows(
+    run_offsets, run_rows, run_doc, qrels_offsets, qrels_rows, qrels_doc, qrels_rel, n_docs
+):  # pragma: no cover - compiled
+    """``(label, repeated_judgment, repeated_retrieval)`` of the grouped run lines.
+
+    ``label[i]`` is the qrels label of grouped run line ``i`` (``-1`` when unjudged); the two
+    others are the smallest qrels / run line index that repeats a document of its query, or -1.
+    """
+    label = np.empty(len(run_rows), np.int64)
+    judged_in = np.full(n_docs, -1, np.int64)
+    retrieved_in = np.full(n_docs, -1, np.int64)
+    rel_of = np.zeros(n_docs, np.int64)
+    repeated_judgment = -1
+    repeated_retrieval = -1
+    for q in range(len(run_offsets) - 1):
+        for i in range(qrels_offsets[q], qrels_offsets[q + 1]):
+            row = qrels_rows[i]
+            d = qrels_doc[row]
+            if judged_in[d] == q:
+                if repeated_judgment < 0 or row < repeated_judgment:
+                    repeated_judgment = row
+            else:
+                judged_in[d] = q
+                rel_of[d] = qrels_rel[row]
+        for i in range(run_offsets[q], run_offsets[q + 1]):
+            row = run_rows[i]
+            d = run_doc[row]
+            if retrieved_in[d] == q:
+                if repeated_retrieval < 0 or row < repeated_retrieval:
+                    repeated_retrieval = row
+            retrieved_in[d] = q
+            label[i] = rel_of[d] if judged_in[d] == q else -1
+    return label, repeated_judgment, repeated_retrieval
