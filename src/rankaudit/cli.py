@@ -22,6 +22,7 @@ import io
 import json
 import sys
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -135,16 +136,22 @@ def _floats(obj: object) -> object:
 def cmd_audit(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = _rules(args.ties)
-    run, qrels = _read_run(args.run, args), _read_qrels(args.qrels, args)
-    audit = audit_run(
-        run,
-        qrels,
-        measures,
-        ties=rules,
-        relevance_level=args.relevance_level,
-        complete=args.complete,
-        seed=args.seed,
-    )
+    # the inputs' SHA-256 (JSON only) is computed on a thread while the files are read
+    with ThreadPoolExecutor(1) as pool:
+        hashed = (
+            pool.submit(_inputs, run=args.run, qrels=args.qrels) if args.format == "json" else None
+        )
+        run, qrels = _read_run(args.run, args), _read_qrels(args.qrels, args)
+        audit = audit_run(
+            run,
+            qrels,
+            measures,
+            ties=rules,
+            relevance_level=args.relevance_level,
+            complete=args.complete,
+            seed=args.seed,
+        )
+        inputs = hashed.result() if hashed is not None else []
     envelope = audit.envelope()
     if args.format == "json":
         doc: dict[str, object] = {
@@ -154,7 +161,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             "n_queries": audit.n_queries,
             "relevance_level": args.relevance_level,
             "complete": bool(args.complete),
-            "inputs": _inputs(run=args.run, qrels=args.qrels),
+            "inputs": inputs,
             "rankaudit_version": _version(),
         }
         if args.per_query:

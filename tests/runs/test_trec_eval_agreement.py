@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from rankaudit.runs import evaluate_run, read_trec_qrels, read_trec_run, run_from_ranx
+from rankaudit.runs.kernels import INSERTION_SORT_MAX
 from rankaudit.runs.measures import parse_measures
+from rankaudit.runs.reference import measure_of_ranking, ranked_order
 from tests.runs.conftest import FIXTURES, random_run_and_qrels, write_trec
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -109,3 +111,44 @@ def test_complete_scores_missing_queries_zero(tmp_path):
     )
     merged = full.set_index("query").loc[plain["query"]]
     assert np.array_equal(merged.to_numpy(), plain.set_index("query").to_numpy())
+
+
+def _long_blocks(seed: int) -> tuple[dict, dict]:
+    """Queries whose tie blocks span both sort paths of the kernel: short blocks (insertion
+    sort, at most ``INSERTION_SORT_MAX`` documents) and long ones (merge sort)."""
+    rng = np.random.default_rng(seed)
+    run, qrels = {}, {}
+    for q, (n_docs, n_scores) in enumerate([(300, 3), (200, 8), (90, 2), (40, 1), (33, 1)]):
+        qid = f"long{q}"
+        docs = [f"d{d}" for d in rng.permutation(1000)[:n_docs]]
+        run[qid] = {d: float(rng.integers(0, n_scores)) for d in docs}
+        judged = rng.choice(docs, size=n_docs // 3, replace=False)
+        qrels[qid] = {str(d): int(rng.integers(-1, 4)) for d in judged}
+    return run, qrels
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_long_tie_blocks_match_pytrec_eval_and_the_reference(tmp_path, seed):
+    run, qrels = _long_blocks(seed)
+    sizes = [
+        list(scores.values()).count(s) for scores in run.values() for s in set(scores.values())
+    ]
+    assert min(sizes) <= INSERTION_SORT_MAX < max(sizes)
+    run_path, qrels_path = write_trec(run, qrels, tmp_path)
+    r, j = read_trec_run(run_path), read_trec_qrels(qrels_path)
+    _check(evaluate_run(r, j, MEASURES, ties="trec_eval"), _pytrec(run, qrels, 1))
+    for rule in ("input_order", "pessimistic", "optimistic"):
+        frame = evaluate_run(r, j, MEASURES, ties=rule).set_index("query")
+        for qid, docs in run.items():
+            names, scores = list(docs), list(docs.values())
+            labels = [qrels[qid].get(d) for d in names]
+            gain_rel = [(0, False) if lab is None else (max(lab, 0), lab >= 1) for lab in labels]
+            keys = {
+                "input_order": list(range(len(names))),
+                "pessimistic": [2 * g + int(x) for g, x in gain_rel],
+                "optimistic": [-(2 * g + int(x)) for g, x in gain_rel],
+            }[rule]
+            ranked = [labels[i] for i in ranked_order(scores, keys)]
+            for m in parse_measures(MEASURES):
+                want = measure_of_ranking(m, ranked, list(qrels[qid].values()))
+                assert frame.loc[qid, str(m)] == pytest.approx(want, abs=1e-12), (rule, qid, m)

@@ -7,8 +7,9 @@ searches over ``(query, docno)`` keys:
   order, as CSR ``offsets`` / ``rows`` (lines of other queries, code ``-1``, are left out).
 - :func:`label_rows` walks the queries once; for each it stamps the query's judged documents
   into a dense table indexed by docno code, then reads the label of each retrieved document
-  from it (``-1``: unjudged).  A document judged twice, or retrieved twice, in one query is
-  reported as the smallest offending line index (trec_eval stops on both).
+  from it and writes the arrays the measure kernels read (gain, relevance, docno rank).  A
+  document judged twice, or retrieved twice, in one query is reported as the smallest
+  offending line index (trec_eval stops on both).
 """
 
 from __future__ import annotations
@@ -40,14 +41,30 @@ def group_rows(codes, n_groups):  # pragma: no cover - compiled
 
 @numba.njit(cache=True)
 def label_rows(
-    run_offsets, run_rows, run_doc, qrels_offsets, qrels_rows, qrels_doc, qrels_rel, n_docs
+    run_offsets,
+    run_rows,
+    run_doc,
+    qrels_offsets,
+    qrels_rows,
+    qrels_doc,
+    qrels_rel,
+    rank_of_code,
+    level,
 ):  # pragma: no cover - compiled
-    """``(label, repeated_judgment, repeated_retrieval)`` of the grouped run lines.
+    """Per grouped run line: gain, relevance, docno code and docno rank; and repeated lines.
 
-    ``label[i]`` is the qrels label of grouped run line ``i`` (``-1`` when unjudged); the two
-    others are the smallest qrels / run line index that repeats a document of its query, or -1.
+    Returns ``(gains, relevant, doc, doc_rank, repeated_judgment, repeated_retrieval)``.
+    Grouped line ``i`` (file line ``run_rows[i]``) retrieves document ``doc[i]`` with byte-order
+    rank ``doc_rank[i] = rank_of_code[doc[i]]``; with its qrels label ``l`` (unjudged: none),
+    ``gains[i] = max(l, 0)`` (0 when unjudged) and ``relevant[i] = l >= level``.  The last two
+    are the smallest qrels / run line index that repeats a document of its query, or -1.
     """
-    label = np.empty(len(run_rows), np.int64)
+    n = len(run_rows)
+    gains = np.empty(n, np.float64)
+    relevant = np.empty(n, np.bool_)
+    doc = np.empty(n, np.int64)
+    doc_rank = np.empty(n, np.int64)
+    n_docs = max(len(rank_of_code), 1)
     judged_in = np.full(n_docs, -1, np.int64)
     retrieved_in = np.full(n_docs, -1, np.int64)
     rel_of = np.zeros(n_docs, np.int64)
@@ -70,5 +87,13 @@ def label_rows(
                 if repeated_retrieval < 0 or row < repeated_retrieval:
                     repeated_retrieval = row
             retrieved_in[d] = q
-            label[i] = rel_of[d] if judged_in[d] == q else -1
-    return label, repeated_judgment, repeated_retrieval
+            doc[i] = d
+            doc_rank[i] = rank_of_code[d]
+            if judged_in[d] == q:
+                label = rel_of[d]
+                gains[i] = max(label, 0)
+                relevant[i] = label >= level
+            else:
+                gains[i] = 0.0
+                relevant[i] = False
+    return gains, relevant, doc, doc_rank, repeated_judgment, repeated_retrieval

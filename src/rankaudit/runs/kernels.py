@@ -52,6 +52,9 @@ __all__ = [
 ]
 
 NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
+#: Tie blocks up to this size are re-sorted in place by insertion sort (no allocation); longer
+#: blocks by a stable merge sort.  Both are stable, so the order is the same either way.
+INSERTION_SORT_MAX = 32
 
 
 @numba.njit(cache=True)
@@ -100,7 +103,17 @@ def _tie_sorted(order, scores, keys, a, n):  # pragma: no cover - compiled
         e = i + 1
         while e < n and scores[a + out[e]] == s:
             e += 1
-        if e - i > 1:
+        if 1 < e - i <= INSERTION_SORT_MAX:
+            # stable insertion sort: the same order as the stable merge sort below
+            for x in range(i + 1, e):
+                v = out[x]
+                kv = keys[a + v]
+                y = x - 1
+                while y >= i and keys[a + out[y]] > kv:
+                    out[y + 1] = out[y]
+                    y -= 1
+                out[y + 1] = v
+        elif e - i > 1:
             kb = np.empty(e - i, np.int64)
             for q in range(e - i):
                 kb[q] = keys[a + out[i + q]]

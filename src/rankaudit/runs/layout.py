@@ -16,6 +16,8 @@ and line (as trec_eval, which stops with "duplicate docs").
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,9 +88,37 @@ def _sorted(values: pa.Array) -> pa.Array:
     return values.take(pc.sort_indices(values))
 
 
-def _encode(values: pa.Array) -> tuple[pa.Array, np.ndarray]:
-    """``(distinct values, code of each value)`` by one hash pass."""
-    encoded = pc.dictionary_encode(values)
+#: Arrays longer than this are dictionary-encoded in slices on several threads.
+PARALLEL_ENCODE_MIN = 1 << 20
+
+
+def _encode(*arrays: pa.Array, parts: int | None = None) -> tuple[pa.Array, np.ndarray]:
+    """``(distinct values, code of each value)`` of the arrays laid end to end, distinct values
+    in order of first appearance.
+
+    Arrays of ``PARALLEL_ENCODE_MIN`` values or more are cut into ``parts`` contiguous slices
+    (default: one per core, at most 4; an explicit ``parts`` cuts every array); all
+    pieces are encoded on a thread pool (pyarrow releases the GIL), then their dictionaries are
+    unified: piece 1's dictionary followed by the new values of piece 2, and so on, which is
+    the order of first appearance over the whole sequence, so the codes equal those of one
+    pass over the concatenation whatever ``parts`` is (tested).  Nothing is concatenated.
+    """
+    threads = min(os.cpu_count() or 1, 4)
+    pieces = []
+    for values in arrays:
+        n = len(values)
+        if parts is None:
+            cut = threads if n >= PARALLEL_ENCODE_MIN else 1
+        else:
+            cut = max(1, min(parts, n))
+        bounds = [n * i // cut for i in range(cut + 1)]
+        pieces += [values.slice(a, b - a) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    if len(pieces) == 1:
+        encoded = pc.dictionary_encode(pieces[0])
+    else:
+        with ThreadPoolExecutor(min(len(pieces), threads)) as pool:
+            chunks = list(pool.map(pc.dictionary_encode, pieces))
+        encoded = pa.chunked_array(chunks).unify_dictionaries().combine_chunks()
     return encoded.dictionary, encoded.indices.to_numpy().astype(np.int64)
 
 
@@ -118,7 +148,7 @@ def join_run_qrels(
     qrels_q = _recode(qrels_qnames, qrels_qcodes, queries)
 
     # shared docno dictionary for run and qrels; its byte order ranks trec_eval's tie-break
-    names, codes = _encode(pa.chunked_array([run.docno, qrels.docno]).combine_chunks())
+    names, codes = _encode(run.docno, qrels.docno)
     n_docs = len(names)
     rank_of_code = np.empty(n_docs, dtype=np.int64)
     rank_of_code[pc.sort_indices(names).to_numpy()] = np.arange(n_docs)
@@ -127,7 +157,7 @@ def join_run_qrels(
     # lines of each evaluated query (file order kept), labels, repeated documents
     offsets, grouped = group_rows(run_q, n_q)
     qrels_offsets, qrels_grouped = group_rows(qrels_q, n_q)
-    label, repeated_judgment, repeated_retrieval = label_rows(
+    gains, relevant, doc, docno_rank, repeated_judgment, repeated_retrieval = label_rows(
         offsets,
         grouped,
         run_doc,
@@ -135,7 +165,8 @@ def join_run_qrels(
         qrels_grouped,
         qrels_doc,
         qrels.relevance,
-        max(n_docs, 1),
+        rank_of_code,
+        level,
     )
     if repeated_judgment >= 0:
         row = int(repeated_judgment)
@@ -155,8 +186,6 @@ def join_run_qrels(
             f"document {run.docno[row].as_py()!r} is retrieved twice "
             f"for query {run.query[row].as_py()!r} ({where}); trec_eval rejects this",
         )
-    gains = np.maximum(label, 0).astype(np.float64)
-    relevant = label >= level
     scores = np.ascontiguousarray(run.score[grouped])
     score_order, tied = score_order_kernel(offsets, scores)
 
@@ -171,7 +200,6 @@ def join_run_qrels(
         np.int64
     )
     n_rel = np.bincount(qq[rel_all >= level], minlength=n_q).astype(np.int64)
-    doc = run_doc[grouped]
 
     return QueryBatch(
         queries=np.asarray(queries.to_pylist(), dtype=object),
@@ -179,7 +207,7 @@ def join_run_qrels(
         scores=scores,
         gains=gains,
         relevant=relevant,
-        docno_rank=rank_of_code[doc],
+        docno_rank=docno_rank,
         position=grouped,
         docno_code=doc,
         docno_names=names,
