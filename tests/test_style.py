@@ -35,3 +35,16 @@ def test_ruff_is_clean_in_every_folder():
         text=True,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]
+
+
+MAX_MODULE_LINES = 400
+
+
+def test_no_module_is_over_400_lines():
+    """Small modules with one job: a module that grows past this is split, not waved through."""
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in sorted((ROOT / "src").rglob("*.py"))
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert not long, f"modules over {MAX_MODULE_LINES} lines: {long}"

@@ -137,10 +137,9 @@ def cmd_audit(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = _rules(args.ties)
     # the inputs' SHA-256 (JSON only) is computed on a thread while the files are read
+    hashed_paths = {"run": args.run, "qrels": args.qrels} if args.format == "json" else {}
     with ThreadPoolExecutor(1) as pool:
-        hashed = (
-            pool.submit(_inputs, run=args.run, qrels=args.qrels) if args.format == "json" else None
-        )
+        hashed = pool.submit(_inputs, **hashed_paths)
         run, qrels = _read_run(args.run, args), _read_qrels(args.qrels, args)
         audit = audit_run(
             run,
@@ -151,7 +150,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             complete=args.complete,
             seed=args.seed,
         )
-        inputs = hashed.result() if hashed is not None else []
+        inputs = hashed.result()
     envelope = audit.envelope()
     if args.format == "json":
         doc: dict[str, object] = {
