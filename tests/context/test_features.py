@@ -136,3 +136,40 @@ def test_bad_vectors_rejected(small):
         build_feature_table(
             log, item_vectors=iv, query_vectors=qv[:-1], popularity_query_ids=ids, progress=False
         )
+
+
+def test_query_mask_keeps_the_full_tables_rows(small):
+    """A table built for some queries only holds exactly those rows of the full table, with the
+    same values (features depend on each query's own session only)."""
+    log, iv, qv, train_ids, tab = small
+    rng = np.random.default_rng(3)
+    sessions = log.queries.session_id.unique()
+    kept_sessions = rng.choice(sessions, size=len(sessions) // 2, replace=False)
+    mask = log.queries.session_id.isin(kept_sessions).to_numpy()
+    part = build_feature_table(
+        log,
+        item_vectors=iv,
+        query_vectors=qv,
+        popularity_query_ids=train_ids,
+        query_mask=mask,
+        progress=False,
+    )
+    expected = tab[mask[tab.qpos.to_numpy()]].reset_index(drop=True)
+    assert 0 < len(part) < len(tab)
+    pd.testing.assert_frame_equal(part, expected)
+
+
+@pytest.mark.parametrize("bad", ["ints", "short"])
+def test_query_mask_must_be_one_bool_per_query(small, bad):
+    log, iv, qv, train_ids, _ = small
+    n = len(log.queries)
+    mask = np.ones(n, dtype=int) if bad == "ints" else np.ones(n - 1, dtype=bool)
+    with pytest.raises(ValueError, match="query_mask"):
+        build_feature_table(
+            log,
+            item_vectors=iv,
+            query_vectors=qv,
+            popularity_query_ids=train_ids,
+            query_mask=mask,
+            progress=False,
+        )

@@ -435,3 +435,65 @@ def test_per_query_validation_ndcg_and_gain_se(split):
     per = validation_ndcg(res.model, valid, per_query=True)
     assert per.mean() == pytest.approx(validation_ndcg(res.model, valid))
     assert np.isfinite(res.gain_se) and res.gain_se >= 0
+
+
+def test_perceiver_output_carries_no_residual_of_the_query():
+    """E_seq:cross = CrossAttention(Q, clicks): with one click the attention has one key, so the
+    query cannot change E_seq, even through the learned correction (beta's query-click logits
+    only weigh clicks against each other)."""
+    clicks, mask, query, _ = tensors()
+    torch.manual_seed(0)
+    perc = PerceiverSeqEncoder(D, d_model=16, n_heads=2, dropout=0.0, correction=True).eval()
+    torch.nn.init.normal_(perc.out_proj.weight, std=0.5)
+    with torch.no_grad():
+        perc.beta.fill_(0.5)
+    one = mask[3]  # row 3 has a single click
+    assert int(one.sum()) == 1
+    e_pos, _ = perc(clicks, mask, query)
+    e_neg, _ = perc(clicks, mask, -query)
+    torch.testing.assert_close(e_pos[3], e_neg[3])
+    assert not torch.allclose(e_pos[3], clicks[3, 4])  # the correction did move it
+    assert not torch.allclose(e_pos[0], e_neg[0])  # with five clicks the query steers
+
+
+def test_fit_sequence_features_on_the_rankers_rows_only(small_log):
+    """The encoders learn from the log's own SERPs, so a feature table holding the ranker's windows
+    only gets the same feature values as the full table's rows."""
+    from rankaudit.context.sequence import fit_sequence_features
+
+    log, frame, history, windows = small_log
+    rng = np.random.default_rng(1)
+    items = rng.normal(size=(len(log.items), 8)).astype(np.float32)
+    queries = rng.normal(size=(len(log.queries), 8)).astype(np.float32)
+    ranker = np.isin(windows.astype(str).to_numpy(), ["train", "valid", "test"])
+    part = frame[ranker[frame.qpos.to_numpy()]].reset_index(drop=True)
+    kw = dict(
+        item_vectors=items,
+        query_vectors=queries,
+        window=windows,
+        kinds=("trans",),
+        progress=False,
+        device="cpu",
+        train_kwargs=dict(d_model=8, n_heads=2, epochs=1),
+    )
+    full = fit_sequence_features(log, frame, history, **kw)
+    some = fit_sequence_features(log, part, history, **kw)
+    expected = full.columns[ranker[frame.qpos.to_numpy()]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(some.columns, expected)
+    assert some.n_train_queries == full.n_train_queries > 0
+    assert some.columns.notna().to_numpy().any()
+
+
+def test_shuffled_clicks_keep_the_rows_and_cost_a_trained_encoder_its_gain(split):
+    train, valid = split
+    shuffled = valid.with_shuffled_clicks(seed=0)
+    np.testing.assert_array_equal(shuffled.has_clicks, valid.has_clicks)
+    assert sorted(map(tuple, shuffled.click_items)) == sorted(map(tuple, valid.click_items))
+    assert (shuffled.click_items != valid.click_items).any()
+    np.testing.assert_array_equal(shuffled.serp_items, valid.serp_items)
+    res = train_encoder(
+        "trans", train, valid, d_model=16, n_heads=2, epochs=3, progress=False, device="cpu"
+    )
+    # the synthetic intent is revealed by the clicks only (for the Transformer): another query's
+    # clicks must rank this query's SERP worse
+    assert validation_ndcg(res.model, shuffled) < validation_ndcg(res.model, valid) - 0.05

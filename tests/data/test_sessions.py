@@ -198,3 +198,34 @@ def test_diginetica_shape_reads_the_log():
     assert shape.loc["clicks per search", "diginetica_published"] == pytest.approx(
         d["clicks"] / searches
     )
+
+
+def test_clicks_per_search_is_calibrated_to_diginetica_at_the_defaults():
+    """The default click intercept gives DIGINETICA's clicks per search (within 3%)."""
+    from rankaudit.data.session_shape import CALIBRATED_CLICK_BASE, clicks_per_search
+
+    assert SessionConfig().click_base == CALIBRATED_CLICK_BASE
+    d = DIGINETICA_PUBLISHED
+    published = d["clicks"] / (d["query_full_searches"] + d["query_less_searches"])
+    here = clicks_per_search(simulate_sessions(progress=False))
+    assert here == pytest.approx(published, rel=0.03)
+    note = diginetica_shape(simulate_sessions(progress=False, n_sessions=100))
+    assert (
+        note.set_index("statistic").loc["clicks per search", "calibrated"].startswith("calibrated")
+    )
+    other = diginetica_shape(simulate_sessions(progress=False, n_sessions=100, click_base=-3.0))
+    assert "not calibrated" in other.set_index("statistic").loc["clicks per search", "calibrated"]
+
+
+def test_calibrate_click_base_hits_its_target_and_checks_the_bracket():
+    from rankaudit.data.session_shape import calibrate_click_base, clicks_per_search
+
+    cfg = SessionConfig(n_products=300, n_sessions=300, n_days=2, seed=2)
+    click_base, rate = calibrate_click_base(cfg, target=1.6, tol=0.02)
+    assert rate == pytest.approx(1.6, abs=0.02)
+    again = clicks_per_search(simulate_sessions(cfg, click_base=click_base, progress=False))
+    assert again == rate  # the returned rate is the log's, reproducibly
+    with pytest.raises(ValueError, match="widen the bracket"):
+        calibrate_click_base(cfg, target=50.0)
+    with pytest.raises(ValueError, match="lo < hi"):
+        calibrate_click_base(cfg, lo=1.0, hi=0.0)

@@ -182,3 +182,95 @@ def test_context_sweep_grid_oracle_and_measured_returns():
     assert by_return[0.0] == 0.0 and by_return[0.9] > 0.0
     with pytest.raises(ValueError, match="at least one"):
         context_sweep([], [0.1], config=cfg, embedder=emb, features=["CosSim_lc"])
+
+
+def test_part3_log_gives_the_encoders_their_own_earlier_sessions():
+    from rankaudit.data.sessions import assign_time_windows
+    from rankaudit.ranking.experiment import PART3_FRACTIONS, RANKER_WINDOWS, load_part3_log
+
+    cfg = SessionConfig(n_products=300, n_sessions=200, n_days=4, seed=2)
+    log, fractions = load_part3_log(None, config=cfg, encoder_sessions=600, progress=False)
+    assert log.queries.session_id.nunique() == 800
+    assert list(fractions) == ["encoder", *RANKER_WINDOWS]
+    assert sum(fractions.values()) == pytest.approx(1.0)
+    windows = assign_time_windows(log.queries, fractions)
+    sessions = log.queries.groupby(windows.to_numpy(), observed=True).session_id.nunique()
+    assert abs(sessions["encoder"] - 600) <= 1
+    ranker = {w: PART3_FRACTIONS[w] for w in RANKER_WINDOWS}
+    for w in RANKER_WINDOWS:  # the ranker's 200 sessions split as PART3_FRACTIONS does
+        assert abs(sessions[w] - 200 * ranker[w] / sum(ranker.values())) <= 1
+    with pytest.raises(ValueError, match="encoder_sessions"):
+        load_part3_log(None, config=cfg, encoder_sessions=0)
+
+
+def test_feature_windows_build_the_rankers_rows_only(exp):
+    from rankaudit.ranking.experiment import RANKER_WINDOWS
+
+    emb = PPMISVDEmbedder(dim=16).fit(exp.log.items.title.tolist(), exp.log.clicks)
+    fractions = {"encoder": 0.4, "train": 0.3, "valid": 0.1, "test": 0.2}
+    part = prepare_experiment(
+        exp.log, embedder=emb, fractions=fractions, feature_windows=RANKER_WINDOWS, progress=False
+    )
+    whole = prepare_experiment(exp.log, embedder=emb, fractions=fractions, progress=False)
+    assert set(part.windows.to_numpy()[part.table.qpos]) == set(RANKER_WINDOWS)
+    for w in RANKER_WINDOWS:
+        pd.testing.assert_frame_equal(part.window(w), whole.window(w))
+    with pytest.raises(ValueError, match="feature_windows"):
+        prepare_experiment(
+            exp.log, embedder=emb, fractions=fractions, feature_windows=["tset"], progress=False
+        )
+
+
+def test_within_query_correlation_ignores_per_query_shifts():
+    from rankaudit.ranking.summaries import within_query_correlation
+
+    rng = np.random.default_rng(0)
+    q = np.repeat(np.arange(50), 8)
+    x = rng.normal(size=len(q))
+    noise = rng.normal(size=len(q))
+    t = pd.DataFrame(
+        {
+            "query_id": q,
+            "x": x,
+            "shifted": 2 * x + 10 * rng.normal(size=50)[q],  # same order inside every query
+            "other": noise,
+            "half": np.where(np.arange(len(q)) % 3 == 0, np.nan, x + noise),
+        }
+    )
+    r = within_query_correlation(t, ["x"], ["shifted", "other", "half"])
+    assert r.loc["x", "shifted"] == pytest.approx(1.0)
+    assert abs(r.loc["x", "other"]) < 0.15
+    # brute force on the finite rows, each column centred per query
+    both = t[["query_id", "x", "half"]].dropna()
+    c = both[["x", "half"]] - both.groupby("query_id")[["x", "half"]].transform("mean")
+    assert r.loc["x", "half"] == pytest.approx(np.corrcoef(c.x, c.half)[0, 1], abs=1e-9)
+    with pytest.raises(ValueError, match="lacks"):
+        within_query_correlation(t, ["x"], ["nope"])
+    with pytest.raises(ValueError, match="no within-query variation"):
+        within_query_correlation(t.assign(flat=1.0), ["x"], ["flat"])
+
+
+def test_within_query_r2_against_a_brute_force_fit():
+    from rankaudit.ranking.summaries import within_query_r2
+
+    rng = np.random.default_rng(1)
+    q = np.repeat(np.arange(40), 6)
+    a, b = rng.normal(size=len(q)), rng.normal(size=len(q))
+    t = pd.DataFrame(
+        {
+            "query_id": q,
+            "a": a,
+            "b": b,
+            "mix": 2 * a - b + 5 * rng.normal(size=40)[q],  # a mix of a and b inside each query
+            "noisy": a + rng.normal(size=len(q)),
+        }
+    )
+    r2 = within_query_r2(t, ["mix", "noisy"], ["a", "b"])
+    assert r2["mix"] == pytest.approx(1.0)
+    c = t[["a", "b", "noisy"]] - t.groupby("query_id")[["a", "b", "noisy"]].transform("mean")
+    coef, *_ = np.linalg.lstsq(c[["a", "b"]].to_numpy(), c.noisy.to_numpy(), rcond=None)
+    resid = c.noisy.to_numpy() - c[["a", "b"]].to_numpy() @ coef
+    assert r2["noisy"] == pytest.approx(1 - (resid**2).sum() / (c.noisy**2).sum())
+    assert 0.2 < r2["noisy"] < 0.8
+    with pytest.raises(ValueError, match="lacks"):
+        within_query_r2(t, ["mix"], ["zz"])

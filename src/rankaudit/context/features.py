@@ -43,9 +43,11 @@ Interfaces for other modules (the sequence encoders reuse these)
 ``pair_cosine(vectors_a, index_a, vectors_b, index_b) -> ndarray``  cosine per aligned pair, NaN for
     padding (``-1``) or zero vectors; deduplicated and chunked.
 ``build_feature_table(log, *, item_vectors, query_vectors, popularity_query_ids, compressor="zlib",
-    max_history=5) -> DataFrame``  the frame above plus every feature in ``MLR_FEATURES``,
-    ``HEURISTIC_FEATURES`` and ``INTENT_FEATURES``. Add further columns (e.g. ``CosSim_seq:trans``)
-    with the same row order and pass them to :func:`rankaudit.ranking.ablation.run_ablation`.
+    max_history=5, query_mask=None) -> DataFrame``  the frame above plus every feature in
+    ``MLR_FEATURES``, ``HEURISTIC_FEATURES`` and ``INTENT_FEATURES``; with ``query_mask`` only the
+    rows of the masked queries (the same values as the full table's rows). Add further columns
+    (e.g. ``CosSim_seq:trans``) with the same row order and pass them to
+    :func:`rankaudit.ranking.ablation.run_ablation`.
 """
 
 from __future__ import annotations
@@ -314,10 +316,16 @@ def build_feature_table(
     popularity_query_ids: np.ndarray,
     compressor: str = "zlib",
     max_history: int = 5,
+    query_mask: np.ndarray | None = None,
     progress: bool = True,
 ) -> pd.DataFrame:
     """SERP frame + MLR + heuristic + intent-aware features (module docstring), one row per shown
     item.
+
+    ``query_mask`` (bool, aligned with ``log.queries``) keeps the rows of those queries only, e.g.
+    the ranker's windows when an earlier window serves the sequence encoders alone: every feature
+    of a query depends on its own session's earlier clicks, so the kept rows hold the same values
+    as in the full table, and the features of the other queries are never computed.
 
     ``item_vectors`` rows align with ``log.items.item_id``; ``query_vectors`` rows with
     ``log.queries`` (see :func:`rankaudit.context.embed.embed_items_and_queries`).
@@ -335,6 +343,15 @@ def build_feature_table(
     steps = tqdm(total=4, desc="features", disable=not progress, leave=False)
     frame = serp_frame(log)
     history = click_history(log.queries, log.clicks, max_history)
+    if query_mask is not None:
+        query_mask = np.asarray(query_mask)
+        if query_mask.dtype != bool or query_mask.shape != (len(log.queries),):
+            raise ValueError(
+                f"query_mask must be a boolean array of {len(log.queries)} entries (one per "
+                f"query); got dtype {query_mask.dtype}, shape {query_mask.shape}"
+            )
+        frame = frame[query_mask[frame.qpos.to_numpy()]].reset_index(drop=True)
+        history = np.where(query_mask[:, None], history, -1)  # no NCD work for dropped queries
     titles = log.items.title.to_numpy(dtype=object)
     ncd = NCD(compressor)
     parts = [frame, mlr_features(log, frame, popularity_query_ids)]

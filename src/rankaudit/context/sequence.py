@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from rankaudit.context.features import serp_frame
 from rankaudit.context.sequence_training import (
     SequenceData,
     TrainResult,
@@ -187,6 +188,7 @@ class SequenceFeatures:
     n_train_queries: int = 0
     n_valid_queries: int = 0
     encoder_rows: np.ndarray | None = None
+    valid: SequenceData | None = None  # the encoder window's validation queries
 
     def history(self) -> pd.DataFrame:
         """Per-epoch training history of every encoder, long format."""
@@ -214,21 +216,23 @@ def fit_sequence_features(
     """Train each encoder on the encoder window and compute ``CosSim_seq:<kind>`` for every frame
     row.
 
-    The encoder window's queries (:func:`encoder_rows`) are split by time: the last
-    ``valid_fraction`` pick the best epoch (validation NDCG@10), the rest train. Features are then
-    computed for all queries (the encoder window's own rows get values too, but the ranker never
-    sees them). ``train_kwargs`` go to :func:`train_encoder` (``d_model``, ``epochs``, ...).
+    The encoders learn from the log's own SERPs (:func:`~rankaudit.context.features.serp_frame`),
+    so ``frame`` (the ranker's feature table, sorted by ``qpos`` then ``rank``) may hold the
+    ranker's windows only. The encoder window's queries (:func:`encoder_rows`) are split by time:
+    the last ``valid_fraction`` pick the best epoch (validation NDCG@10), the rest train. Features
+    are then computed for the queries of ``frame``. ``train_kwargs`` go to :func:`train_encoder`
+    (``d_model``, ``epochs``, ...).
     """
     if not 0 < valid_fraction < 1:
         raise ValueError(f"valid_fraction must be in (0, 1); got {valid_fraction}")
-    data = sequence_data_from_log(log, frame, history, item_vectors, query_vectors)
+    data = sequence_data_from_log(log, serp_frame(log), history, item_vectors, query_vectors)
     enc = encoder_rows(log.queries, window)
     rows = np.flatnonzero(enc)
     ts = pd.to_datetime(log.queries.timestamp).to_numpy()[rows]
     split = time_windows(ts, {"fit": 1 - valid_fraction, "valid": valid_fraction})
     train, valid = data.subset(rows[split["fit"]]), data.subset(rows[split["valid"]])
-    qpos = frame["qpos"].to_numpy(np.int64)
-    _, slot, _ = serp_matrix_positions(frame, len(log.queries))
+    qpos, slot, _ = serp_matrix_positions(frame, len(log.queries))
+    wanted, at = np.unique(qpos, return_inverse=True)  # the frame's queries, once each
     columns, results = {}, {}
     for kind in kinds:
         res = train_encoder(
@@ -240,8 +244,8 @@ def fit_sequence_features(
             progress=progress,
             **dict(train_kwargs or {}),
         )
-        feat = sequence_feature(res.model, data)
-        columns[FEATURE_NAMES[kind]] = feat[qpos, slot]
+        feat = sequence_feature(res.model, data.subset(wanted))
+        columns[FEATURE_NAMES[kind]] = feat[at, slot]
         results[kind] = res
     return SequenceFeatures(
         pd.DataFrame(columns, index=frame.index),
@@ -249,6 +253,7 @@ def fit_sequence_features(
         n_train_queries=len(train),
         n_valid_queries=len(valid),
         encoder_rows=enc,
+        valid=valid,
     )
 
 

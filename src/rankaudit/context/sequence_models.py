@@ -24,9 +24,10 @@ that are more relevant ... while diminishing the influence of less pertinent cli
 ``alpha`` computed by the encoder; optionally plus a learned correction ``W_out h`` from the pooled
 hidden state. The readout's attention query (and ``W_out``) start at zero, so an untrained encoder
 returns the plain mean of the click embeddings (the ``CosSim_l5c`` reference point of §2.1.2) and
-training learns which clicks to emphasise. The correction is off by default: with the few thousand
-encoder-window sessions of the simulated default it lets the encoder memorise the training window
-(training NDCG rises, validation NDCG falls); turn it on with more data.
+training learns which clicks to emphasise. The correction is off by default here: with a few
+thousand encoder-window sessions it lets the encoder memorise its training window (training NDCG
+rises, validation NDCG falls). Chapter 12 turns it on, with an encoder window of its own that is
+several times larger than the ranker's.
 
 Zero-click queries (every position masked) have no context: the encoders return ``has_context =
 False`` for them and a finite placeholder ``E_seq``; the feature is NaN for them (missing, as the
@@ -277,9 +278,11 @@ class TransformerSeqEncoder(SequenceEncoder):
 class PerceiverSeqEncoder(SequenceEncoder):
     """``E_seq:perc = SelfAttention(CrossAttention(Q, clicks))`` (Sheng et al., 2024, §2.3.2).
 
-    Perceiver-like (Jaegle et al., ICML 2021): ``n_latents`` latents, each the projected query
-    embedding plus a learned offset, cross-attend over the projected clicks (+ recency embeddings,
-    key-padding mask), then ``n_layers`` self-attention layers mix the latents. Their mean is the
+    Perceiver-like (Jaegle et al., ICML 2021): ``n_latents`` attention queries, each the projected
+    query embedding plus a learned latent, cross-attend over the projected clicks (+ recency
+    embeddings, key-padding mask); the latents plus the attention output (a query-weighted
+    combination of the clicks, without a residual of the query itself) then pass ``n_layers``
+    self-attention layers. Their mean is the
     pooled state; it also forms the readout query that weights the clicks in item space (module
     docstring). The query embedding is required.
     """
@@ -337,12 +340,15 @@ class PerceiverSeqEncoder(SequenceEncoder):
                 f"query_emb must have shape ({x.shape[0]}, {self.item_dim}); got "
                 f"{tuple(query_emb.shape)}"
             )
-        lat = self.q_proj(query_emb).unsqueeze(1) + self.latents.unsqueeze(0)
+        queries = self.q_proj(query_emb).unsqueeze(1) + self.latents.unsqueeze(0)
         kv = self.norm_kv(x)
         attn, _ = self.cross(
-            self.norm_q(lat), kv, kv, key_padding_mask=~key_mask, need_weights=False
+            self.norm_q(queries), kv, kv, key_padding_mask=~key_mask, need_weights=False
         )
-        lat = lat + attn
+        # E_seq:cross = CrossAttention(Q, clicks): the query steers the attention, the values are
+        # the clicks'; no residual of the query itself (it would carry query-item relevance,
+        # which the ranker's BM25 already has, into E_seq)
+        lat = self.latents.unsqueeze(0) + attn
         lat = lat + self.cross_ff(lat)
         lat = self.norm(self.self_attn(lat))
         pooled = lat.mean(1)

@@ -124,6 +124,25 @@ class SequenceData:
             self.labels[rows],
         )
 
+    def with_shuffled_clicks(self, seed: int = 0) -> SequenceData:
+        """The same queries, each with the click history of another query that has one.
+
+        A seeded permutation of ``click_items`` among the rows with an earlier click, so the rows
+        with context (and what :func:`validation_ndcg` averages over) are unchanged: an encoder
+        that reads the clicks loses its gain on this data; one that ignores them does not.
+        """
+        rows = np.flatnonzero(self.has_clicks)
+        clicks = self.click_items.copy()
+        clicks[rows] = self.click_items[np.random.default_rng(seed).permutation(rows)]
+        return SequenceData(
+            self.item_embs,
+            self.query_embs,
+            self.query_index,
+            clicks,
+            self.serp_items,
+            self.labels,
+        )
+
     def tables(self, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
         key = str(device)
         if key not in self._cache:

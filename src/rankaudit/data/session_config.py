@@ -21,14 +21,16 @@ class SessionConfig:
     max_queries: int = 12
     p_continue: float = 0.85
     p_continue_after_purchase: float = 0.35
-    p_switch: float = 0.15
-    p_return: float = 0.35
+    # assumptions: a return to an earlier intent (A -> B -> A) in about one later query in ten
+    p_switch: float = 0.3
+    p_return: float = 0.7
     p_specific_start: float = 0.2
     p_refine: float = 0.35
     retrieval_noise: float = 1.0
     retrieval_pop_weight: float = 0.5
     position_bias: float = 0.8
-    click_base: float = -3.0
+    # calibrated to DIGINETICA's clicks per search (rankaudit.data.session_shape)
+    click_base: float = -5.25
     w_type: float = 1.5
     w_brand: float = 2.5
     w_line: float = 2.0

@@ -1,17 +1,29 @@
 """One call from a session log to time-split feature tables, and the context sweep (beyond the
 paper).
 
-``prepare_experiment(log, *, embedder, fractions, compressor, max_history) -> Experiment``
+``prepare_experiment(log, *, embedder, fractions, compressor, max_history, feature_windows)
+-> Experiment``
     embeds items and queries, splits sessions by start time
     (:func:`rankaudit.data.sessions.assign_time_windows`), builds the feature table
     (:func:`rankaudit.context.features.build_feature_table`) with popularity from the ``"train"``
-    window only, and returns it with per-window views. Works unchanged on the simulator's and the
+    window only (for the queries of ``feature_windows`` only, when given), and returns it with
+    per-window views. Works unchanged on the simulator's and the
     Diginetica loader's :class:`~rankaudit.data.sessions.SessionLog`. On a simulated log the table
     also holds the oracle column ``Oracle_intent`` (:mod:`rankaudit.context.oracle`); a real log has
     no latent intent and no oracle.
-``PART3_FRACTIONS``  the one split every Part III chapter with a ranker uses (chapters 11 and 12):
-    encoder window (sequence encoders only), ranker training, validation and test, by session start.
-    Same log, same split, same seeds => the rows the two chapters share are identical.
+``PART3_FRACTIONS``  the split of a real log in every Part III chapter with a ranker (chapters 11
+    and 12): encoder window (sequence encoders only), ranker training, validation and test, by
+    session start. Same log, same split, same seeds => the rows the two chapters share are
+    identical.
+``load_part3_log(data_dir, *, config, encoder_sessions, max_sessions) -> (SessionLog, fractions)``
+    the log and split of chapters 11 and 12. Simulated: ``config.n_sessions`` sessions for the
+    ranker's windows *plus* ``encoder_sessions`` earlier ones for the encoder window (one
+    simulation of both, so the two chapters share every row); the ranker's windows split their
+    share 0.35 : 0.1 : 0.3 as ``PART3_FRACTIONS`` does. Real: the DIGINETICA folder and
+    ``PART3_FRACTIONS``.
+``part3_fractions(n_sessions, encoder_sessions)``  those shares, without simulating.
+``RANKER_WINDOWS``  ``("train", "valid", "test")``: the windows whose queries get ranker
+    features.
 ``table1_design(table) -> (feature_sets, rows)``  the paper's progressive sets and rows, plus the
     oracle row ``MLR + Oracle_intent`` vs MLR when the table has the oracle column.
 ``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
@@ -67,9 +79,12 @@ __all__ = [
     "DEFAULT_FRACTIONS",
     "ORACLE_ROW",
     "PART3_FRACTIONS",
+    "RANKER_WINDOWS",
     "Experiment",
     "default_embedder",
+    "load_part3_log",
     "load_session_log",
+    "part3_fractions",
     "context_sweep",
     "prepare_experiment",
     "table1_design",
@@ -78,6 +93,8 @@ __all__ = [
 DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
 #: The split of chapters 11 and 12 (shared so that their common Table 1 rows are identical).
 PART3_FRACTIONS = {"encoder": 0.25, "train": 0.35, "valid": 0.1, "test": 0.3}
+#: The windows a ranker trains, stops and is tested on (every other window is the encoders').
+RANKER_WINDOWS = ("train", "valid", "test")
 #: The oracle's Table 1 row: the baseline plus the true current intent (simulator only).
 ORACLE_ROW = f"MLR + {ORACLE_FEATURE}"
 
@@ -122,6 +139,50 @@ def load_session_log(
     return simulate_sessions(config, progress=progress)
 
 
+def load_part3_log(
+    data_dir: str | None,
+    *,
+    config: SessionConfig,
+    encoder_sessions: int,
+    max_sessions: int | None = None,
+    progress: bool = True,
+) -> tuple[SessionLog, dict[str, float]]:
+    """The log and the time split of chapters 11 and 12 (module docstring).
+
+    Simulated (``data_dir`` None): one simulation of ``n + encoder_sessions`` sessions, ``n =
+    config.n_sessions``. Windows take shares of the sessions ordered by start time
+    (:func:`~rankaudit.data.sessions.assign_time_windows`), so the encoder window, share ``e =
+    encoder_sessions / (n + encoder_sessions)``, holds the first ``encoder_sessions`` sessions (up
+    to rounding) and the ranker's windows split the last ``n`` in the proportions of
+    ``PART3_FRACTIONS``. Real: :func:`load_session_log` and ``PART3_FRACTIONS``
+    (``encoder_sessions`` does not apply).
+    """
+    if data_dir:
+        return load_session_log(data_dir, config=config, max_sessions=max_sessions), dict(
+            PART3_FRACTIONS
+        )
+    fractions = part3_fractions(config.n_sessions, encoder_sessions)
+    log = simulate_sessions(
+        replace(config, n_sessions=config.n_sessions + encoder_sessions), progress=progress
+    )
+    return log, fractions
+
+
+def part3_fractions(n_sessions: int, encoder_sessions: int) -> dict[str, float]:
+    """Window shares when ``encoder_sessions`` earlier sessions precede ``n_sessions`` ranker
+    sessions: ``encoder = e / (n + e)``, and each ranker window ``w`` gets
+    ``PART3_FRACTIONS[w] / (1 - PART3_FRACTIONS["encoder"]) * n / (n + e)``."""
+    if n_sessions < 1 or encoder_sessions < 1:
+        raise ValueError(
+            f"n_sessions and encoder_sessions must be >= 1, got {n_sessions}, {encoder_sessions}"
+        )
+    encoder = encoder_sessions / (n_sessions + encoder_sessions)
+    ranker = 1 - PART3_FRACTIONS["encoder"]
+    fractions = {"encoder": encoder}
+    fractions.update({w: PART3_FRACTIONS[w] / ranker * (1 - encoder) for w in RANKER_WINDOWS})
+    return fractions
+
+
 def default_embedder(
     log: SessionLog, *, fractions: dict[str, float] | None = None, progress: bool = True
 ):
@@ -142,13 +203,26 @@ def prepare_experiment(
     fractions: dict[str, float] | None = None,
     compressor: str = "zlib",
     max_history: int = 5,
+    feature_windows: Sequence[str] | None = None,
     progress: bool = True,
 ) -> Experiment:
-    """Embeddings, time windows and the feature table for ``log`` (module docstring)."""
+    """Embeddings, time windows and the feature table for ``log`` (module docstring).
+
+    ``feature_windows`` (e.g. :data:`RANKER_WINDOWS`): build the feature table for the queries of
+    these windows only; None builds it for every query.
+    """
     fractions = fractions or DEFAULT_FRACTIONS
     if "train" not in fractions:
         raise ValueError(f"fractions must include a 'train' window, got {list(fractions)}")
     windows = assign_time_windows(log.queries, fractions)
+    query_mask = None
+    if feature_windows is not None:
+        unknown = sorted(set(feature_windows) - set(fractions))
+        if unknown:
+            raise ValueError(
+                f"feature_windows {unknown} are not windows of fractions {list(fractions)}"
+            )
+        query_mask = np.isin(windows.to_numpy(), list(feature_windows))
     item_vecs, query_vecs = embed_items_and_queries(log.items, log.queries, embedder)
     pop_ids = log.queries.query_id.to_numpy()[windows.to_numpy() == "train"]
     table = build_feature_table(
@@ -158,6 +232,7 @@ def prepare_experiment(
         popularity_query_ids=pop_ids,
         compressor=compressor,
         max_history=max_history,
+        query_mask=query_mask,
         progress=progress,
     )
     if has_intent(log.queries):

@@ -8,7 +8,13 @@ import pandas as pd
 
 from rankaudit.ranking.paper import PAPER_TABLE1_LIFT_PCT, PROGRESSION
 
-__all__ = ["compare_with_paper", "progression_frame", "sale_score_matrix"]
+__all__ = [
+    "compare_with_paper",
+    "progression_frame",
+    "sale_score_matrix",
+    "within_query_correlation",
+    "within_query_r2",
+]
 
 
 def compare_with_paper(table: pd.DataFrame) -> pd.DataFrame:
@@ -84,3 +90,61 @@ def sale_score_matrix(frame: pd.DataFrame, scores: np.ndarray) -> dict[str, np.n
         "query_ids": k["query_id"].to_numpy()[::width],
         "n_dropped": n_sale_queries - n,
     }
+
+
+def within_query_correlation(
+    table: pd.DataFrame, features: list[str], against: list[str], *, query: str = "query_id"
+) -> pd.DataFrame:
+    """Pearson correlation of each of ``features`` with each of ``against`` *within* queries.
+
+    A ranker only compares the items of one query, so what a feature adds beyond another is what
+    varies with it inside a SERP: every column is centred on its query's mean,
+    ``x'_qi = x_qi - mean_i x_qi``, and ``r = sum x' y' / sqrt(sum x'^2 sum y'^2)`` over the rows
+    where both are finite. ``r`` near 1 means the two rank a SERP almost alike (redundant
+    features); NaN-free: a pair with no varying finite rows is an error.
+    Returns a DataFrame, rows ``features``, columns ``against``.
+    """
+    _check_columns(table, [query, *features, *against])
+    out = pd.DataFrame(index=list(features), columns=list(against), dtype=float)
+    for f in features:
+        for g in against:
+            both = table[[query, f, g]].replace([np.inf, -np.inf], np.nan).dropna()
+            centred = both[[f, g]] - both.groupby(query)[[f, g]].transform("mean")
+            x, y = centred[f].to_numpy(), centred[g].to_numpy()
+            denom = np.sqrt((x * x).sum() * (y * y).sum())
+            if not denom > 0:
+                raise ValueError(f"{f!r} and {g!r} have no within-query variation in common")
+            out.loc[f, g] = float((x * y).sum() / denom)
+    return out
+
+
+def within_query_r2(
+    table: pd.DataFrame, features: list[str], against: list[str], *, query: str = "query_id"
+) -> pd.Series:
+    """Share of each feature's within-query variance that ``against`` explain together.
+
+    With every column centred on its query's mean (as in :func:`within_query_correlation`), the
+    least-squares fit ``x' ~ A' b`` over the rows where all are finite gives
+    ``R^2 = 1 - |x' - A' b|^2 / |x'|^2``: 1 when the feature ranks every SERP as some mix of the
+    others does (nothing new for a ranker that has them), 0 when it is unrelated to them.
+    """
+    _check_columns(table, [query, *features, *against])
+    out = {}
+    for f in features:
+        cols = [f, *[g for g in against if g != f]]
+        rows = table[[query, *cols]].replace([np.inf, -np.inf], np.nan).dropna()
+        centred = rows[cols] - rows.groupby(query)[cols].transform("mean")
+        x, a = centred[f].to_numpy(), centred[cols[1:]].to_numpy()
+        total = float((x * x).sum())
+        if not total > 0:
+            raise ValueError(f"{f!r} has no within-query variation on rows where all are finite")
+        coef, *_ = np.linalg.lstsq(a, x, rcond=None)
+        resid = x - a @ coef
+        out[f] = 1.0 - float((resid * resid).sum()) / total
+    return pd.Series(out, name="within_query_r2")
+
+
+def _check_columns(table: pd.DataFrame, columns: list[str]) -> None:
+    missing = [c for c in columns if c not in table]
+    if missing:
+        raise ValueError(f"table lacks the column(s) {missing}")
