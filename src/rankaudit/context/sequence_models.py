@@ -282,9 +282,8 @@ class PerceiverSeqEncoder(SequenceEncoder):
     query embedding plus a learned latent, cross-attend over the projected clicks (+ recency
     embeddings, key-padding mask); the latents plus the attention output (a query-weighted
     combination of the clicks, without a residual of the query itself) then pass ``n_layers``
-    self-attention layers. Their mean is the
-    pooled state; it also forms the readout query that weights the clicks in item space (module
-    docstring). The query embedding is required.
+    self-attention layers. Their mean is the pooled state; it also forms the readout query that
+    weights the clicks in item space (module docstring). The query embedding is required.
     """
 
     kind = "perc"
@@ -345,9 +344,8 @@ class PerceiverSeqEncoder(SequenceEncoder):
         attn, _ = self.cross(
             self.norm_q(queries), kv, kv, key_padding_mask=~key_mask, need_weights=False
         )
-        # E_seq:cross = CrossAttention(Q, clicks): the query steers the attention, the values are
-        # the clicks'; no residual of the query itself (it would carry query-item relevance,
-        # which the ranker's BM25 already has, into E_seq)
+        # E_seq:cross = CrossAttention(Q, clicks): the query steers the attention and the values
+        # are the clicks', so no residual of the query itself: E_seq is built from the clicks
         lat = self.latents.unsqueeze(0) + attn
         lat = lat + self.cross_ff(lat)
         lat = self.norm(self.self_attn(lat))
