@@ -28,18 +28,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from rankaudit.report.environment import git_state
+
 __all__ = ["main", "measure"]
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "book" / "_build" / "results" / "11_ablation.json"
 RECORD = ROOT / "benchmarks" / "power_design.json"
-
-
-def _git_commit() -> str:
-    out = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    return out.stdout.strip() or "unknown"
 
 
 def _cpu() -> str:
@@ -110,11 +105,13 @@ def main(argv: list[str] | None = None) -> int:
         old = json.loads(a.record.read_text())
         if old.get("from_results_of", {}).get("params") == params:
             runs = {**old.get("runs", {}), **runs}
+    state = git_state(ROOT)
     record = {
         "what": "chapter 11 rerun at the sizes its power section gives for 80% power",
         "from_results_of": {"params": params, "rankaudit_version": source["rankaudit_version"]},
         "runs": runs,
-        "commit": _git_commit(),
+        "commit": state["commit"] or "unknown",
+        "dirty": state["dirty"],
         "date": dt.date.today().isoformat(),
         "machine": {"cpu": _cpu(), "cores": os.cpu_count()},
     }

@@ -168,7 +168,7 @@ def diginetica_shape(log: SessionLog) -> pd.DataFrame:
     }
     theirs = {
         "searches per session": searches / d["sessions"],
-        "clicks per search": d["clicks"] / searches,
+        "clicks per search": _published_clicks_per_search(),
         "share of searches with a purchase": d["purchases"] / searches,
     }
     click_base = log.source.details.get("config", {}).get("click_base")

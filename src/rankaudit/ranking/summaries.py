@@ -108,8 +108,7 @@ def within_query_correlation(
     out = pd.DataFrame(index=list(features), columns=list(against), dtype=float)
     for f in features:
         for g in against:
-            both = table[[query, f, g]].replace([np.inf, -np.inf], np.nan).dropna()
-            centred = both[[f, g]] - both.groupby(query)[[f, g]].transform("mean")
+            centred = _centred_within_query(table, query, [f, g])
             x, y = centred[f].to_numpy(), centred[g].to_numpy()
             denom = np.sqrt((x * x).sum() * (y * y).sum())
             if not denom > 0:
@@ -132,8 +131,7 @@ def within_query_r2(
     out = {}
     for f in features:
         cols = [f, *[g for g in against if g != f]]
-        rows = table[[query, *cols]].replace([np.inf, -np.inf], np.nan).dropna()
-        centred = rows[cols] - rows.groupby(query)[cols].transform("mean")
+        centred = _centred_within_query(table, query, cols)
         x, a = centred[f].to_numpy(), centred[cols[1:]].to_numpy()
         total = float((x * x).sum())
         if not total > 0:
@@ -142,6 +140,12 @@ def within_query_r2(
         resid = x - a @ coef
         out[f] = 1.0 - float((resid * resid).sum()) / total
     return pd.Series(out, name="within_query_r2")
+
+
+def _centred_within_query(table: pd.DataFrame, query: str, cols: list[str]) -> pd.DataFrame:
+    """``cols`` on the rows where all are finite, each centred on its query's mean."""
+    rows = table[[query, *cols]].replace([np.inf, -np.inf], np.nan).dropna()
+    return rows[cols] - rows.groupby(query)[cols].transform("mean")
 
 
 def _check_columns(table: pd.DataFrame, columns: list[str]) -> None:
