@@ -1,0 +1,114 @@
+"""``rankaudit audit``: every measure of one run under every tie rule, with the envelope."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+from rankaudit.cli.common import (
+    DEFAULT_RULES,
+    add_common_options,
+    emit,
+    input_records,
+    json_ready,
+    read_qrels_arg,
+    read_run_arg,
+    tie_rules,
+    version,
+)
+from rankaudit.runs.evaluate import DEFAULT_MEASURES, audit_run
+from rankaudit.runs.measures import parse_measures
+from rankaudit.runs.rules import RUN_TIE_RULES
+
+__all__ = ["cmd_audit", "register"]
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    measures = parse_measures(args.measures)
+    rules = tie_rules(args.ties)
+    # the inputs' SHA-256 (JSON only) is computed on a thread while the files are read
+    hashed_paths = {"run": args.run, "qrels": args.qrels} if args.format == "json" else {}
+    with ThreadPoolExecutor(1) as pool:
+        hashed = pool.submit(input_records, **hashed_paths)
+        run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
+        audit = audit_run(
+            run,
+            qrels,
+            measures,
+            ties=rules,
+            relevance_level=args.relevance_level,
+            complete=args.complete,
+            seed=args.seed,
+        )
+        inputs = hashed.result()
+    envelope = audit.envelope()
+    if args.format == "json":
+        doc: dict[str, object] = {
+            "aggregate": audit.aggregate().to_dict(orient="records"),
+            "envelope": envelope.to_dict(orient="records"),
+            "prevalence": audit.prevalence(),
+            "n_queries": audit.n_queries,
+            "relevance_level": args.relevance_level,
+            "complete": bool(args.complete),
+            "inputs": inputs,
+            "rankaudit_version": version(),
+        }
+        if args.per_query:
+            doc["per_query"] = audit.per_query().to_dict(orient="records")
+        emit(json.dumps(json_ready(doc), indent=2) + "\n", args.output)
+    elif args.format == "csv":
+        frame = audit.per_query() if args.per_query else audit.aggregate()
+        buf = io.StringIO()
+        frame.to_csv(buf, index=False, float_format="%.17g")
+        emit(buf.getvalue(), args.output)
+    else:
+        lines = [
+            f"run: {args.run}   qrels: {args.qrels}   queries: {audit.n_queries}"
+            f"{' (trec_eval -c)' if args.complete else ''}",
+            "",
+        ]
+        lines.append(envelope.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        lines.append("")
+        lines.append(
+            "envelope = optimistic - pessimistic; prevalence = share of queries with a "
+            "tie that moves the measure"
+        )
+        lines.append(f"queries with any tied scores: {audit.prevalence()['any_tie']:.1%}")
+        if args.per_query:
+            lines += [
+                "",
+                audit.per_query().to_string(index=False, float_format=lambda x: f"{x:.4f}"),
+            ]
+        emit("\n".join(lines) + "\n", args.output)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add this command to the ``rankaudit`` subcommands."""
+    p = sub.add_parser(
+        "audit",
+        help="every measure under every tie rule, with the envelope",
+        description="Evaluate RUN against QRELS under several tie rules and report "
+        "the tie envelope (optimistic - pessimistic) and tie prevalence.",
+    )
+    p.add_argument("run", help="run file (TREC: qid Q0 docno rank score tag)")
+    p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
+    p.add_argument(
+        "-m",
+        "--measures",
+        nargs="+",
+        default=list(DEFAULT_MEASURES),
+        metavar="M",
+        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
+    )
+    p.add_argument(
+        "--ties",
+        default=DEFAULT_RULES,
+        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)} (default: %(default)s)",
+    )
+    p.add_argument("--per-query", action="store_true", help="also report every query")
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    add_common_options(p)
+    p.set_defaults(func=cmd_audit)

@@ -1,0 +1,69 @@
+"""``rankaudit checklist``: the six-part tie-reporting checklist filled from a run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from rankaudit.cli.common import (
+    add_common_options,
+    emit,
+    input_records,
+    json_ready,
+    read_qrels_arg,
+    read_run_arg,
+)
+from rankaudit.report.run_checklist import run_checklist
+
+__all__ = ["cmd_checklist", "register"]
+
+
+def cmd_checklist(args: argparse.Namespace) -> int:
+    run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
+    filled = run_checklist(
+        run,
+        qrels,
+        measure=args.measure,
+        ties=args.ties,
+        relevance_level=args.relevance_level,
+        complete=args.complete,
+        n_permutations=args.n_permutations,
+        seed=args.seed,
+        label=Path(args.run).name,
+    )
+    if args.format == "json":
+        doc = {
+            "checklist": filled.to_dict(),
+            "inputs": input_records(run=args.run, qrels=args.qrels),
+        }
+        emit(json.dumps(json_ready(doc), indent=2, default=str) + "\n", args.output)
+    else:
+        emit(filled.to_markdown(), args.output)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add this command to the ``rankaudit`` subcommands."""
+    p = sub.add_parser(
+        "checklist",
+        help="fill the six-part tie-reporting checklist",
+        description="Fill the Part IV reporting checklist from RUN and QRELS.",
+    )
+    p.add_argument("run", help="run file")
+    p.add_argument("qrels", help="qrels file")
+    p.add_argument("-m", "--measure", default="nDCG@10", help="measure (default: %(default)s)")
+    p.add_argument(
+        "--ties",
+        default="trec_eval",
+        help="the rule your reported number used (default: %(default)s)",
+    )
+    p.add_argument(
+        "--n-permutations",
+        type=int,
+        default=5,
+        help="line shuffles of the permutation test (default: %(default)s)",
+    )
+    p.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    add_common_options(p)
+    p.set_defaults(func=cmd_checklist)
