@@ -15,7 +15,26 @@ import numpy as np
 
 from rankaudit.scalars import plain
 
-__all__ = ["check_int", "check_positive_int", "check_seed", "check_unit_interval"]
+__all__ = [
+    "CUTOFF_MAX",
+    "LABEL_LIMIT",
+    "check_cutoff",
+    "check_int",
+    "check_label_level",
+    "check_positive_int",
+    "check_seed",
+    "check_unit_interval",
+    "first_label_out_of_range",
+]
+
+#: The representable range of relevance labels, gains and relevance levels, in one place:
+#: integers of magnitude below 2**53.  Beyond it a float64 no longer holds every integer (two
+#: labels would compare equal), and the kernels' integer tie keys (``2 * gain``) come close to
+#: int64 overflow.  Every reader and every entry point checks labels against it.
+LABEL_LIMIT = 2**53
+
+#: The largest cutoff (``@k``) and the largest list the kernels index: 2**31 - 1.
+CUTOFF_MAX = 2**31 - 1
 
 
 def check_int(value: object, name: str, *, lo: int | None = None, hi: int | None = None) -> int:
@@ -52,6 +71,33 @@ def check_unit_interval(value: object, name: str) -> float:
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{name} must be a number in [0, 1]; got {value}")
     return value
+
+
+def check_cutoff(value: object, name: str) -> int:
+    """A cutoff ``k``: an integer in ``[1, CUTOFF_MAX]``."""
+    return check_int(value, name, lo=1, hi=CUTOFF_MAX)
+
+
+def check_label_level(value: object, name: str) -> int:
+    """A relevance level (trec_eval's ``-l``): an integer in ``[0, LABEL_LIMIT)``."""
+    return check_int(value, name, lo=0, hi=LABEL_LIMIT - 1)
+
+
+def first_label_out_of_range(labels: np.ndarray) -> int:
+    """Position of the first label of magnitude ``>= LABEL_LIMIT`` (or not finite); -1 if none.
+
+    Works on integer arrays of any width (unsigned included) and on float arrays."""
+    values = np.asarray(labels)
+    if values.dtype.kind == "u":
+        bad = values >= np.uint64(LABEL_LIMIT)
+    elif values.dtype.kind in "ib":
+        v = values.astype(np.int64)
+        bad = (v >= LABEL_LIMIT) | (v <= -LABEL_LIMIT)
+    else:
+        v = values.astype(np.float64)
+        bad = ~(np.abs(v) < float(LABEL_LIMIT))
+    hits = np.flatnonzero(bad)
+    return int(hits[0]) if len(hits) else -1
 
 
 def _range(lo: int | None, hi: int | None) -> str:

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
+from rankaudit._checks import first_label_out_of_range
+
 __all__ = ["Qrels", "Run"]
 
 
@@ -62,6 +64,12 @@ class Run:
         ``float64`` numpy array, finite.
     source
         Where it came from (a file name, or a description), for messages.
+    lines
+        The 1-based file line of every row (``None``: row ``i`` is line ``i + 1``).
+    from_file
+        Whether rows are named by file line (True) or by row (False) in messages.
+    sha256
+        Hex SHA-256 of the bytes the reader read, when it read a file or a pipe.
     """
 
     query: pa.Array
@@ -70,6 +78,7 @@ class Run:
     source: str = "<run>"
     lines: np.ndarray | None = None
     from_file: bool = False
+    sha256: str | None = None
 
     def location(self, row: int) -> tuple[str, int | None, str]:
         """``(source, line, label)`` of ``row``: the 1-based file line for a file, else the row."""
@@ -118,6 +127,7 @@ class Qrels:
     source: str = "<qrels>"
     lines: np.ndarray | None = None
     from_file: bool = False
+    sha256: str | None = None
 
     def location(self, row: int) -> tuple[str, int | None, str]:
         """``(source, line, label)`` of ``row``: the 1-based file line for a file, else the row."""
@@ -137,6 +147,12 @@ class Qrels:
                 raise ValueError(f"{source}: relevance of row {row} is not an integer ({raw[row]})")
         elif raw.dtype.kind not in "iub":
             raise ValueError(f"{source}: relevance must be integers; got dtype {raw.dtype}")
+        bad_row = first_label_out_of_range(raw)
+        if bad_row >= 0:
+            raise ValueError(
+                f"{source}: relevance of row {bad_row} is out of range ({raw[bad_row]}; "
+                "|label| < 2**53)"
+            )
         r = np.ascontiguousarray(raw.astype(np.int64))
         if not (len(q) == len(d) == len(r)):
             raise ValueError(

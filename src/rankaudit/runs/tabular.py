@@ -5,9 +5,12 @@ query, document and relevance columns; the column names are options.  The format
 the file name (``.csv``, ``.tsv`` / ``.txt``, ``.parquet`` / ``.pq``, each optionally
 ``.gz`` for the text formats) unless ``file_format`` says otherwise.  Ids are read as
 strings, scores as doubles (the tie rule of :mod:`rankaudit.runs.tables`), labels as
-integers.  A missing column, a missing value, a non-finite score or a non-integer label is a
-:class:`~rankaudit.runs.errors.RunFileError` naming the file and the line (the header is
-line 1 of a text file; Parquet rows are named by their 0-based row).
+integers.  A missing or repeated column, a missing value (an empty field, ids included), a
+non-finite score, a column of the wrong type, or a label that is not an integer within
+:data:`rankaudit._checks.LABEL_LIMIT` is a :class:`~rankaudit.runs.errors.RunFileError`
+naming the file and the physical line (blank lines counted; Parquet rows are named by their
+0-based row).  Inputs are read once, gzip by content (:mod:`rankaudit.runs.inputs`), so pipes
+and ``-`` work when ``file_format`` is given.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from rankaudit._checks import first_label_out_of_range
 from rankaudit.runs.errors import RunFileError
+from rankaudit.runs.inputs import read_input
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["read_long_qrels", "read_long_run"]
@@ -45,79 +50,114 @@ def _format_of(path: Path, file_format: str | None) -> str:
     return _FORMATS[suffixes[-1]]
 
 
+def _line_numbers(data: bytes) -> np.ndarray:
+    """1-based numbers of the non-empty lines of ``data`` (pyarrow skips empty lines)."""
+    if not data:
+        return np.zeros(0, dtype=np.int64)
+    buf = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buf == 0x0A)
+    if not data.endswith(b"\n"):
+        ends = np.r_[ends, len(buf)]
+    starts = np.r_[0, ends[:-1] + 1]
+    return np.flatnonzero(ends > starts).astype(np.int64) + 1
+
+
+_ID_TYPES = (pa.types.is_string, pa.types.is_large_string, pa.types.is_integer)
+_NUMBER_TYPES = (pa.types.is_integer, pa.types.is_floating)
+
+
+def _check_parquet_types(schema: pa.Schema, columns: dict[str, pa.DataType], name: str) -> None:
+    for col, want in columns.items():
+        kind = schema.field(col).type
+        if pa.types.is_dictionary(kind):
+            kind = kind.value_type
+        ok = _ID_TYPES if want == pa.string() else _NUMBER_TYPES
+        if not any(test(kind) for test in ok):
+            expected = "strings or integers" if want == pa.string() else "numbers"
+            raise RunFileError(name, None, f"column {col!r} has type {kind}; expected {expected}")
+
+
 def _read_table(
     path: str | os.PathLike, columns: dict[str, pa.DataType], file_format: str | None
-) -> tuple[pa.Table, str]:
-    p = Path(path)
-    if not p.exists():
-        raise RunFileError(str(path), None, "no such file")
-    fmt = _format_of(p, file_format)
+) -> tuple[pa.Table, str, str, np.ndarray | None, str]:
+    """``(table, format, name, lines, sha256)``: the columns read from ``path`` (read once;
+    gzip by content), the 1-based line of every row of a text file (None for Parquet)."""
+    fmt = _format_of(Path(str(path)), file_format)
+    inp = read_input(path, text=fmt != "parquet")
+    name = inp.name
+    lines: np.ndarray | None = None
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            schema_names = pq.read_schema(p).names
-            missing = [c for c in columns if c not in schema_names]
+            source = pa.BufferReader(inp.data)
+            schema = pq.read_schema(source)
+            missing = [c for c in columns if c not in schema.names]
             if missing:
                 raise RunFileError(
-                    str(path),
-                    None,
-                    f"no column {missing[0]!r}; columns are " + ", ".join(schema_names),
+                    name, None, f"no column {missing[0]!r}; columns are " + ", ".join(schema.names)
                 )
-            table = pq.read_table(p, columns=list(columns))
+            _check_parquet_types(schema, columns, name)
+            table = pq.read_table(pa.BufferReader(inp.data), columns=list(columns))
         else:
-            with pacsv.open_csv(
-                p, parse_options=pacsv.ParseOptions(delimiter="," if fmt == "csv" else "\t")
-            ) as reader:
+            parse = pacsv.ParseOptions(delimiter="," if fmt == "csv" else "\t")
+            with pacsv.open_csv(pa.BufferReader(inp.data), parse_options=parse) as reader:
                 names = reader.schema.names
+            twice = [c for c in dict.fromkeys(names) if names.count(c) > 1]
+            numbers = _line_numbers(inp.data)
+            header = int(numbers[0]) if len(numbers) else 1
+            if twice:
+                raise RunFileError(name, header, f"column {twice[0]!r} appears twice in the header")
             missing = [c for c in columns if c not in names]
             if missing:
                 raise RunFileError(
-                    str(path),
-                    1,
+                    name,
+                    header,
                     f"no column {missing[0]!r} in the header; columns are " + ", ".join(names),
                 )
             table = pacsv.read_csv(
-                p,
-                parse_options=pacsv.ParseOptions(delimiter="," if fmt == "csv" else "\t"),
+                pa.BufferReader(inp.data),
+                parse_options=parse,
                 convert_options=pacsv.ConvertOptions(
                     column_types={
                         c: (pa.string() if t == pa.string() else pa.float64())
                         for c, t in columns.items()
                     },
                     include_columns=list(columns),
+                    strings_can_be_null=True,
+                    null_values=[""],
                 ),
             )
+            if len(numbers) == table.num_rows + 1:
+                lines = numbers[1:]
     except RunFileError:
         raise
-    except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
-        raise RunFileError(str(path), None, _first_line(str(exc))) from None
+    except (pa.ArrowException, OSError) as exc:
+        raise RunFileError(name, None, _first_line(str(exc))) from None
     if table.num_rows == 0:
-        raise RunFileError(str(path), None, "no rows (empty file)")
-    return table, fmt
+        raise RunFileError(name, None, "no rows (empty file)")
+    return table, fmt, name, lines, inp.sha256
 
 
 def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else "cannot be parsed"
 
 
-def _row_where(path: object, fmt: str, row: int) -> tuple[str, int]:
-    # text files: header is line 1, so data row r is line r + 2 (no quoted newlines assumed)
-    return str(path), (row + 2 if fmt != "parquet" else row)
+def _row_where(name: str, fmt: str, lines: np.ndarray | None, row: int) -> tuple[int | None, str]:
+    """``(line, prefix)`` of data row ``row``: its file line for text (the message already
+    starts ``file:line:``), no line and ``"row r: "`` for Parquet."""
+    if fmt == "parquet":
+        return None, f"row {row}: "
+    return (int(lines[row]) if lines is not None else row + 2), ""
 
 
-def _check_no_nulls(table: pa.Table, path: object, fmt: str) -> None:
-    for name in table.column_names:
-        col = table.column(name)
+def _check_no_nulls(table: pa.Table, name: str, fmt: str, lines: np.ndarray | None) -> None:
+    for col_name in table.column_names:
+        col = table.column(col_name)
         if col.null_count:
             row = int(np.flatnonzero(np.asarray(pc.is_null(col)))[0])
-            where, line = _row_where(path, fmt, row)
-            what = f"line {line}" if fmt != "parquet" else f"row {line}"
-            raise RunFileError(
-                where,
-                line if fmt != "parquet" else None,
-                f"{what}: missing value in column {name!r}",
-            )
+            line, what = _row_where(name, fmt, lines, row)
+            raise RunFileError(name, line, f"{what}missing value in column {col_name!r}")
 
 
 def _strings(col: pa.ChunkedArray) -> pa.Array:
@@ -137,25 +177,23 @@ def read_long_run(
 ) -> Run:
     """Read a long-format run (one row per query and document) from CSV, TSV or Parquet."""
     cols = {query_col: pa.string(), docno_col: pa.string(), score_col: pa.float64()}
-    table, fmt = _read_table(path, cols, file_format)
-    _check_no_nulls(table, path, fmt)
+    table, fmt, name, lines, sha256 = _read_table(path, cols, file_format)
+    _check_no_nulls(table, name, fmt, lines)
     score = np.ascontiguousarray(table.column(score_col).to_numpy().astype(np.float64))
     bad = np.flatnonzero(~np.isfinite(score))
     if len(bad):
-        where, line = _row_where(path, fmt, int(bad[0]))
-        raise RunFileError(
-            where,
-            line if fmt != "parquet" else None,
-            f"{score_col} is not a finite number ({score[bad[0]]})",
-        )
-    lines = None if fmt == "parquet" else np.arange(2, table.num_rows + 2, dtype=np.int64)
+        line, what = _row_where(name, fmt, lines, int(bad[0]))
+        raise RunFileError(name, line, f"{what}{score_col} is not a finite number")
+    if fmt != "parquet" and lines is None:
+        lines = np.arange(2, table.num_rows + 2, dtype=np.int64)
     return Run(
         _strings(table.column(query_col)),
         _strings(table.column(docno_col)),
         score,
-        str(path),
+        name,
         lines,
         fmt != "parquet",
+        sha256,
     )
 
 
@@ -169,23 +207,30 @@ def read_long_qrels(
 ) -> Qrels:
     """Read long-format qrels (one row per judgment) from CSV, TSV or Parquet."""
     cols = {query_col: pa.string(), docno_col: pa.string(), relevance_col: pa.float64()}
-    table, fmt = _read_table(path, cols, file_format)
-    _check_no_nulls(table, path, fmt)
-    rel = table.column(relevance_col).to_numpy().astype(np.float64)
+    table, fmt, name, lines, sha256 = _read_table(path, cols, file_format)
+    _check_no_nulls(table, name, fmt, lines)
+    raw = table.column(relevance_col).to_numpy()
+    rel = raw.astype(np.float64)
     bad = np.flatnonzero(~np.isfinite(rel) | (rel != np.round(rel)))
     if len(bad):
-        where, line = _row_where(path, fmt, int(bad[0]))
+        line, what = _row_where(name, fmt, lines, int(bad[0]))
+        raise RunFileError(name, line, f"{what}{relevance_col} is not an integer ({rel[bad[0]]})")
+    out_of_range = first_label_out_of_range(raw)
+    if out_of_range >= 0:
+        line, what = _row_where(name, fmt, lines, out_of_range)
         raise RunFileError(
-            where,
-            line if fmt != "parquet" else None,
-            f"{relevance_col} is not an integer ({rel[bad[0]]})",
+            name,
+            line,
+            f"{what}{relevance_col} {raw[out_of_range]} is out of range (|label| < 2**53)",
         )
-    lines = None if fmt == "parquet" else np.arange(2, table.num_rows + 2, dtype=np.int64)
+    if fmt != "parquet" and lines is None:
+        lines = np.arange(2, table.num_rows + 2, dtype=np.int64)
     return Qrels(
         _strings(table.column(query_col)),
         _strings(table.column(docno_col)),
         rel.astype(np.int64),
-        str(path),
+        name,
         lines,
         fmt != "parquet",
+        sha256,
     )

@@ -15,8 +15,10 @@ Rules (as trec_eval 9.x reads them, ``get_trec_results.c`` / ``get_qrels.c``):
   equal (see :mod:`rankaudit.runs.tables`).
 - ``rel`` is an integer; negative values are allowed (trec_eval treats them as pooled but
   unjudged: never relevant, gain 0).
-- Fields are separated by any run of spaces or tabs; empty lines are skipped.  Files ending in
-  ``.gz`` are decompressed.
+- Fields are separated by any run of spaces or tabs (blanks at the start or end of a line do
+  not count); empty lines are skipped.  One reader contract for every path
+  (:mod:`rankaudit.runs.inputs`): the input is read once (pipes and ``-`` work), gzip is
+  recognised by content, a byte-order mark is dropped and CRLF line ends are accepted.
 
 Stricter than trec_eval, by design: a line with the wrong number of fields, a score that is
 not a finite number (trec_eval's ``atof`` reads ``"1.5x"`` as 1.5 and ``"x"`` as 0), or a
@@ -24,18 +26,18 @@ label that is not an integer is an error, a :class:`~rankaudit.runs.errors.RunFi
 naming the file and the line.  Duplicate documents within a query, which trec_eval rejects
 at evaluation, are reported by :func:`rankaudit.runs.layout.join_run_qrels` with their line.
 
-Speed: the file is parsed by ``pyarrow.csv`` (multi-threaded C++) when its fields are
-separated by single spaces or single tabs.  Anything else (several spaces, a blank line, a bad
-field) falls back to an exact line-by-line parser, which either reads the file (slowly) or
-stops at the first bad line and names it.
+Speed: the text is laid out with single spaces (a no-op for a file that already is, a few
+vectorised passes otherwise, keeping every line's number) and parsed by ``pyarrow.csv``
+(multi-threaded C++).  When pyarrow cannot read it (a bad field), an exact line-by-line parser
+with the same splitting rule reads it or stops at the first bad line and names it.  Numbers
+are read strictly: ``1_0`` is not 10, ``+1`` is a label, ``inf`` is not a score.
 """
 
 from __future__ import annotations
 
-import gzip
-import io
 import math
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,7 +46,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from rankaudit._checks import LABEL_LIMIT, first_label_out_of_range
 from rankaudit.runs.errors import RunFileError
+from rankaudit.runs.inputs import InputBytes, blank_separated, read_input
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["read_trec_qrels", "read_trec_run", "write_trec_qrels", "write_trec_run"]
@@ -53,43 +57,22 @@ _RUN_FIELDS = ("query", "q0", "docno", "rank", "score", "tag")
 _QRELS_FIELDS = ("query", "iter", "docno", "relevance")
 
 
-def _check_path(path: str | os.PathLike) -> Path:
-    p = Path(path)
-    if not p.exists():
-        raise RunFileError(str(path), None, "no such file")
-    if p.is_dir():
-        raise RunFileError(str(path), None, "is a directory, not a file")
-    return p
-
-
-def _sniff_delimiter(path: Path) -> str | None:
-    """``" "`` or ``"\\t"`` if the first line uses that single character; None otherwise."""
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as fh:
-        first = fh.readline(1 << 16)
-    if not first.strip():
-        return None
-    has_tab, has_space = b"\t" in first.rstrip(b"\r\n"), b" " in first.rstrip(b"\r\n")
-    if has_tab and not has_space:
-        return "\t"
-    if has_space and not has_tab:
-        return " "
-    return None
+_SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NONFINITE = re.compile(rb"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
+_BLANKS = re.compile(rb"[ \t]+")
 
 
 def _fast_read(
-    path: Path, names: tuple[str, ...], types: dict[str, pa.DataType]
+    text: bytes, names: tuple[str, ...], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
-    """pyarrow.csv parse with a single-character delimiter; None when it cannot parse the file."""
-    delimiter = _sniff_delimiter(path)
-    if delimiter is None:
-        return None
+    """pyarrow.csv parse of single-space separated text; None when it cannot parse it."""
     try:
         return pacsv.read_csv(
-            path,
+            pa.py_buffer(text),
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24),
             parse_options=pacsv.ParseOptions(
-                delimiter=delimiter,
+                delimiter=" ",
                 quote_char=False,
                 double_quote=False,
                 escape_char=False,
@@ -107,124 +90,157 @@ def _fast_read(
         return None
 
 
-def _exact_parse(
-    path: Path, names: tuple[str, ...], converters: dict[int, Callable[[str], object]], what: str
-) -> tuple[list[list[object]], np.ndarray]:
-    """Line-by-line parse; raises RunFileError at the first malformed line."""
-    n_fields = len(names)
-    columns: list[list[object]] = [[] for _ in converters]
-    lines: list[int] = []
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as raw:
-        text = io.TextIOWrapper(raw, encoding="utf-8", errors="strict", newline=None)
-        line_no = 0
-        try:
-            for line_no, line in enumerate(text, start=1):  # noqa: B007 - line_no used below
-                fields = line.split()
-                if not fields:
-                    continue
-                if len(fields) != n_fields:
-                    raise RunFileError(
-                        str(path),
-                        line_no,
-                        f"expected {n_fields} fields ({' '.join(names)}) in a {what} line, "
-                        f"got {len(fields)}: {line.strip()[:80]!r}",
-                    )
-                for out, (i, convert) in zip(columns, converters.items(), strict=True):
-                    try:
-                        out.append(convert(fields[i]))
-                    except ValueError as exc:
-                        raise RunFileError(str(path), line_no, f"{names[i]} {exc}") from None
-                lines.append(line_no)
-        except UnicodeDecodeError:
-            raise RunFileError(str(path), line_no + 1, "not valid UTF-8 text") from None
-    if not lines:
-        raise RunFileError(str(path), None, f"no {what} lines (empty file)")
-    return columns, np.asarray(lines, dtype=np.int64)
-
-
-def _score(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a number") from None
+def _score(field: bytes) -> float:
+    if _NONFINITE.fullmatch(field):
+        raise ValueError(f"{field.decode()!r} is not a finite number")
+    if not _SCORE.fullmatch(field):
+        raise ValueError(f"{field.decode()!r} is not a number")
+    value = float(field)
     if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
+        raise ValueError(f"{field.decode()!r} is not a finite number (too large for a double)")
     return value
 
 
-def _label(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not an integer") from None
+def _label(field: bytes) -> int:
+    if not _INTEGER.fullmatch(field):
+        raise ValueError(f"{field.decode()!r} is not an integer")
+    value = int(field)
+    if not -LABEL_LIMIT < value < LABEL_LIMIT:
+        raise ValueError(f"{field.decode()!r} is out of range (|label| < 2**53)")
+    return value
 
 
-def _ident(text: str) -> str:
-    return text
+def _ident(field: bytes) -> str:
+    return field.decode("utf-8")
+
+
+def _exact_parse(
+    inp: InputBytes,
+    names: tuple[str, ...],
+    converters: dict[int, Callable[[bytes], object]],
+    what: str,
+) -> tuple[list[list[object]], np.ndarray]:
+    """Line-by-line parse (fields split on runs of blanks); raises RunFileError at the first
+    malformed line.  The fast path's fallback: it names the line the fast path could not read."""
+    n_fields = len(names)
+    columns: list[list[object]] = [[] for _ in converters]
+    lines: list[int] = []
+    for line_no, line in enumerate(inp.data.split(b"\n"), start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RunFileError(inp.name, line_no, "not valid UTF-8 text") from None
+        stripped = line.strip(b" \t")
+        if not stripped:
+            continue
+        fields = _BLANKS.split(stripped)
+        if len(fields) != n_fields:
+            shown = stripped.decode()[:80]
+            raise RunFileError(
+                inp.name,
+                line_no,
+                f"expected {n_fields} fields ({' '.join(names)}) in a {what} line, "
+                f"got {len(fields)}: {shown!r}",
+            )
+        for out, (i, convert) in zip(columns, converters.items(), strict=True):
+            try:
+                out.append(convert(fields[i]))
+            except ValueError as exc:
+                raise RunFileError(inp.name, line_no, f"{names[i]} {exc}") from None
+        lines.append(line_no)
+    if not lines:
+        raise RunFileError(inp.name, None, f"no {what} lines (empty file)")
+    return columns, np.asarray(lines, dtype=np.int64)
+
+
+def _line_of(lines: np.ndarray | None, row: int) -> int:
+    return int(lines[row]) if lines is not None else row + 1
 
 
 def read_trec_run(path: str | os.PathLike) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``) into a :class:`Run`.
 
-    Raises :class:`~rankaudit.runs.errors.RunFileError` (a ValueError) naming the file and
-    line of the first malformed line, a non-finite score, or a missing / empty file.
+    ``path`` may be a pipe or ``-`` (standard input); gzip is recognised by content
+    (:mod:`rankaudit.runs.inputs`).  Raises :class:`~rankaudit.runs.errors.RunFileError` (a
+    ValueError) naming the file and line of the first malformed line, a non-finite score, or a
+    missing / empty file.
     """
-    p = _check_path(path)
+    inp = read_input(path)
+    text, lines = blank_separated(inp.data)
     types = {"query": pa.string(), "docno": pa.string(), "score": pa.float64()}
-    table = _fast_read(p, _RUN_FIELDS, types)
+    table = _fast_read(text, _RUN_FIELDS, types) if text else None
     if table is not None and table.num_rows:
-        score = table.column("score").to_numpy()
-        if np.all(np.isfinite(score)):
-            return Run(
-                table.column("query").combine_chunks(),
-                table.column("docno").combine_chunks(),
-                np.ascontiguousarray(score),
-                str(path),
-                None,
-                True,
+        score = np.ascontiguousarray(table.column("score").to_numpy())
+        bad = np.flatnonzero(~np.isfinite(score))
+        if len(bad):
+            row = int(bad[0])
+            raise RunFileError(
+                inp.name, _line_of(lines, row), f"score {score[row]!r} is not a finite number"
             )
+        return Run(
+            table.column("query").combine_chunks(),
+            table.column("docno").combine_chunks(),
+            score,
+            inp.name,
+            lines,
+            True,
+            inp.sha256,
+        )
     (query, docno, score), lines = _exact_parse(
-        p, _RUN_FIELDS, {0: _ident, 2: _ident, 4: _score}, "run"
+        inp, _RUN_FIELDS, {0: _ident, 2: _ident, 4: _score}, "run"
     )
     return Run(
         pa.array(query, pa.string()),
         pa.array(docno, pa.string()),
         np.asarray(score, dtype=np.float64),
-        str(path),
+        inp.name,
         lines,
         True,
+        inp.sha256,
     )
 
 
 def read_trec_qrels(path: str | os.PathLike) -> Qrels:
     """Read a TREC qrels file (``qid iter docno rel``) into a :class:`Qrels`.
 
-    Raises :class:`~rankaudit.runs.errors.RunFileError` naming the file and line of the first
-    malformed line or non-integer label, or a missing / empty file.
+    ``path`` may be a pipe or ``-``; gzip is recognised by content.  Raises
+    :class:`~rankaudit.runs.errors.RunFileError` naming the file and line of the first
+    malformed line, non-integer label or label out of range (:data:`rankaudit._checks.
+    LABEL_LIMIT`), or a missing / empty file.
     """
-    p = _check_path(path)
+    inp = read_input(path)
+    text, lines = blank_separated(inp.data)
     types = {"query": pa.string(), "docno": pa.string(), "relevance": pa.int64()}
-    table = _fast_read(p, _QRELS_FIELDS, types)
+    table = _fast_read(text, _QRELS_FIELDS, types) if text else None
     if table is not None and table.num_rows:
+        rel = np.ascontiguousarray(table.column("relevance").to_numpy())
+        row = first_label_out_of_range(rel)
+        if row >= 0:
+            raise RunFileError(
+                inp.name,
+                _line_of(lines, row),
+                f"relevance {rel[row]} is out of range (|label| < 2**53)",
+            )
         return Qrels(
             table.column("query").combine_chunks(),
             table.column("docno").combine_chunks(),
-            np.ascontiguousarray(table.column("relevance").to_numpy()),
-            str(path),
-            None,
+            rel,
+            inp.name,
+            lines,
             True,
+            inp.sha256,
         )
     (query, docno, rel), lines = _exact_parse(
-        p, _QRELS_FIELDS, {0: _ident, 2: _ident, 3: _label}, "qrels"
+        inp, _QRELS_FIELDS, {0: _ident, 2: _ident, 3: _label}, "qrels"
     )
     return Qrels(
         pa.array(query, pa.string()),
         pa.array(docno, pa.string()),
         np.asarray(rel, dtype=np.int64),
-        str(path),
+        inp.name,
         lines,
         True,
+        inp.sha256,
     )
 
 

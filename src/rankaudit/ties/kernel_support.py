@@ -22,6 +22,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit._checks import LABEL_LIMIT
 from rankaudit.ties.metrics import discount
 
 __all__ = [
@@ -49,9 +50,9 @@ NONFINITE_SCORE = 1
 BAD_LABEL = 2
 DUPLICATE_ITEM = 3
 
-# Labels are gains: finite numbers in [0, MAX_LABEL).  Beyond 2**53 a float64 no longer
-# holds every integer, and squared gains (variances) would overflow towards inf - inf = NaN.
-MAX_LABEL = 2.0**53
+# Labels are gains: finite numbers in [0, MAX_LABEL), the range rankaudit._checks.LABEL_LIMIT
+# declares for every entry point.  Beyond 2**53 a float64 no longer holds every integer.
+MAX_LABEL = float(LABEL_LIMIT)
 
 
 def discount_tables(k: int, max_len: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
