@@ -26,7 +26,7 @@ def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     )
 
 
-def _one_line_error(proc: subprocess.CompletedProcess, code: int = 1) -> str:
+def _one_line_error(proc: subprocess.CompletedProcess, code: int = 2) -> str:
     assert proc.returncode == code, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr

@@ -10,8 +10,10 @@ reporting checklist.
 
 RUN and QRELS are TREC files (``qid Q0 docno rank score tag`` / ``qid iter docno rel``) or
 long-format ``.csv`` / ``.tsv`` / ``.parquet`` tables (column names by option).  Every error
-(bad argument, missing or malformed file) is one line on stderr and a non-zero exit status:
-2 for a usage error, 1 for a problem with the data.
+(bad argument, missing or malformed file, data the audit refuses) is one line on stderr and exit
+status 2; success is 0.  RUN or QRELS may be ``-`` (standard input) or a pipe
+(``<(zcat run.gz)``): every input is read once, gzip recognised by its content.  ``-o FILE``
+never overwrites an input and is written whole or not at all.
 
 One module a command (:mod:`rankaudit.cli.audit`, ...), each with a ``register(sub)`` that adds
 its subparser; what they share (reading inputs, writing the report) is in
@@ -21,6 +23,7 @@ its subparser; what they share (reading inputs, writing the report) is in
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -45,7 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 1 bad data, 2 bad usage)."""
+    """Run the command line; returns the exit status: 0 on success, 2 on any error (a usage
+    error, a malformed or missing file, data the audit refuses), with one line on stderr.
+
+    An unexpected exception is reported in one line too (set ``RANKAUDIT_DEBUG=1`` to see its
+    traceback).
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -53,7 +61,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError, KeyError) as exc:
         message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         sys.stderr.write(f"{PROG} {args.command}: error: {message}\n")
-        return 1
+        return 2
     except MemoryError:
         sys.stderr.write(f"{PROG} {args.command}: error: out of memory\n")
-        return 1
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG} {args.command}: interrupted\n")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - one line, never a traceback (module docstring)
+        if os.environ.get("RANKAUDIT_DEBUG"):
+            raise
+        text = " ".join(str(exc).split())[:300] or "no message"
+        sys.stderr.write(
+            f"{PROG} {args.command}: internal error ({type(exc).__name__}): {text}; "
+            "rerun with RANKAUDIT_DEBUG=1 for the traceback and please report it\n"
+        )
+        return 2

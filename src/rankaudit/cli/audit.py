@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
-from concurrent.futures import ThreadPoolExecutor
 
 from rankaudit.cli.common import (
     DEFAULT_RULES,
     add_common_options,
+    check_output,
     emit,
     input_records,
-    json_ready,
     read_qrels_arg,
     read_run_arg,
     tie_rules,
+    to_json,
     version,
 )
 from rankaudit.runs.evaluate import DEFAULT_MEASURES, audit_run
@@ -28,21 +27,17 @@ __all__ = ["cmd_audit", "register"]
 def cmd_audit(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = tie_rules(args.ties)
-    # the inputs' SHA-256 (JSON only) is computed on a thread while the files are read
-    hashed_paths = {"run": args.run, "qrels": args.qrels} if args.format == "json" else {}
-    with ThreadPoolExecutor(1) as pool:
-        hashed = pool.submit(input_records, **hashed_paths)
-        run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
-        audit = audit_run(
-            run,
-            qrels,
-            measures,
-            ties=rules,
-            relevance_level=args.relevance_level,
-            complete=args.complete,
-            seed=args.seed,
-        )
-        inputs = hashed.result()
+    check_output(args.output, args.run, args.qrels)
+    run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
+    audit = audit_run(
+        run,
+        qrels,
+        measures,
+        ties=rules,
+        relevance_level=args.relevance_level,
+        complete=args.complete,
+        seed=args.seed,
+    )
     envelope = audit.envelope()
     if args.format == "json":
         doc: dict[str, object] = {
@@ -52,12 +47,12 @@ def cmd_audit(args: argparse.Namespace) -> int:
             "n_queries": audit.n_queries,
             "relevance_level": args.relevance_level,
             "complete": bool(args.complete),
-            "inputs": inputs,
+            "inputs": input_records(run=run, qrels=qrels),
             "rankaudit_version": version(),
         }
         if args.per_query:
             doc["per_query"] = audit.per_query().to_dict(orient="records")
-        emit(json.dumps(json_ready(doc), indent=2) + "\n", args.output)
+        emit(to_json(doc), args.output)
     elif args.format == "csv":
         frame = audit.per_query() if args.per_query else audit.aggregate()
         buf = io.StringIO()

@@ -3,23 +3,31 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from rankaudit._checks import check_positive_int
 from rankaudit.cli.common import (
     add_common_options,
+    check_output,
     emit,
     input_records,
-    json_ready,
     read_qrels_arg,
     read_run_arg,
+    to_json,
 )
 from rankaudit.report.run_checklist import run_checklist
+from rankaudit.runs.measures import parse_measures
+from rankaudit.runs.rules import check_run_rule
 
 __all__ = ["cmd_checklist", "register"]
 
 
 def cmd_checklist(args: argparse.Namespace) -> int:
+    # the arguments are checked as the library checks them, before any file is read
+    parse_measures([args.measure])
+    check_run_rule(args.ties)
+    check_positive_int(args.n_permutations, "--n-permutations")
+    check_output(args.output, args.run, args.qrels)
     run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
     filled = run_checklist(
         run,
@@ -35,9 +43,9 @@ def cmd_checklist(args: argparse.Namespace) -> int:
     if args.format == "json":
         doc = {
             "checklist": filled.to_dict(),
-            "inputs": input_records(run=args.run, qrels=args.qrels),
+            "inputs": input_records(run=run, qrels=qrels),
         }
-        emit(json.dumps(json_ready(doc), indent=2, default=str) + "\n", args.output)
+        emit(to_json(doc), args.output)
     else:
         emit(filled.to_markdown(), args.output)
     return 0

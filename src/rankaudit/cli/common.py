@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +24,7 @@ __all__ = [
     "PROG",
     "OneLineParser",
     "add_common_options",
+    "check_output",
     "emit",
     "input_records",
     "json_ready",
@@ -28,6 +32,7 @@ __all__ = [
     "read_run_arg",
     "sha256_of",
     "tie_rules",
+    "to_json",
     "version",
 ]
 
@@ -101,20 +106,60 @@ def tie_rules(text: str) -> list[str]:
     return [check_run_rule(r) for r in rules]
 
 
-def input_records(**paths: str) -> list[dict[str, str]]:
-    """``[{role, path, name, sha256}]`` of the inputs, for a JSON report."""
-    return [
-        {"role": role, "path": str(p), "name": Path(p).name, "sha256": sha256_of(p)}
-        for role, p in paths.items()
-    ]
+def input_records(**inputs: Run | Qrels | str) -> list[dict[str, str]]:
+    """``[{role, path, name, sha256}]`` of the inputs, for a JSON report.  A :class:`Run` or
+    :class:`Qrels` carries the SHA-256 of the bytes its reader read (a pipe cannot be read
+    twice); a path is hashed here."""
+    records = []
+    for role, item in inputs.items():
+        if isinstance(item, (Run, Qrels)):
+            path, digest = item.source, item.sha256 or ""
+        else:
+            path, digest = str(item), sha256_of(str(item))
+        records.append({"role": role, "path": path, "name": Path(path).name, "sha256": digest})
+    return records
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def check_output(output: str | None, *inputs: str) -> None:
+    """Refuse an ``-o`` that would overwrite one of the inputs or is a folder (before anything
+    is read, so nothing is lost)."""
+    if not output:
+        return
+    out = Path(output)
+    if out.is_dir():
+        raise ValueError(f"-o {output}: is a directory; name a file")
+    for item in inputs:
+        if item != "-" and _same_file(out, Path(item)):
+            raise ValueError(f"-o {output}: is the input {item}; refusing to overwrite an input")
 
 
 def emit(text: str, output: str | None) -> None:
-    """The report to ``output`` (a file) or to standard output."""
-    if output:
-        Path(output).write_text(text)
-    else:
+    """The report to ``output`` or to standard output.  A file is written whole or not at all:
+    to a temporary file beside it, then renamed over it."""
+    if not output:
         sys.stdout.write(text)
+        return
+    target = Path(output)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def to_json(doc: object) -> str:
+    """The report as JSON text; a NaN or infinity is an error, never written."""
+    return json.dumps(json_ready(doc), indent=2, allow_nan=False, default=str) + "\n"
 
 
 def json_ready(obj: object) -> object:

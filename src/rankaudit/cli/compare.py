@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 
+from rankaudit._checks import check_positive_int
 from rankaudit.cli.common import (
     add_common_options,
+    check_output,
     emit,
     input_records,
-    json_ready,
     read_qrels_arg,
     read_run_arg,
+    to_json,
 )
 from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
 from rankaudit.runs.compare import compare_runs
@@ -22,10 +23,14 @@ __all__ = ["cmd_compare", "register"]
 
 def cmd_compare(args: argparse.Namespace) -> int:
     (measure,) = parse_measures([args.measure])
+    check_positive_int(args.n_perm, "--n-perm")
+    check_positive_int(args.n_boot, "--n-boot")
+    check_output(args.output, args.run_a, args.run_b, args.qrels)
     qrels = read_qrels_arg(args.qrels, args)
+    run_a, run_b = read_run_arg(args.run_a, args), read_run_arg(args.run_b, args)
     comparison = compare_runs(
-        read_run_arg(args.run_a, args),
-        read_run_arg(args.run_b, args),
+        run_a,
+        run_b,
         qrels,
         measure,
         relevance_level=args.relevance_level,
@@ -45,13 +50,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         n_perm=args.n_perm,
         n_boot=args.n_boot,
         seed=args.seed,
-        inputs=input_records(run_a=args.run_a, run_b=args.run_b, qrels=args.qrels),
+        inputs=input_records(run_a=run_a, run_b=run_b, qrels=qrels),
     )
     if args.format == "json":
         doc = dict(summary)
         if args.per_query:
             doc["per_query"] = comparison.per_query().to_dict(orient="records")
-        emit(json.dumps(json_ready(doc), indent=2) + "\n", args.output)
+        emit(to_json(doc), args.output)
         return 0
     s = summary
     verdict = "survives" if s["sign_survives_worst_case"] else "does NOT survive"
@@ -72,6 +77,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         f"{s['b_pessimistic_minus_a_optimistic']:+.4f};"
         f" B optimistic - A pessimistic = {s['b_optimistic_minus_a_pessimistic']:+.4f}",
         f"  the sign of B - A {verdict} the worst-case tie orders",
+        f"  judged queries answered by one run only: {s['n_queries_only_in_a']} only in A, "
+        f"{s['n_queries_only_in_b']} only in B: "
+        + (
+            "scored as 0 for the run that did not answer them (-c)"
+            if args.complete
+            else "left out of the comparison (-c scores them as 0)"
+        ),
     ]
     if args.per_query:
         lines += [

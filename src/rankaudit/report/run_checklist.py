@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankaudit._checks import check_positive_int
 from rankaudit.report.checklist import Checklist, ChecklistItem
 from rankaudit.runs.evaluate import audit_run
 from rankaudit.runs.layout import join_run_qrels
@@ -33,12 +34,15 @@ def run_checklist(
     """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run."""
     (m,) = parse_measures([measure])
     ties = check_run_rule(ties)
+    n_permutations = check_positive_int(n_permutations, "n_permutations")
     rules = list(
         dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])
     )
     audit = audit_run(
         run, qrels, [m], ties=rules, relevance_level=relevance_level, complete=complete, seed=seed
     )
+    if audit.n_queries == 0:  # what audit and compare refuse: no number to fill a checklist with
+        raise ValueError("no query is in both the run and the qrels: nothing to report")
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     depth = np.diff(batch.offsets)
     judged_share = float((batch.gains > 0).mean()) if len(batch.gains) else 0.0

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow.compute as pc
 
 from rankaudit.runs.evaluate import evaluate_batch
 from rankaudit.runs.layout import join_run_qrels
@@ -25,12 +26,18 @@ __all__ = ["RunComparison", "compare_runs"]
 
 @dataclass(frozen=True)
 class RunComparison:
-    """Per-query values of runs A and B (queries both runs were evaluated on)."""
+    """Per-query values of runs A and B (queries both runs were evaluated on), and the judged
+    queries only one of the runs answered (``only_in_a``, ``only_in_b``): without
+    ``complete`` they are left out of the comparison, with it they score 0 for the run that
+    did not answer them (trec_eval ``-c``)."""
 
     measure: Measure
     queries: np.ndarray
     a: dict[str, np.ndarray]
     b: dict[str, np.ndarray]
+    only_in_a: np.ndarray
+    only_in_b: np.ndarray
+    complete: bool = False
 
     @property
     def differences(self) -> np.ndarray:
@@ -58,6 +65,11 @@ class RunComparison:
             "b_pessimistic_minus_a_optimistic": b_worst,
             "b_optimistic_minus_a_pessimistic": a_worst,
             "sign_survives_worst_case": bool(survives),
+            "n_queries_only_in_a": int(len(self.only_in_a)),
+            "n_queries_only_in_b": int(len(self.only_in_b)),
+            "queries_only_in_a": [str(q) for q in self.only_in_a],
+            "queries_only_in_b": [str(q) for q in self.only_in_b],
+            "unanswered_scored_as_zero": bool(self.complete),
         }
 
     def per_query(self) -> pd.DataFrame:
@@ -80,10 +92,17 @@ def compare_runs(
 ) -> RunComparison:
     """Evaluate both runs under expected, pessimistic and optimistic, paired by query.
 
-    Queries are those evaluated for both runs (with ``complete=True`` all qrels queries).
+    Queries are those evaluated for both runs (with ``complete=True`` all qrels queries, a
+    query a run did not answer scoring 0 for it).  The judged queries that only one run
+    answered are reported either way (:class:`RunComparison`), never dropped unsaid.
     Raises ValueError when the runs share no evaluated query.
     """
     m = parse_measure(measure)
+    judged = pc.unique(qrels.query)
+    answered_a, answered_b = (
+        np.asarray(pc.filter(judged, pc.is_in(judged, value_set=pc.unique(r.query))), dtype=str)
+        for r in (run_a, run_b)
+    )
     vals = []
     for run in (run_a, run_b):
         batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
@@ -105,4 +124,7 @@ def compare_runs(
         common.astype(object),
         {r: v[ia] for r, v in va.items()},
         {r: v[ib] for r, v in vb.items()},
+        np.setdiff1d(answered_a, answered_b).astype(object),
+        np.setdiff1d(answered_b, answered_a).astype(object),
+        bool(complete),
     )

@@ -24,7 +24,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankaudit._checks import check_int
+from rankaudit._checks import check_label_level
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.grouping import group_rows, label_rows
 from rankaudit.runs.kernels import score_order_kernel
@@ -81,7 +81,7 @@ class QueryBatch:
 
 def _check_level(relevance_level: object) -> int:
     """trec_eval's ``-l``: judged labels >= this count as relevant."""
-    return check_int(relevance_level, "relevance_level (trec_eval -l)", lo=0)
+    return check_label_level(relevance_level, "relevance_level (trec_eval -l)")
 
 
 def _sorted(values: pa.Array) -> pa.Array:

@@ -34,6 +34,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rankaudit._checks import check_cutoff
+
 __all__ = ["FAMILIES", "Measure", "parse_measure", "parse_measures"]
 
 #: family name -> (kernel code, needs a cutoff, may take a cutoff, trec_eval name)
@@ -78,10 +80,8 @@ class Measure:
             raise ValueError(
                 f"{self.family} takes no cutoff (trec_eval's {FAMILIES[self.family][3]} has none)"
             )
-        if self.cutoff is not None and (not isinstance(self.cutoff, int) or self.cutoff < 1):
-            raise ValueError(
-                f"the cutoff of {self.family} must be an integer >= 1; got {self.cutoff!r}"
-            )
+        if self.cutoff is not None:
+            check_cutoff(self.cutoff, f"the cutoff of {self.family}")
 
     @property
     def code(self) -> int:

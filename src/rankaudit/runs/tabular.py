@@ -115,19 +115,14 @@ def _read_table(
                     header,
                     f"no column {missing[0]!r} in the header; columns are " + ", ".join(names),
                 )
-            table = pacsv.read_csv(
-                pa.BufferReader(inp.data),
-                parse_options=parse,
-                convert_options=pacsv.ConvertOptions(
-                    column_types={
-                        c: (pa.string() if t == pa.string() else pa.float64())
-                        for c, t in columns.items()
-                    },
-                    include_columns=list(columns),
-                    strings_can_be_null=True,
-                    null_values=[""],
-                ),
-            )
+            try:
+                table = _csv_columns(inp.data, parse, columns)
+            except pa.ArrowInvalid as exc:
+                if "conversion error" not in str(exc):
+                    raise
+                text = _csv_columns(inp.data, parse, columns, number=pa.string())
+                _raise_bad_number(text, columns, name, numbers)
+                raise
             if len(numbers) == table.num_rows + 1:
                 lines = numbers[1:]
     except RunFileError:
@@ -137,6 +132,46 @@ def _read_table(
     if table.num_rows == 0:
         raise RunFileError(name, None, "no rows (empty file)")
     return table, fmt, name, lines, inp.sha256
+
+
+def _csv_columns(
+    data: bytes,
+    parse: pacsv.ParseOptions,
+    columns: dict[str, pa.DataType],
+    number: pa.DataType | None = None,
+) -> pa.Table:
+    """The named columns of a CSV/TSV text: ids as strings, the others as ``number`` (strings
+    when locating a bad value); an empty field is a missing value."""
+    return pacsv.read_csv(
+        pa.BufferReader(data),
+        parse_options=parse,
+        convert_options=pacsv.ConvertOptions(
+            column_types={
+                c: (t if t == pa.string() or number is None else number) for c, t in columns.items()
+            },
+            include_columns=list(columns),
+            strings_can_be_null=True,
+            null_values=[""],
+        ),
+    )
+
+
+def _raise_bad_number(
+    text: pa.Table, columns: dict[str, pa.DataType], name: str, numbers: np.ndarray
+) -> None:
+    """Name the line of the first value of a number column that is not a number."""
+    import pandas as pd
+
+    for col, kind in columns.items():
+        if kind == pa.string():
+            continue
+        raw = text.column(col).to_pandas()
+        parsed = pd.to_numeric(raw, errors="coerce")
+        bad = np.flatnonzero(raw.notna().to_numpy() & parsed.isna().to_numpy())
+        if len(bad):
+            row = int(bad[0])
+            line = int(numbers[row + 1]) if len(numbers) == text.num_rows + 1 else None
+            raise RunFileError(name, line, f"{col} {raw.iloc[row]!r} is not a number")
 
 
 def _first_line(text: str) -> str:
