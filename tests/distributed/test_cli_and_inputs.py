@@ -42,7 +42,7 @@ def test_a_bad_row_prints_one_error_line_not_a_traceback(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("row_id,item_id,score,label\n0,1,1.0,1\n0,2,nan,0\n")
     out = _cli("--n-workers", "1", "--input", str(path))
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert "Traceback" not in out.stderr and "Compute Failed" not in out.stderr
     errors = [line for line in out.stderr.splitlines() if line.startswith("ERROR")]
     assert len(errors) == 1
@@ -51,7 +51,7 @@ def test_a_bad_row_prints_one_error_line_not_a_traceback(tmp_path):
 
 def test_a_missing_input_file_is_one_line(tmp_path):
     out = _cli("--n-workers", "1", "--input", str(tmp_path / "nope.csv"))
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert (
         out.stderr.strip().splitlines()[-1]
         == f"ERROR: --input {tmp_path / 'nope.csv'}: no such file or directory"

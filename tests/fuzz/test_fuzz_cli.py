@@ -29,7 +29,7 @@ def test_pipeline_refuses_undeclared_parameters(capsys, chapter, key, value):
     declared = declared_parameters(Paths.default().notebooks, chapter)
     if key in declared:
         return  # would run the chapter: not a fuzz target
-    assert main(["run", chapter, "-p", key, value]) == 1
+    assert main(["run", chapter, "-p", key, value]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"ERROR: Chapter {chapter} has no parameter {key!r}")
 
@@ -39,7 +39,7 @@ def test_pipeline_refuses_undeclared_parameters(capsys, chapter, key, value):
 def test_pipeline_unknown_chapter(capsys, chapter):
     if chapter in CHAPTERS:
         return
-    assert main(["run", chapter]) == 1
+    assert main(["run", chapter]) == 2
     assert "No chapter" in capsys.readouterr().err
 
 

@@ -136,7 +136,7 @@ def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
         cwd=ROOT,
         timeout=120,
     )
-    assert out.returncode == 1
+    assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
         "ERROR: Chapter 00_quickstart has no parameter 'sede'; its parameters are: data_dir, k, "
         "n_users, seed"
@@ -146,4 +146,4 @@ def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
 def test_a_repeated_cli_parameter_is_refused():
     from rankaudit.report.pipeline import main
 
-    assert main(["run", "00_quickstart", "-p", "k", "1", "-p", "k", "2"]) == 1
+    assert main(["run", "00_quickstart", "-p", "k", "1", "-p", "k", "2"]) == 2

@@ -12,7 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["popularity_tie_profile"]
+__all__ = ["largest_cutoff", "popularity_tie_profile"]
+
+
+def largest_cutoff(ratings: pd.DataFrame) -> int:
+    """The largest ``k`` :func:`popularity_tie_profile` accepts for every user: the fewest
+    unrated items any user has (so a chapter can check ``k`` before it computes anything)."""
+    n_items = ratings["item_id"].nunique()
+    rated = ratings.drop_duplicates(["user_id", "item_id"]).groupby("user_id").size()
+    return int(n_items - rated.max()) if len(rated) else 0
 
 
 def popularity_tie_profile(

@@ -100,13 +100,13 @@ def read_long_frame(path: str):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the example; a bad input or option prints one ``ERROR:`` line and returns 1."""
+    """Run the example; a bad input or option prints one ``ERROR:`` line and returns 2 (every command line of rankaudit exits 2 on an error)."""
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
     except (ValueError, FileNotFoundError, OSError, ImportError) as err:
         print("ERROR: " + " ".join(str(err).split()), file=sys.stderr)
-        return 1
+        return 2
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -33,6 +33,7 @@ from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.hashing import hash_collisions
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
+from rankaudit.ties.validation import exact_scores
 
 __all__ = ["Checklist", "ChecklistItem", "checklist", "checklist_template", "SECTIONS"]
 
@@ -269,7 +270,7 @@ def checklist(
         Rules to compare; the sensitivity item asks for attention when the NDCG@k range across
         them exceeds ``tolerance``.
     """
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = exact_scores(scores)  # no lossy cast: int64 beyond 2**53 ties only when equal
     labels = np.asarray(labels)
     if scores.ndim != 2 or scores.shape != labels.shape:
         raise ValueError(

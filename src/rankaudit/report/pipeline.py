@@ -199,7 +199,12 @@ def run_chapter_into(
                 f"out={str(out)!r} lies inside {guarded}, which the site is built from; "
                 "choose a folder of your own (e.g. OUT=~/rerun/{name})."
             )
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out={str(out)!r} is a file, not a folder; choose a folder of your own")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"out={str(out)!r}: cannot create the folder ({exc.strerror})") from None
     mine = Paths(base.root, base.notebooks, base.book, out, out)
     notebook = run_chapter(name, parameters, paths=mine, smoke=smoke, plain_links=True, log=log)
     figures = export_figures(notebook, out / "figures")
@@ -364,9 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 1
         else:
             build_book(paths.book, paths.executed)
-    except (ChapterFailed, FileNotFoundError, RuntimeError, ValueError) as err:
+    except (ChapterFailed, OSError, RuntimeError, ValueError) as err:
         print(f"ERROR: {err}", file=sys.stderr)
-        return 1
+        return 2
     return 0
 
 

@@ -52,6 +52,46 @@ def _location(table: Run | Qrels, row: int) -> tuple[str, int | None, str]:
     return table.source, line, f"line {line}"
 
 
+def _exact_doubles(score: object, source: str) -> np.ndarray:
+    """Scores as IEEE doubles, refusing any value a double cannot hold exactly (integers beyond
+    2**53, timestamps, long doubles): a rounded score would make a tie the data do not have."""
+    raw = np.asarray(score)
+    if raw.dtype.kind in "mM":
+        raise ValueError(
+            f"{source}: scores are {raw.dtype} values; a run holds scores as doubles, which "
+            "cannot keep nanosecond timestamps apart: convert them to numbers first (for "
+            "example seconds as float)"
+        )
+    if raw.dtype.kind not in "fiub" and raw.dtype.kind != "O":
+        raise ValueError(f"{source}: scores must be numbers; got dtype {raw.dtype}")
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            s = np.ascontiguousarray(raw.astype(np.float64)).reshape(-1)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{source}: scores must be numbers") from None
+    flat = raw.reshape(-1)
+    if raw.dtype.kind in "iu" or raw.dtype.kind == "O" or raw.dtype.itemsize > 8:
+        with np.errstate(over="ignore", invalid="ignore"):
+            if raw.dtype.kind == "O":
+                lossy = np.array(
+                    [isinstance(x, int) and float(x) != x for x in flat.tolist()], dtype=bool
+                )
+            else:
+                lossy = (s != flat) & np.isfinite(s)
+                if raw.dtype.kind == "u":
+                    lossy |= flat > np.uint64(2**53)
+                elif raw.dtype.kind == "i":
+                    lossy |= (flat > 2**53) | (flat < -(2**53))
+        bad = np.flatnonzero(lossy)
+        if len(bad):
+            row = int(bad[0])
+            raise ValueError(
+                f"{source}: score of row {row} ({flat[row]}) cannot be held exactly as a "
+                "double (runs compare scores as doubles, as trec_eval)"
+            )
+    return s
+
+
 @dataclass(frozen=True)
 class Run:
     """A ranking run in long format (file order kept).
@@ -90,7 +130,7 @@ class Run:
         scores)."""
         q = _as_string_array(query, "query")
         d = _as_string_array(docno, "docno")
-        s = np.ascontiguousarray(np.asarray(score, dtype=np.float64))
+        s = _exact_doubles(score, source)
         if not (len(q) == len(d) == len(s)):
             raise ValueError(
                 f"query, docno and score differ in length: {len(q)}, {len(d)}, {len(s)}"

@@ -70,6 +70,7 @@ from rankaudit.ties.kernel_support import (
     count_above_equal,
     first_nonfinite,
     ideal_dcg,
+    relevant_blocks,
     row_bounds,
     scan_row,
     sort_relevant_canonical,
@@ -154,27 +155,27 @@ def _expected_row_general(
     # several relevant items: walk their tie blocks from the best score down
     sort_relevant_canonical(rel, m, scores, labels, a)
     idcg = ideal_dcg(rel, m, labels, a, disc, gains)
+    blk_start = np.empty(m + 1, np.int64)
+    blk_g = np.empty(m, np.int64)
+    blk_t = np.empty(m, np.int64)
+    n_blocks, bad = relevant_blocks(scores, a, n, rel, m, blk_start, blk_g, blk_t)
+    if bad >= 0:
+        return bad
     e_dcg = 0.0
     v_dcg = 0.0
     p_miss = 1.0
     e_rr = 0.0
     e_rr2 = 0.0
-    i = 0
-    first = True
-    while i < m:
-        s = scores[a + rel[i]]
+    for b in range(n_blocks):
         g1 = 0.0
         g2 = 0.0
-        e = i
-        while e < m and scores[a + rel[e]] == s:
+        for e in range(blk_start[b], blk_start[b + 1]):
             lab = float(labels[a + rel[e]])
             g1 += lab
             g2 += lab * lab
-            e += 1
-        mb = e - i
-        g, t, nbad = count_above_equal(scores, a, n, s)
-        if first and nbad > 0:
-            return first_nonfinite(scores, a, n)
+        mb = blk_start[b + 1] - blk_start[b]
+        g = blk_g[b]
+        t = blk_t[b]
         s1 = cum1[g + t] - cum1[g]
         mu = s1 / t
         e_dcg += g1 * mu
@@ -190,7 +191,7 @@ def _expected_row_general(
         else:
             for q in range(c):
                 p_miss *= (t - mb - q) / (t - q)
-        if first:
+        if b == 0:
             if mb == 1:
                 e_rr = (h1[g + t] - h1[g]) / t
                 e_rr2 = (h2[g + t] - h2[g]) / t
@@ -201,8 +202,6 @@ def _expected_row_general(
                     e_rr += prob * inv
                     e_rr2 += prob * inv * inv
                     prob *= (t - j - mb + 1.0) / (t - j)
-            first = False
-        i = e
     p_hit = 1.0 - p_miss
     hr[row] = p_hit
     ndcg[row] = e_dcg / idcg

@@ -42,6 +42,7 @@ __all__ = [
     "scan_labels",
     "scan_row",
     "sort_by_rank",
+    "relevant_blocks",
     "sort_relevant_canonical",
 ]
 
@@ -219,11 +220,33 @@ def count_above_equal(scores, a, n, s):  # pragma: no cover - compiled
     return np.int64(gt), np.int64(eq), bad
 
 
+# Rows with more relevant items than this sort them with two stable merge sorts, not by
+# insertion (the same order: score desc, label desc, input order among equals).
+INSERTION_SORT_MAX = 32
+
+# Rows with more relevant tie blocks than this count each block's (g, t) by binary search in a
+# sorted copy of the row (O(n log n)), not by one pass over the row per block (O(n * blocks)).
+BLOCK_PASSES_MAX = 8
+
+
 @numba.njit(cache=True)
 def sort_relevant_canonical(rel, m, scores, labels, a):  # pragma: no cover - compiled
-    """Insertion-sort ``rel[:m]`` by (score desc, label desc): an order that does
-    not depend on the input order of the candidates (ties of both are
-    interchangeable for every metric)."""
+    """Sort ``rel[:m]`` by (score desc, label desc), equal pairs in input order: an order
+    that does not depend on the input order of the candidates (ties of both are
+    interchangeable for every metric).  Insertion sort for short lists, two stable merge
+    sorts (label, then score) beyond ``INSERTION_SORT_MAX``: the same order either way."""
+    if m > INSERTION_SORT_MAX:
+        key = np.empty(m, np.float64)
+        for i in range(m):
+            key[i] = -float(labels[a + rel[i]])
+        by_label = np.argsort(key, kind="mergesort")
+        for i in range(m):
+            key[i] = -scores[a + rel[by_label[i]]]
+        by_score = np.argsort(key, kind="mergesort")
+        old = rel[:m].copy()
+        for i in range(m):
+            rel[i] = old[by_label[by_score[i]]]
+        return
     for i in range(1, m):
         v = rel[i]
         sv = scores[a + v]
@@ -240,11 +263,51 @@ def sort_relevant_canonical(rel, m, scores, labels, a):  # pragma: no cover - co
 
 
 @numba.njit(cache=True)
+def relevant_blocks(scores, a, n, rel, m, blk_start, blk_g, blk_t):  # pragma: no cover
+    """Group the sorted ``rel[:m]`` into tie blocks: block ``b`` holds ``rel[blk_start[b]:
+    blk_start[b + 1]]``, has ``blk_g[b]`` candidates scored strictly above it and
+    ``blk_t[b]`` candidates tied with it.  Returns ``(n_blocks, bad)``, ``bad`` the position
+    of a non-finite score of the row or -1.  O(n) for a few blocks, O(n log n) for many."""
+    nb = 0
+    i = 0
+    while i < m:
+        s = scores[a + rel[i]]
+        blk_start[nb] = i
+        e = i + 1
+        while e < m and scores[a + rel[e]] == s:
+            e += 1
+        nb += 1
+        i = e
+    blk_start[nb] = m
+    if nb <= BLOCK_PASSES_MAX:
+        for b in range(nb):
+            g, t, nbad = count_above_equal(scores, a, n, scores[a + rel[blk_start[b]]])
+            if nbad > 0:
+                return nb, first_nonfinite(scores, a, n)
+            blk_g[b] = g
+            blk_t[b] = t
+        return nb, -1
+    bad = first_nonfinite(scores, a, n)
+    if bad >= 0:
+        return nb, bad
+    srt = np.sort(scores[a : a + n])
+    for b in range(nb):
+        s = scores[a + rel[blk_start[b]]]
+        lo = np.searchsorted(srt, s, side="left")
+        hi = np.searchsorted(srt, s, side="right")
+        blk_g[b] = n - hi
+        blk_t[b] = hi - lo
+    return nb, -1
+
+
+@numba.njit(cache=True)
 def ideal_dcg(rel, m, labels, a, disc, gains):  # pragma: no cover - compiled
     """IDCG@k of a row: its relevant labels sorted descending, discounted (linear gain)."""
     for i in range(m):
         gains[i] = labels[a + rel[i]]
-    for i in range(1, m):
+    if m > INSERTION_SORT_MAX:  # the same values in the same order as the insertion sort
+        gains[:m] = np.sort(gains[:m])[::-1]
+    for i in range(1, m if m <= INSERTION_SORT_MAX else 0):
         v = gains[i]
         j = i - 1
         while j >= 0 and gains[j] < v:
@@ -260,7 +323,13 @@ def ideal_dcg(rel, m, labels, a, disc, gains):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def sort_by_rank(ranks, gains, m):  # pragma: no cover - compiled
     """Insertion-sort the pairs (ranks[:m], gains[:m]) by ascending rank, so that sums
-    over relevant items run in rank order (bitwise row-order invariant)."""
+    over relevant items run in rank order (bitwise row-order invariant).  Ranks are
+    distinct, so a merge sort beyond ``INSERTION_SORT_MAX`` gives the same order."""
+    if m > INSERTION_SORT_MAX:
+        order = np.argsort(ranks[:m], kind="mergesort")
+        ranks[:m] = ranks[:m][order]
+        gains[:m] = gains[:m][order]
+        return
     for i in range(1, m):
         r = ranks[i]
         gv = gains[i]

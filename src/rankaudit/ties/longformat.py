@@ -47,7 +47,7 @@ def _first_null(values: pd.Series, name: str) -> None:
 
 def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series) -> np.ndarray:
     values = df[column].to_numpy()
-    if values.dtype.kind in "fiub" or (
+    if values.dtype.kind in "fiubmM" or (
         values.dtype.kind == "O" and all(isinstance(x, numbers.Real) for x in values)
     ):  # object columns of Python ints stay exact (no float64 round trip)
         return _numeric(values.reshape(-1, 1), kind, None).reshape(-1)
@@ -62,7 +62,7 @@ def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series
             f"{plain(df.index[i])!r}) holds a non-numeric value {plain(df[column].iloc[i])!r}; "
             f"{kind} must be numbers"
         )
-    return coerced.to_numpy(dtype=np.float64)
+    return _numeric(coerced.to_numpy().reshape(-1, 1), kind, None).reshape(-1)
 
 
 def batch_from_long(

@@ -36,6 +36,7 @@ __all__ = [
     "check_k",
     "check_positive_int",
     "check_seed",
+    "exact_scores",
     "raise_for_status",
     "row_keys",
 ]
@@ -145,6 +146,13 @@ def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
     Labels keep integer dtypes; scores go through :func:`_exact_scores`.
     """
     kind = values.dtype.kind
+    if kind in "mM":  # timestamps and durations: compared exactly, as their int64 ticks
+        if name == "labels":
+            raise ValueError(f"labels must be numbers; got dtype {values.dtype}")
+        nat = np.flatnonzero(np.isnat(values).reshape(-1))
+        if len(nat):
+            raise ValueError(f"{name}: value {int(nat[0])} (flat position) is missing (NaT)")
+        return _exact_scores(values.view(np.int64))
     if kind == "f" or (kind in "iu" and name != "labels"):
         if name == "labels":
             if values.dtype.itemsize > 8:
@@ -165,6 +173,14 @@ def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
         f"{name}: row {max(row, 0)} holds a non-numeric value {plain(value)!r}; {name} must be "
         f"numbers (got dtype {values.dtype})"
     )
+
+
+def exact_scores(values: object, name: str = "scores") -> np.ndarray:
+    """``values`` as the kernels compare them: every ``>`` and ``==`` of the input kept
+    (integers beyond 2**53 and timestamps by their dense rank, never a lossy cast; see
+    :mod:`rankaudit.ties.exact_values`).  The one conversion every rectangular entry point uses."""
+    arr = _asarray_exact(values)
+    return _numeric(arr, name, values if not isinstance(values, np.ndarray) else None)
 
 
 def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndarray] | None]:
