@@ -100,7 +100,8 @@ def read_long_frame(path: str):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the example; a bad input or option prints one ``ERROR:`` line and returns 2 (every command line of rankaudit exits 2 on an error)."""
+    """Run the example; a bad input or option prints one ``ERROR:`` line and returns 2 (every
+    command line of rankaudit exits 2 on an error)."""
     args = build_parser().parse_args(argv)
     try:
         return _run(args)
