@@ -33,7 +33,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+import numba
 import numpy as np
+import pyarrow as pa
 
 from rankaudit.runs.errors import RunFileError
 
@@ -51,12 +53,13 @@ def input_name(path: str | os.PathLike) -> str:
 
 @dataclass(frozen=True)
 class InputBytes:
-    """An input read once: ``data`` (decompressed, BOM dropped, CRLF as LF) and the SHA-256
+    """An input read once: ``data`` (decompressed, BOM dropped, CRLF as LF), a
+    :class:`pyarrow.Buffer` (a read-only memory map of a plain file, no copy), and the SHA-256
     of the raw bytes as they were read (a :class:`~concurrent.futures.Future` of the hex
     digest, computed on a thread)."""
 
     name: str
-    data: bytes
+    data: pa.Buffer
     digest: Future
     compressed: bool
 
@@ -65,25 +68,47 @@ class InputBytes:
         """Hex SHA-256 of the bytes read (compressed bytes for a gzip input)."""
         return str(self.digest.result())
 
+    def to_bytes(self) -> bytes:
+        """``data`` as Python bytes (a copy: for the slow paths only)."""
+        return self.data.to_pybytes()
 
-def _hex_digest(raw: bytes) -> str:
+
+def _hex_digest(raw: pa.Buffer) -> str:
     return hashlib.sha256(raw).hexdigest()  # hashlib releases the GIL on large buffers
 
 
-def _read_raw(path: str | os.PathLike) -> bytes:
+def _read_raw(path: str | os.PathLike) -> pa.Buffer:
     name = input_name(path)
     if str(path) == "-":
-        return sys.stdin.buffer.read()
+        return pa.py_buffer(sys.stdin.buffer.read())
     p = Path(path)
     if not p.exists():
         raise RunFileError(name, None, "no such file")
     if p.is_dir():
         raise RunFileError(name, None, "is a directory, not a file")
     try:
-        with open(p, "rb") as fh:
-            return fh.read()
+        if p.is_file() and p.stat().st_size > 0:
+            try:  # a plain file: mapped, not copied
+                return pa.memory_map(str(p), "r").read_buffer()
+            except (OSError, pa.ArrowException):
+                pass
+        with open(p, "rb") as fh:  # a pipe, a device, process substitution: read once
+            return pa.py_buffer(fh.read())
     except OSError as exc:
         raise RunFileError(name, None, f"cannot be read ({exc.strerror or exc})") from None
+
+
+@numba.njit(cache=True)
+def _count_byte(buf, value):  # pragma: no cover - compiled
+    """How many bytes of ``buf`` equal ``value`` (one branch-free pass)."""
+    total = 0
+    for i in range(buf.size):
+        total += buf[i] == value
+    return total
+
+
+def _bytes_of(data: pa.Buffer | bytes) -> np.ndarray:
+    return np.frombuffer(data, dtype=np.uint8)
 
 
 def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
@@ -92,78 +117,114 @@ def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
     name = input_name(path)
     raw = _read_raw(path)
     digest = _HASHER.submit(_hex_digest, raw)
-    compressed = raw[:2] == _GZIP_MAGIC
+    compressed = raw.size >= 2 and raw.slice(0, 2).to_pybytes() == _GZIP_MAGIC
     data = raw
     if compressed:
         try:
-            data = gzip.decompress(raw)
+            data = pa.py_buffer(gzip.decompress(memoryview(raw)))
         except (EOFError, OSError, zlib.error) as exc:
             raise RunFileError(
                 name, None, f"starts as gzip data but cannot be decompressed ({exc})"
             ) from None
     if text:
-        if data.startswith(_BOM):
-            data = data[len(_BOM) :]
-        if b"\r" in data:
-            data = data.replace(b"\r\n", b"\n")
-            lone = data.find(b"\r")
+        if data.size >= len(_BOM) and data.slice(0, len(_BOM)).to_pybytes() == _BOM:
+            data = data.slice(len(_BOM))
+        if data.size and _count_byte(_bytes_of(data), 13):
+            plain = data.to_pybytes().replace(b"\r\n", b"\n")
+            lone = plain.find(b"\r")
             if lone >= 0:
                 raise RunFileError(
                     name,
-                    data.count(b"\n", 0, lone) + 1,
+                    plain.count(b"\n", 0, lone) + 1,
                     "a carriage return (\\r) inside a line; save the file with \\n or \\r\\n "
                     "line ends",
                 )
+            data = pa.py_buffer(plain)
     return InputBytes(name, data, digest, compressed)
 
 
-def _is_plain(data: bytes, sep: bytes) -> bool:
-    """True when ``data`` already has single ``sep`` separators and nothing to skip."""
-    other = b"\t" if sep == b" " else b" "
-    return (
-        other not in data
-        and sep + sep not in data
-        and b"\n\n" not in data
-        and sep + b"\n" not in data
-        and b"\n" + sep not in data
-        and not data.startswith((sep, b"\n"))
-        and not data.endswith(sep)
-    )
+@numba.njit(cache=True)
+def _scan_layout(buf):  # pragma: no cover - compiled
+    """One branch-free (SIMD) pass: ``(has_tab, has_space, irregular)``.  Irregular: a blank
+    or a newline right after a blank, a newline or the start (two blanks, a blank at a line
+    edge, an empty line), or a blank at the very end."""
+    n = buf.size
+    tab = np.uint8(0)
+    space = np.uint8(0)
+    pairs = np.uint8(0)
+    for i in range(1, n):
+        c = buf[i]
+        p = buf[i - 1]
+        is_sep = np.uint8((c == 32) | (c == 9) | (c == 10))
+        was_sep = np.uint8((p == 32) | (p == 9) | (p == 10))
+        pairs |= is_sep & was_sep
+        tab |= np.uint8(c == 9)
+        space |= np.uint8(c == 32)
+    first, last = buf[0], buf[n - 1]
+    tab |= np.uint8(first == 9)
+    space |= np.uint8(first == 32)
+    edge = (first == 32) | (first == 9) | (first == 10) | (last == 32) | (last == 9)
+    return tab != 0, space != 0, (pairs != 0) or edge
 
 
-def blank_separated(data: bytes) -> tuple[bytes, np.ndarray | None]:
+@numba.njit(cache=True)
+def _single_spaced(buf, out, lines):  # pragma: no cover - compiled
+    """Write ``buf`` to ``out`` with each run of blanks between two fields as one space, blanks
+    at line edges dropped and lines without a field dropped; ``lines`` gets the 1-based number
+    of every kept line.  Returns ``(bytes written, lines kept, lines seen)``."""
+    j = 0
+    kept = 0
+    line_no = 1
+    pending = False
+    has_field = False
+    for i in range(buf.size):
+        c = buf[i]
+        if c == 32 or c == 9:
+            pending = has_field
+        elif c == 10:
+            if has_field:
+                out[j] = 10
+                j += 1
+                lines[kept] = line_no
+                kept += 1
+            line_no += 1
+            pending = False
+            has_field = False
+        else:
+            if pending:
+                out[j] = 32
+                j += 1
+                pending = False
+            out[j] = c
+            j += 1
+            has_field = True
+    if has_field:
+        out[j] = 10
+        j += 1
+        lines[kept] = line_no
+        kept += 1
+    else:
+        line_no -= 1  # text ending in a newline: no line after it
+    return j, kept, line_no
+
+
+def blank_separated(data: pa.Buffer) -> tuple[pa.Buffer, np.ndarray | None]:
     """``data`` with fields separated by single spaces, empty lines dropped, and the 1-based
     physical line of every kept line (``None`` when no line was dropped: line = row + 1).
 
-    Runs of spaces and tabs become one space; blanks at the start or end of a line go.
+    Runs of spaces and tabs become one space; blanks at the start or end of a line go.  A text
+    already in that shape costs one vectorised scan and no copy.
     """
-    if not data:
+    if not data.size:
         return data, None
-    for sep in (b" ", b"\t"):
-        if _is_plain(data, sep):
-            return (data if sep == b" " else data.replace(b"\t", b" ")), None
-    if not data.endswith(b"\n"):
-        data += b"\n"
-    buf = np.frombuffer(data, dtype=np.uint8)
-    blank = (buf == 0x20) | (buf == 0x09)
-    newline = buf == 0x0A
-    keep = ~blank
-    # each run of blanks that sits between two field characters of one line becomes one space
-    prev_blank = np.r_[False, blank[:-1]]
-    next_blank = np.r_[blank[1:], False]
-    starts = np.flatnonzero(blank & ~prev_blank)
-    ends = np.flatnonzero(blank & ~next_blank)
-    inside = (starts > 0) & (ends + 1 < len(buf))
-    inside[inside] &= ~blank[starts[inside] - 1] & ~newline[starts[inside] - 1]
-    inside[inside] &= ~newline[ends[inside] + 1]
-    out = buf.copy()
-    out[starts[inside]] = 0x20
-    keep[starts[inside]] = True
-    # drop the newline of every line without a field character
-    nl_at = np.flatnonzero(newline)
-    field_chars = np.cumsum(~blank & ~newline)[nl_at]
-    per_line = np.diff(np.r_[0, field_chars])
-    empty = per_line == 0
-    keep[nl_at[empty]] = False
-    lines = np.flatnonzero(~empty).astype(np.int64) + 1
-    return out[keep].tobytes(), lines
+    buf = _bytes_of(data)
+    has_tab, has_space, irregular = _scan_layout(buf)
+    if not irregular and not (has_tab and has_space):
+        if has_tab:
+            return pa.py_buffer(data.to_pybytes().replace(b"\t", b" ")), None
+        return data, None
+    out = np.empty(len(buf) + 1, dtype=np.uint8)
+    lines = np.empty(_count_byte(buf, 10) + 1, dtype=np.int64)
+    n_out, kept, seen = _single_spaced(buf, out, lines)
+    text = pa.py_buffer(out[:n_out])
+    return text, (None if kept == seen else lines[:kept].copy())

@@ -50,13 +50,13 @@ def _format_of(path: Path, file_format: str | None) -> str:
     return _FORMATS[suffixes[-1]]
 
 
-def _line_numbers(data: bytes) -> np.ndarray:
+def _line_numbers(data: pa.Buffer) -> np.ndarray:
     """1-based numbers of the non-empty lines of ``data`` (pyarrow skips empty lines)."""
-    if not data:
+    if not data.size:
         return np.zeros(0, dtype=np.int64)
     buf = np.frombuffer(data, dtype=np.uint8)
     ends = np.flatnonzero(buf == 0x0A)
-    if not data.endswith(b"\n"):
+    if buf[-1] != 0x0A:
         ends = np.r_[ends, len(buf)]
     starts = np.r_[0, ends[:-1] + 1]
     return np.flatnonzero(ends > starts).astype(np.int64) + 1

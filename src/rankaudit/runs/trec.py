@@ -64,12 +64,12 @@ _BLANKS = re.compile(rb"[ \t]+")
 
 
 def _fast_read(
-    text: bytes, names: tuple[str, ...], types: dict[str, pa.DataType]
+    text: pa.Buffer, names: tuple[str, ...], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
     """pyarrow.csv parse of single-space separated text; None when it cannot parse it."""
     try:
         return pacsv.read_csv(
-            pa.py_buffer(text),
+            pa.BufferReader(text),
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24),
             parse_options=pacsv.ParseOptions(
                 delimiter=" ",
@@ -125,7 +125,7 @@ def _exact_parse(
     n_fields = len(names)
     columns: list[list[object]] = [[] for _ in converters]
     lines: list[int] = []
-    for line_no, line in enumerate(inp.data.split(b"\n"), start=1):
+    for line_no, line in enumerate(inp.to_bytes().split(b"\n"), start=1):
         try:
             line.decode("utf-8")
         except UnicodeDecodeError:
