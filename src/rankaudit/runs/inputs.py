@@ -54,7 +54,7 @@ def input_name(path: str | os.PathLike) -> str:
 @dataclass(frozen=True)
 class InputBytes:
     """An input read once: ``data`` (decompressed, BOM dropped, CRLF as LF), a
-    :class:`pyarrow.Buffer` (a read-only memory map of a plain file, no copy), and the SHA-256
+    :class:`pyarrow.Buffer` over bytes read into memory, and the SHA-256
     of the raw bytes as they were read (a :class:`~concurrent.futures.Future` of the hex
     digest, computed on a thread)."""
 
@@ -87,12 +87,9 @@ def _read_raw(path: str | os.PathLike) -> pa.Buffer:
     if p.is_dir():
         raise RunFileError(name, None, "is a directory, not a file")
     try:
-        if p.is_file() and p.stat().st_size > 0:
-            try:  # a plain file: mapped, not copied
-                return pa.memory_map(str(p), "r").read_buffer()
-            except (OSError, pa.ArrowException):
-                pass
-        with open(p, "rb") as fh:  # a pipe, a device, process substitution: read once
+        # read into memory, never memory-mapped: a mapped file that another process truncates
+        # while it is parsed or hashed kills the process with SIGBUS
+        with open(p, "rb") as fh:  # a file, a pipe, a device, process substitution: read once
             return pa.py_buffer(fh.read())
     except OSError as exc:
         raise RunFileError(name, None, f"cannot be read ({exc.strerror or exc})") from None
