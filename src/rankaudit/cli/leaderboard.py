@@ -22,6 +22,7 @@ from rankaudit.cli.common import (
     tie_rules,
     version,
 )
+from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.ranking.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
 from rankaudit.runs.evaluate import DEFAULT_MEASURES
@@ -59,7 +60,9 @@ def expand_runs(items: list[str]) -> list[str]:
     for item in items:
         p = Path(item)
         if p.is_dir():
-            found = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+            found = sorted(
+                str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith(".")
+            )
             if not found:
                 raise ValueError(f"run folder {item} holds no file")
             paths += found
@@ -90,11 +93,11 @@ def _audits(args: argparse.Namespace, paths: list[str], options: dict) -> list:
     if args.scheduler is None:
         qrels = read_qrels_arg(args.qrels, args)
         return audit_run_files(paths, read_run, qrels, **options)
-    from rankaudit.distributed.cluster import connect
-
     read_qrels = functools.partial(read_qrels_arg, args=_reader_args(args))
     with connect(args.scheduler, args.workers) as client:
-        return audit_run_files_on_cluster(client, paths, read_run, args.qrels, read_qrels, **options)
+        return audit_run_files_on_cluster(
+            client, paths, read_run, args.qrels, read_qrels, **options
+        )
 
 
 def _wide(board) -> pd.DataFrame:
@@ -166,7 +169,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     if args.format == "json":
         runs = [
             {"name": n, "path": r["path"], "sha256": r["sha256"], "n_queries": a.n_queries}
-            for n, a, r in zip(names, audits, (input_records(run=p)[0] for p in paths))
+            for n, a, r in zip(names, audits, (input_records(run=p)[0] for p in paths), strict=True)
         ]
         doc = {
             "runs": runs,

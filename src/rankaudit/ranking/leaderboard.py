@@ -29,6 +29,7 @@ Public API: :data:`LEADERBOARD_RULES`, :func:`leaderboard_rules`, :func:`audit_r
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -91,7 +92,11 @@ def paired_t_pvalue(a: np.ndarray, b: np.ndarray) -> float:
         raise ValueError(f"a paired t-test needs at least 2 queries, got {len(d)}")
     if np.all(d == d[0]):
         return 1.0 if d[0] == 0 else 0.0
-    return float(stats.ttest_rel(b, a).pvalue)
+    with warnings.catch_warnings():
+        # scipy warns of precision loss when the differences are nearly equal; the p-value
+        # it returns is then near 0, which is what the data say
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return float(stats.ttest_rel(b, a).pvalue)
 
 
 @dataclass(frozen=True)
@@ -127,7 +132,7 @@ class Leaderboard:
 def _per_query_expected(names: Sequence[str], audits: Sequence[RunAudit], j: int) -> pd.DataFrame:
     cols = {
         n: pd.Series(a.values["expected"][:, j], index=a.queries.astype(str))
-        for n, a in zip(names, audits)
+        for n, a in zip(names, audits, strict=True)
     }
     return pd.DataFrame(cols)
 
@@ -162,7 +167,7 @@ def _significance(
     if rows:
         p_holm = holm_adjust(np.array([r["p_value"] for r in rows]))
         t_holm = holm_adjust(np.array([r["p_ttest"] for r in rows]))
-        for r, ph, th in zip(rows, p_holm, t_holm):
+        for r, ph, th in zip(rows, p_holm, t_holm, strict=True):
             r["p_holm"] = float(ph)
             r["p_ttest_holm"] = float(th)
     return rows
@@ -221,7 +226,7 @@ def build_leaderboard(
         raise ValueError(f"--baseline {baseline!r} is not one of the runs: {', '.join(names)}")
     rules = tuple(audits[0].values)
     measures = tuple(str(m) for m in audits[0].measures)
-    for n, a in zip(names, audits):
+    for n, a in zip(names, audits, strict=True):
         if tuple(a.values) != rules or tuple(str(m) for m in a.measures) != measures:
             raise ValueError(f"run {n!r} was audited with other rules or measures")
     missing = [r for r in LEADERBOARD_RULES if r not in rules]
@@ -234,7 +239,7 @@ def build_leaderboard(
 
     values, envelopes, rankings, taus, intervals, decided, pairs = [], [], [], [], [], [], []
     aggregates = {}
-    for n, a in zip(names, audits):
+    for n, a in zip(names, audits, strict=True):
         agg = a.aggregate()
         aggregates[n] = agg.pivot(index="measure", columns="ties", values="value")
         values += [{"run": n, **rec} for rec in agg.to_dict(orient="records")]
@@ -267,7 +272,7 @@ def build_leaderboard(
         best, worst = rank_intervals(means["pessimistic"], means["optimistic"])
         intervals += [
             {"run": n, "measure": m, "best": int(b), "worst": int(w)}
-            for n, b, w in zip(names, best, worst)
+            for n, b, w in zip(names, best, worst, strict=True)
         ]
         decided += _tie_decided(m, names, means, orders)
         frame = _per_query_expected(names, audits, j)
