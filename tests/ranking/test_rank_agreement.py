@@ -85,6 +85,9 @@ def test_every_order_in_the_envelopes_lands_inside_the_rank_interval(seed, n, co
 def test_rank_intervals_by_hand_and_bad_input():
     best, worst = rank_intervals(np.array([0.8, 0.5, 0.1]), np.array([0.9, 0.85, 0.2]))
     assert best.tolist() == [1, 1, 3] and worst.tolist() == [2, 2, 3]
+    # the by-hand exercise of the leaderboard chapter
+    best, worst = rank_intervals(np.array([0.40, 0.45, 0.30]), np.array([0.48, 0.50, 0.39]))
+    assert best.tolist() == [1, 1, 3] and worst.tolist() == [2, 2, 3]
     with pytest.raises(ValueError, match="lower exceeds upper"):
         rank_intervals(np.array([0.5, 0.2]), np.array([0.4, 0.3]))
     with pytest.raises(ValueError, match="finite"):
