@@ -167,9 +167,10 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         names, audits, baseline=args.baseline, n_perm=args.n_perm, seed=args.seed
     )
     if args.format == "json":
+        run_inputs = [input_records(run=p)[0] for p in paths]
         runs = [
             {"name": n, "path": r["path"], "sha256": r["sha256"], "n_queries": a.n_queries}
-            for n, a, r in zip(names, audits, (input_records(run=p)[0] for p in paths), strict=True)
+            for n, a, r in zip(names, audits, run_inputs, strict=True)
         ]
         doc = {
             "runs": runs,
@@ -181,7 +182,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "relevance_level": args.relevance_level,
             "complete": bool(args.complete),
-            "inputs": input_records(qrels=args.qrels),
+            "inputs": input_records(qrels=args.qrels) + run_inputs,
             "rankaudit_version": version(),
         }
         emit(json.dumps(json_ready(doc), indent=2) + "\n", args.output)
