@@ -190,3 +190,23 @@ def test_usage_errors_are_one_line(tmp_path):
     proc = _cli("leaderboard", "--help")
     assert proc.returncode == 0 and "rank interval" in proc.stdout
     assert "pessimistic value > this run's optimistic" in proc.stdout
+
+
+def test_table_and_csv_formats(tmp_path):
+    track = _small_track(tmp_path)
+    out = tmp_path / "board.csv"
+    args = ["leaderboard", str(track / "qrels.txt"), str(track / "runs"), "-m", "nDCG@10", "RR"]
+    assert cli_main([*args, "--n-perm", "50", "--format", "csv", "-o", str(out)]) == 0
+    import pandas as pd
+
+    table = pd.read_csv(out)
+    assert len(table) == 2 * 4 and {"rank_trec_eval", "rank_expected", "best", "worst"} <= set(
+        table.columns
+    )
+    assert (
+        (table["best"] <= table["rank_trec_eval"]) & (table["rank_trec_eval"] <= table["worst"])
+    ).all()
+    text = tmp_path / "board.txt"
+    assert cli_main([*args, "--n-perm", "50", "--baseline", "system-00.run", "-o", str(text)]) == 0
+    body = text.read_text()
+    assert "== nDCG@10 ==" in body and "== RR ==" in body and "Kendall tau" in body

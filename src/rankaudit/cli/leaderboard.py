@@ -94,10 +94,13 @@ def _audits(args: argparse.Namespace, paths: list[str], options: dict) -> list:
         qrels = read_qrels_arg(args.qrels, args)
         return audit_run_files(paths, read_run, qrels, **options)
     read_qrels = functools.partial(read_qrels_arg, args=_reader_args(args))
-    with connect(args.scheduler, args.workers) as client:
-        return audit_run_files_on_cluster(
-            client, paths, read_run, args.qrels, read_qrels, **options
-        )
+    try:
+        with connect(args.scheduler, args.workers) as client:
+            return audit_run_files_on_cluster(
+                client, paths, read_run, args.qrels, read_qrels, **options
+            )
+    except ImportError as exc:  # no Dask here: one line, as every other error
+        raise ValueError(str(exc)) from None
 
 
 def _wide(board) -> pd.DataFrame:
