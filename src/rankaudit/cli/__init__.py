@@ -1,5 +1,5 @@
 """The ``rankaudit`` command line: audit a run's tie sensitivity, compare two runs, fill the
-reporting checklist.
+reporting checklist, audit many runs as one leaderboard.
 
 ::
 
@@ -7,6 +7,7 @@ reporting checklist.
                     [--per-query] [--format table|json|csv] [-o FILE]
     rankaudit compare RUN_A RUN_B QRELS [-m nDCG@10]
     rankaudit checklist RUN QRELS
+    rankaudit leaderboard QRELS RUN [RUN ...] [--baseline RUN] [--scheduler local --workers 2]
 
 RUN and QRELS are TREC files (``qid Q0 docno rank score tag`` / ``qid iter docno rel``) or
 long-format ``.csv`` / ``.tsv`` / ``.parquet`` tables (column names by option).  Every error
@@ -27,12 +28,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from rankaudit.cli import audit, checklist, compare
+from rankaudit.cli import audit, checklist, compare, leaderboard
 from rankaudit.cli.common import PROG, OneLineParser, version
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (audit, compare, checklist)
+COMMANDS = (audit, compare, checklist, leaderboard)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -7,6 +7,9 @@
   same summary fractions.
 - :func:`exact_mean`: the partition-independent mean the two report.
 - :class:`SyntheticTable`: a synthetic long-format table, generated on the workers.
+- :mod:`rankaudit.distributed.leaderboard`: a whole track of run files audited as Dask tasks
+  (one run a task, the qrels shared once), for ``rankaudit leaderboard --scheduler``;
+  :mod:`rankaudit.distributed.cluster` connects to a scheduler or starts a LocalCluster.
 
 Rows split across partitions are made whole first: only the lines that
 straddle a partition boundary move when rows are contiguous in frame order, and

@@ -4,13 +4,13 @@ docstring)."""
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from rankaudit._optional import install_hint, require
+from rankaudit._optional import require
+from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.evaluate import evaluate
 from rankaudit.distributed.prevalence import tie_prevalence
 from rankaudit.distributed.synthetic import SyntheticTable, synthetic_long_dask
@@ -111,30 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise ImportError(
-            "python -m rankaudit.distributed needs Dask: install the 'distributed' extra, "
-            + install_hint("distributed")
-        ) from None
-
-    cluster = None
-    if args.scheduler is None:
-        # CRITICAL: a worker's failed task is reported once, by main(), not as a logged traceback
-        cluster = LocalCluster(
-            n_workers=args.n_workers,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            silence_logs=logging.CRITICAL,
-        )
-    try:
-        with Client(cluster if cluster is not None else args.scheduler) as client:
-            _report(args, client)
-    finally:
-        if cluster is not None:
-            cluster.close()
+    with connect(args.scheduler, args.n_workers) as client:
+        _report(args, client)
     return 0
 
 

@@ -1,6 +1,7 @@
 """Part III ranking: LambdaMART (``lambdamart``), MRR of the sold item (``sale_metrics``), paired
 significance (``significance``), the progressive ablation (``ablation``), experiment helpers
-(``experiment``), the paper's reported figures (``paper``) and tables built from an ablation
-(``summaries``)."""
+(``experiment``), the paper's reported figures (``paper``), tables built from an ablation
+(``summaries``), and many runs as one leaderboard (``leaderboard``, with rank correlations and
+rank intervals in ``rank_agreement``)."""
 
 __all__: list[str] = []

@@ -20,6 +20,7 @@ sns = require("seaborn", purpose="rankaudit.report.figures")
 __all__ = [
     "plot_ablation_design",
     "plot_prevalence",
+    "plot_rank_intervals",
     "plot_regimes",
     "plot_table2",
     "plot_throughput",
@@ -274,5 +275,53 @@ def plot_regimes(records: Sequence[Mapping[str, Any]], paper: Mapping[str, float
         ax.set(title=label, xlabel="tie rule", ylabel="mean over rows", ylim=(0, 1.05))
         ax.legend(fontsize=8, loc="upper right")
     fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_rank_intervals(board: Mapping[str, Any], measure: str, title: str):
+    """One bar per system from its best to its worst possible rank under ties (``rank_intervals``
+    of a ``rankaudit leaderboard`` JSON document ``board``), with its trec_eval and expected
+    ranks marked; systems in the order of the expected leaderboard, rank 1 at the top."""
+    orders = {r["ties"]: r["order"] for r in board["rankings"] if r["measure"] == measure}
+    spans = {
+        r["run"]: (r["best"], r["worst"])
+        for r in board["rank_intervals"]
+        if r["measure"] == measure
+    }
+    systems = orders["expected"]
+    n = len(systems)
+    fig, ax = plt.subplots(figsize=(8, 0.5 * n + 1.6))
+    colors = sns.color_palette("colorblind", 3)
+    for y, name in enumerate(systems):
+        best, worst = spans[name]
+        ax.barh(y, worst - best + 0.8, left=best - 0.4, height=0.6, color=colors[0], alpha=0.35)
+    y = np.arange(n)
+    ax.plot(
+        [orders["expected"].index(s) + 1 for s in systems],
+        y,
+        "o",
+        color=colors[0],
+        label="expected rank",
+    )
+    ax.plot(
+        [orders["trec_eval"].index(s) + 1 for s in systems],
+        y,
+        "x",
+        color=colors[1],
+        ms=9,
+        mew=2,
+        label="trec_eval rank",
+    )
+    ax.set_yticks(y, systems)
+    ax.invert_yaxis()
+    ax.set_xticks(range(1, n + 1))
+    ax.set(
+        title=title,
+        xlabel=f"rank on {measure} (1 = best); bar: rank interval under ties",
+        ylabel="system",
+        xlim=(0.4, n + 0.6),
+    )
+    ax.legend(loc="lower right", frameon=True, fontsize=8)
     fig.tight_layout()
     return fig

@@ -11,7 +11,8 @@ Modules (one job each):
 - :mod:`~rankaudit.runs.layout`: the run joined with its qrels, per query;
 - :mod:`~rankaudit.runs.kernels` / :mod:`~rankaudit.runs.reference`: fast and plain computation;
 - :mod:`~rankaudit.runs.evaluate`: :func:`evaluate_run` and :func:`audit_run`;
-- :mod:`~rankaudit.runs.compare`: two runs, paired, under expected and worst cases.
+- :mod:`~rankaudit.runs.compare`: two runs, paired, under expected and worst cases;
+- :mod:`~rankaudit.runs.track`: a simulated track of many tie-heavy runs, as TREC files.
 """
 
 from rankaudit.runs.adapters import (

@@ -1,0 +1,248 @@
+"""``rankaudit leaderboard``: many runs on one qrels, and which places the tie order decides."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import glob
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from rankaudit.cli.common import (
+    DEFAULT_RULES,
+    add_common_options,
+    emit,
+    input_records,
+    json_ready,
+    read_qrels_arg,
+    read_run_arg,
+    tie_rules,
+    version,
+)
+from rankaudit.distributed.cluster import connect
+from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
+from rankaudit.ranking.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
+from rankaudit.runs.evaluate import DEFAULT_MEASURES
+from rankaudit.runs.measures import parse_measures
+from rankaudit.runs.rules import RUN_TIE_RULES
+
+__all__ = ["cmd_leaderboard", "expand_runs", "register"]
+
+DEFINITIONS = """\
+definitions (per measure, over the runs given):
+  tie envelope   [pessimistic, optimistic]: the worst and best value any tie order gives
+  leaderboard    runs by value, best first; exactly equal values by run name
+  rank interval  best = 1 + #{other runs whose pessimistic value > this run's optimistic};
+                 worst = 1 + #{other runs whose optimistic value >= this run's pessimistic}:
+                 the best and worst rank a run can take when every run's value may lie
+                 anywhere in its own tie envelope
+  tie-decided    a pair whose order differs between two rules' leaderboards, or whose
+  pair           envelopes overlap while their trec_eval values differ
+  pairs          per-query expected values (no tie order moves them), B - A, paired
+                 sign-flip randomisation test and t-test, Holm-adjusted per measure
+"""
+
+_READ_OPTIONS = (
+    "input_format",
+    "query_col",
+    "docno_col",
+    "score_col",
+    "relevance_col",
+)
+
+
+def expand_runs(items: list[str]) -> list[str]:
+    """Run paths from the arguments: a file, a folder (its files, sorted) or a glob (sorted)."""
+    paths: list[str] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(
+                str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith(".")
+            )
+            if not found:
+                raise ValueError(f"run folder {item} holds no file")
+            paths += found
+        elif p.exists() or not glob.has_magic(item):
+            paths.append(item)
+        else:
+            found = sorted(f for f in glob.glob(item) if Path(f).is_file())
+            if not found:
+                raise ValueError(f"no run file matches {item}")
+            paths += found
+    names = [Path(p).name for p in paths]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"two run files are named {name}: run names must be unique")
+    for p in paths:
+        if not Path(p).is_file():
+            raise FileNotFoundError(f"{p}: no such run file")
+    return paths
+
+
+def _reader_args(args: argparse.Namespace) -> argparse.Namespace:
+    """Only the reading options (a small picklable namespace for the workers)."""
+    return argparse.Namespace(**{k: getattr(args, k) for k in _READ_OPTIONS})
+
+
+def _audits(args: argparse.Namespace, paths: list[str], options: dict) -> list:
+    read_run = functools.partial(read_run_arg, args=_reader_args(args))
+    if args.scheduler is None:
+        qrels = read_qrels_arg(args.qrels, args)
+        return audit_run_files(paths, read_run, qrels, **options)
+    read_qrels = functools.partial(read_qrels_arg, args=_reader_args(args))
+    try:
+        with connect(args.scheduler, args.workers) as client:
+            return audit_run_files_on_cluster(
+                client, paths, read_run, args.qrels, read_qrels, **options
+            )
+    except ImportError as exc:  # no Dask here: one line, as every other error
+        raise ValueError(str(exc)) from None
+
+
+def _wide(board) -> pd.DataFrame:
+    """One row per run and measure: ranks and values under each rule, the rank interval."""
+    values = board.table("values").pivot(index=["measure", "run"], columns="ties", values="value")
+    values = values[list(board.rules)]
+    env = board.table("envelopes").set_index(["measure", "run"])[["prevalence"]]
+    rank = pd.DataFrame(
+        [
+            {"measure": r["measure"], "run": run, "ties": f"rank_{r['ties']}", "rank": k}
+            for r in board.rankings
+            for k, run in enumerate(r["order"], start=1)
+        ]
+    ).pivot(index=["measure", "run"], columns="ties", values="rank")
+    rank = rank[[f"rank_{r}" for r in board.rules]]
+    intervals = board.table("rank_intervals").set_index(["measure", "run"])
+    wide = rank.join(intervals).join(values).join(env).reset_index()
+    wide["measure_index"] = wide["measure"].map({m: k for k, m in enumerate(board.measures)})
+    wide = wide.sort_values(["measure_index", "rank_expected"], kind="stable")
+    return wide.drop(columns="measure_index").reset_index(drop=True)
+
+
+def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
+    fmt = {"float_format": lambda x: f"{x:.4f}", "index": False}
+    lines = [
+        f"qrels: {args.qrels}   runs: {len(board.names)}   queries: {board.n_queries}"
+        f"{' (trec_eval -c)' if args.complete else ''}",
+    ]
+    taus = board.table("kendall_tau")
+    decided = board.table("tie_decided_pairs")
+    pairs = board.table("pairs")
+    for m in board.measures:
+        part = wide[wide["measure"] == m].drop(columns="measure")
+        cols = ["run", "rank_trec_eval", "rank_expected", "best", "worst", *board.rules]
+        lines += ["", f"== {m} ==", part[[*cols, "prevalence"]].to_string(**fmt)]
+        t = taus[(taus["measure"] == m) & (taus["rule_a"] == "trec_eval")]
+        t = t[t["rule_b"] == "expected"].iloc[0]
+        n_dec = int((decided["measure"] == m).sum()) if len(decided) else 0
+        lines.append(
+            f"Kendall tau(trec_eval, expected) = {t['tau']:.4f}, tau_AP = {t['tau_ap']:.4f}; "
+            f"pairs decided by ties: {n_dec} of {len(board.names) * (len(board.names) - 1) // 2}"
+        )
+        sig = pairs[pairs["measure"] == m].drop(columns="measure")
+        lines.append(sig.to_string(**fmt))
+    lines += ["", DEFINITIONS.rstrip()]
+    return "\n".join(lines) + "\n"
+
+
+def cmd_leaderboard(args: argparse.Namespace) -> int:
+    measures = parse_measures(args.measures)
+    rules = leaderboard_rules(tie_rules(args.ties))
+    paths = expand_runs(args.runs)
+    if args.workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
+    names = [Path(p).name for p in paths]
+    if args.baseline is not None and args.baseline not in names:
+        raise ValueError(f"--baseline {args.baseline!r} is not one of the runs: {', '.join(names)}")
+    options = dict(
+        measures=measures,
+        ties=rules,
+        relevance_level=args.relevance_level,
+        complete=args.complete,
+        seed=args.seed,
+    )
+    audits = _audits(args, paths, options)
+    board = build_leaderboard(
+        names, audits, baseline=args.baseline, n_perm=args.n_perm, seed=args.seed
+    )
+    if args.format == "json":
+        run_inputs = [input_records(run=p)[0] for p in paths]
+        runs = [
+            {"name": n, "path": r["path"], "sha256": r["sha256"], "n_queries": a.n_queries}
+            for n, a, r in zip(names, audits, run_inputs, strict=True)
+        ]
+        doc = {
+            "runs": runs,
+            **board.records(),
+            "measures": list(board.measures),
+            "ties": list(board.rules),
+            "baseline": args.baseline,
+            "n_perm": args.n_perm,
+            "seed": args.seed,
+            "relevance_level": args.relevance_level,
+            "complete": bool(args.complete),
+            "inputs": input_records(qrels=args.qrels) + run_inputs,
+            "rankaudit_version": version(),
+        }
+        emit(json.dumps(json_ready(doc), indent=2) + "\n", args.output)
+        return 0
+    wide = _wide(board)
+    if args.format == "csv":
+        buf = io.StringIO()
+        wide.to_csv(buf, index=False, float_format="%.17g")
+        emit(buf.getvalue(), args.output)
+    else:
+        emit(_table_text(board, args, wide), args.output)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add this command to the ``rankaudit`` subcommands."""
+    p = sub.add_parser(
+        "leaderboard",
+        help="many runs as one leaderboard: rank intervals and pairs decided by ties",
+        description="Audit every RUN against QRELS (each exactly as `rankaudit audit` does) "
+        "and report, per measure, the leaderboard under each tie rule, Kendall's tau and "
+        "tau_AP between them, each run's rank interval, the pairs the tie order decides, and "
+        "paired tests on the expected values.",
+        epilog=DEFINITIONS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
+    p.add_argument(
+        "runs", nargs="+", metavar="RUN", help="run files, folders of run files, or globs"
+    )
+    p.add_argument(
+        "-m",
+        "--measures",
+        nargs="+",
+        default=list(DEFAULT_MEASURES),
+        metavar="M",
+        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
+    )
+    p.add_argument(
+        "--ties",
+        default=DEFAULT_RULES,
+        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)}; trec_eval, expected, "
+        "pessimistic and optimistic are always added (default: %(default)s)",
+    )
+    p.add_argument("--baseline", metavar="RUN", help="test every run against this one (its name)")
+    p.add_argument(
+        "--n-perm", type=int, default=10000, help="sign flips per test (default: %(default)s)"
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="audit the runs as Dask tasks on this scheduler (tcp://host:8786), "
+        "or 'local' for a LocalCluster of --workers processes",
+    )
+    p.add_argument(
+        "--workers", type=int, default=2, help="LocalCluster workers (default: %(default)s)"
+    )
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    add_common_options(p)
+    p.set_defaults(func=cmd_leaderboard)

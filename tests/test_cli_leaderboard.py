@@ -1,0 +1,212 @@
+"""``rankaudit leaderboard`` end to end in a subprocess: the "done when" list of the command."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+from rankaudit.cli import main as cli_main
+from rankaudit.runs.track import simulate_track, write_track
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "rankaudit", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def track20(tmp_path_factory):
+    """20 runs with heavy ties (3 score levels, 40 documents a query)."""
+    folder = tmp_path_factory.mktemp("track20")
+    write_track(folder, simulate_track(20, 40, 40, n_levels=3, spread=0.8, seed=11))
+    return folder
+
+
+def test_json_matches_audit_tau_scipy_intervals_and_tie_pairs(track20, tmp_path):
+    out = tmp_path / "board.json"
+    measures = ["nDCG@10", "AP", "RR"]
+    proc = _cli(
+        "leaderboard",
+        track20 / "qrels.txt",
+        track20 / "runs",
+        "-m",
+        *measures,
+        "--n-perm",
+        "200",
+        "--format",
+        "json",
+        "-o",
+        out,
+    )
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(out.read_text())
+    assert {
+        "runs",
+        "values",
+        "envelopes",
+        "rankings",
+        "kendall_tau",
+        "rank_intervals",
+        "tie_decided_pairs",
+        "pairs",
+        "n_queries",
+        "inputs",
+    } <= set(doc)
+    names = [r["name"] for r in doc["runs"]]
+    assert len(names) == 20 and all(len(r["sha256"]) == 64 for r in doc["runs"])
+    # each run's numbers are exactly those of `rankaudit audit` on that run alone
+    for run in doc["runs"]:
+        single = tmp_path / f"{run['name']}.json"
+        assert (
+            cli_main(
+                [
+                    "audit",
+                    run["path"],
+                    str(track20 / "qrels.txt"),
+                    "-m",
+                    *measures,
+                    "--format",
+                    "json",
+                    "-o",
+                    str(single),
+                ]
+            )
+            == 0
+        )
+        alone = json.loads(single.read_text())
+        mine = [
+            {k: v for k, v in r.items() if k != "run"}
+            for r in doc["values"]
+            if r["run"] == run["name"]
+        ]
+        assert mine == alone["aggregate"]
+        env = {r["measure"]: r for r in alone["envelope"]}
+        for e in (e for e in doc["envelopes"] if e["run"] == run["name"]):
+            for key in ("pessimistic", "expected", "optimistic", "prevalence"):
+                assert e[key] == env[e["measure"]][key]
+    orders = {(r["measure"], r["ties"]): r["order"] for r in doc["rankings"]}
+    # Kendall's tau is scipy's on the stated orders
+    for t in doc["kendall_tau"]:
+        a, b = orders[(t["measure"], t["rule_a"])], orders[(t["measure"], t["rule_b"])]
+        pos_b = {n: k for k, n in enumerate(b)}
+        assert t["tau"] == pytest.approx(
+            stats.kendalltau(range(len(a)), [pos_b[n] for n in a]).statistic, abs=1e-12
+        )
+    # trec_eval and expected ranks lie inside each rank interval
+    interval = {(r["measure"], r["run"]): (r["best"], r["worst"]) for r in doc["rank_intervals"]}
+    for (m, rule), order in orders.items():
+        for k, run in enumerate(order, start=1):
+            best, worst = interval[(m, run)]
+            assert best <= k <= worst, (m, rule, run)
+    # every pair whose order differs between two rules is listed
+    listed = {(p["measure"], frozenset((p["run_a"], p["run_b"]))) for p in doc["tie_decided_pairs"]}
+    rules = [r["ties"] for r in doc["rankings"] if r["measure"] == measures[0]]
+    n_differ = 0
+    for m in measures:
+        for a, b in itertools.combinations(names, 2):
+            if any(
+                (orders[(m, r1)].index(a) < orders[(m, r1)].index(b))
+                != (orders[(m, r2)].index(a) < orders[(m, r2)].index(b))
+                for r1, r2 in itertools.combinations(rules, 2)
+            ):
+                n_differ += 1
+                assert (m, frozenset((a, b))) in listed
+    assert n_differ > 0
+    assert doc["n_queries"] == 40 and len(doc["pairs"]) == 3 * 190
+
+
+def _small_track(folder: Path) -> Path:
+    write_track(folder, simulate_track(4, 6, 8, n_levels=2, seed=2))
+    return folder
+
+
+def test_local_cluster_output_is_byte_identical_to_one_process(tmp_path):
+    track = _small_track(tmp_path)
+    common = [
+        "leaderboard",
+        track / "qrels.txt",
+        f"{track}/runs/*.run",
+        "-m",
+        "nDCG@10",
+        "AP",
+        "--n-perm",
+        "100",
+        "--format",
+        "json",
+    ]
+    one = _cli(*common, "-o", tmp_path / "one.json")
+    two = _cli(*common, "-o", tmp_path / "two.json", "--scheduler", "local", "--workers", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert (tmp_path / "one.json").read_bytes() == (tmp_path / "two.json").read_bytes()
+
+
+@pytest.mark.parametrize("scheduler", [[], ["--scheduler", "local", "--workers", "2"]])
+def test_malformed_line_names_file_and_line_and_writes_nothing(tmp_path, scheduler):
+    track = _small_track(tmp_path)
+    bad = track / "runs" / "system-02.run"
+    lines = bad.read_text().splitlines()
+    lines[6] = lines[6].rsplit(" ", 2)[0] + " not-a-score tag"
+    bad.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "board.json"
+    proc = _cli(
+        "leaderboard",
+        track / "qrels.txt",
+        track / "runs",
+        "--format",
+        "json",
+        "-o",
+        out,
+        *scheduler,
+    )
+    assert proc.returncode == 1, proc.stderr
+    err = proc.stderr.strip().splitlines()
+    assert len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"{bad}:7" in err[0]
+    assert not out.exists()
+
+
+def test_usage_errors_are_one_line(tmp_path):
+    track = _small_track(tmp_path)
+    proc = _cli("leaderboard", track / "qrels.txt", track / "runs", "--baseline", "nope.run")
+    assert proc.returncode == 1 and "nope.run" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    proc = _cli("leaderboard", track / "qrels.txt", f"{track}/nothing-*.run")
+    assert proc.returncode == 1 and "no run file matches" in proc.stderr
+    proc = _cli("leaderboard", "--help")
+    assert proc.returncode == 0 and "rank interval" in proc.stdout
+    assert "pessimistic value > this run's optimistic" in proc.stdout
+
+
+def test_table_and_csv_formats(tmp_path):
+    track = _small_track(tmp_path)
+    out = tmp_path / "board.csv"
+    args = ["leaderboard", str(track / "qrels.txt"), str(track / "runs"), "-m", "nDCG@10", "RR"]
+    assert cli_main([*args, "--n-perm", "50", "--format", "csv", "-o", str(out)]) == 0
+    import pandas as pd
+
+    table = pd.read_csv(out)
+    assert len(table) == 2 * 4 and {"rank_trec_eval", "rank_expected", "best", "worst"} <= set(
+        table.columns
+    )
+    assert (
+        (table["best"] <= table["rank_trec_eval"]) & (table["rank_trec_eval"] <= table["worst"])
+    ).all()
+    text = tmp_path / "board.txt"
+    assert cli_main([*args, "--n-perm", "50", "--baseline", "system-00.run", "-o", str(text)]) == 0
+    body = text.read_text()
+    assert "== nDCG@10 ==" in body and "== RR ==" in body and "Kendall tau" in body
