@@ -201,13 +201,19 @@ def evaluate_models(
 
 def model_records(run: RecommenderRun) -> list[dict]:
     """The ``models`` results entries: name, library, installed version, hyperparameters and
-    the dtype of the scores the library returned."""
+    the dtype of the scores the library returned.  Keyword names are recorded lower-cased, as
+    results keys are snake_case (implicit's ``K`` appears as ``k``)."""
     return [
         {
             "name": m.name,
             "library": m.library,
             "version": library_version(m.library),
-            "params": {"class": m.cls, **m.params, "seed": run.model_seed, "feedback": m.feedback},
+            "params": {
+                "class": m.cls,
+                **{key.lower(): value for key, value in m.params.items()},
+                "seed": run.model_seed,
+                "feedback": m.feedback,
+            },
             "score_dtype": str(run.scores[m.name].dtype),
         }
         for m in run.models
