@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rankaudit.audit.precision import at_precision
 from rankaudit.audit.prepare import prepare_audit
 from rankaudit.audit.recommender_protocols import (
     RULES,
@@ -21,7 +22,6 @@ from rankaudit.audit.recommenders import (
     interaction_matrix,
     with_params,
 )
-from rankaudit.audit.precision import at_precision
 from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.ties.evaluate import evaluate
 
@@ -134,19 +134,30 @@ def test_bad_input_is_named(run):
 def test_results_have_the_documented_keys(run):
     metrics = evaluate_models(run)
     sweep = evaluate_models(
-        run, precisions=("float64", "float16"), rules=("input_order", "expected",
-                                                       "pessimistic", "optimistic")
+        run,
+        precisions=("float64", "float16"),
+        rules=("input_order", "expected", "pessimistic", "optimistic"),
     )
     results = chapter_results(run, metrics, sweep)
     assert {"models", "metrics", "kendall_tau", "precision_sweep"} <= set(results)
     assert set(results["models"][0]) >= {"name", "library", "version", "params"}
     assert set(results["metrics"][0]) >= {
-        "model", "protocol", "precision", "ties", "hr10", "ndcg10", "rr", "prevalence",
+        "model",
+        "protocol",
+        "precision",
+        "ties",
+        "hr10",
+        "ndcg10",
+        "rr",
+        "prevalence",
         "relevant_tied_at_cutoff",
     }
     assert {r["ties"] for r in results["metrics"]} == set(RULES)
     assert set(results["kendall_tau"][0]) == {"protocol_a", "protocol_b", "ties", "tau"}
     assert set(results["precision_sweep"][0]) >= {
-        "model", "precision", "prevalence", "gap_input_order_vs_expected"
+        "model",
+        "precision",
+        "prevalence",
+        "gap_input_order_vs_expected",
     }
     assert len(results["precision_sweep"]) == 2 * 2 * len(SMALL)

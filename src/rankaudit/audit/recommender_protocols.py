@@ -117,7 +117,10 @@ def prepare_recommenders(
     train = audit.train
     users = np.union1d(train["user_id"].to_numpy(), audit.rows.user_ids)
     matrix = interaction_matrix(train, users, catalog)
-    matrices = {"binary": matrix, "ratings": interaction_matrix(train, users, catalog, feedback="ratings")}
+    matrices = {
+        "binary": matrix,
+        "ratings": interaction_matrix(train, users, catalog, feedback="ratings"),
+    }
     row_users = pd.Index(users).get_indexer(audit.rows.user_ids)
     scores = {
         m.name: fit_and_score(m, matrices[m.feedback], row_users, seed=model_seed) for m in models
@@ -262,7 +265,8 @@ def precision_sweep(metrics: pd.DataFrame, protocol: str = "full") -> list[dict]
             "protocol": protocol,
             "prevalence": float(prev[(model, precision)]),
             "gap_input_order_vs_expected": float(
-                wide.loc[(model, precision), "input_order"] - wide.loc[(model, precision), "expected"]
+                wide.loc[(model, precision), "input_order"]
+                - wide.loc[(model, precision), "expected"]
             ),
         }
         for model, precision in wide.index

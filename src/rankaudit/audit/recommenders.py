@@ -25,9 +25,10 @@ Models (:data:`DEFAULT_MODELS`; hyperparameters small enough to train on ML-100K
 - ``random``: uniform scores from ``numpy.random.default_rng(seed)``, the floor.
 
 Feedback is implicit (``feedback="binary"``): every training interaction counts as one
-positive (value 1), whatever its rating, except for models declared ``feedback="ratings"``.  Items are indexed by the sorted catalogue, users by the order they are given, so
-column ``j`` of every matrix is ``catalog[j]``; an item without training interactions is still
-a column (the libraries score it as they score any item they have not seen).
+positive (value 1), whatever its rating, except for models declared ``feedback="ratings"``.
+Items are indexed by the sorted catalogue, users by the order they are given, so column ``j``
+of every matrix is ``catalog[j]``; an item without training interactions is still a column
+(the libraries score it as they score any item they have not seen).
 
 References: Salah, Truong & Lauw, "Cornac: A Comparative Framework for Multimodal Recommender
 Systems", JMLR 21 (2020); Frederickson, implicit (https://github.com/benfred/implicit).
@@ -151,7 +152,12 @@ def _cornac_scores(spec: ModelSpec, matrix: sp.csr_matrix, rows: np.ndarray, see
     n_users, n_items = matrix.shape
     coo = matrix.tocoo()
     triplets = list(
-        zip(coo.row.astype(str).tolist(), coo.col.astype(str).tolist(), coo.data.tolist())
+        zip(
+            coo.row.astype(str).tolist(),
+            coo.col.astype(str).tolist(),
+            coo.data.tolist(),
+            strict=True,
+        )
     )
     uid_map = OrderedDict((str(u), u) for u in range(n_users))
     iid_map = OrderedDict((str(i), i) for i in range(n_items))
