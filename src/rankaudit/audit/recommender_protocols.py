@@ -57,6 +57,7 @@ __all__ = [
     "evaluate_models",
     "chapter_results",
     "kendall_taus",
+    "kendall_taus_between_rules",
     "model_records",
     "place_settled",
     "precision_sweep",
@@ -234,6 +235,24 @@ def kendall_taus(metrics: pd.DataFrame, *, precision: str = "float64") -> list[d
     return out
 
 
+def kendall_taus_between_rules(
+    metrics: pd.DataFrame, *, reference: str = "expected", precision: str = "float64"
+) -> list[dict]:
+    """Kendall's tau-b between the model order by NDCG@10 under ``reference`` and under every
+    other rule, per protocol."""
+    table = metrics[metrics["precision"] == precision]
+    out = []
+    for protocol in pd.unique(table["protocol"]):
+        by = table[table["protocol"] == protocol].pivot(
+            index="model", columns="ties", values="ndcg10"
+        )
+        for rule in by.columns:
+            if rule != reference:
+                tau = kendalltau(by[reference], by[rule]).statistic
+                out.append({"protocol": protocol, "ties_a": reference, "ties_b": rule, "tau": tau})
+    return out
+
+
 def place_settled(metrics: pd.DataFrame) -> pd.DataFrame:
     """Per (protocol, precision, model): the NDCG@10 interval ``[pessimistic, optimistic]``
     and ``settled``: True when it overlaps no other model's interval at that precision."""
@@ -275,13 +294,15 @@ def precision_sweep(metrics: pd.DataFrame, protocol: str = "full") -> list[dict]
 
 def chapter_results(run: RecommenderRun, metrics: pd.DataFrame, sweep: pd.DataFrame) -> dict:
     """The chapter's results: ``models``, ``metrics`` (every rule at float64 and the sweep's
-    lines), ``kendall_tau``, ``precision_sweep`` (both protocols) and ``place_settled``."""
+    lines), ``kendall_tau`` (between protocols), ``kendall_tau_rules`` (between rules),
+    ``precision_sweep`` (both protocols), ``place_settled`` and the candidate policy."""
     lines = pd.concat([metrics, sweep[sweep["precision"] != "float64"]], ignore_index=True)
     settled = place_settled(sweep)
     return {
         "models": model_records(run),
         "metrics": lines.to_dict(orient="records"),
         "kendall_tau": kendall_taus(metrics),
+        "kendall_tau_rules": kendall_taus_between_rules(metrics),
         "precision_sweep": [r for p in PROTOCOLS for r in precision_sweep(sweep, p)],
         "place_settled": settled.to_dict(orient="records"),
         "candidate_policy": dict(run.rows.policy),

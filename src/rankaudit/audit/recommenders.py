@@ -178,10 +178,13 @@ def _implicit_scores(spec: ModelSpec, matrix: sp.csr_matrix, rows: np.ndarray, s
     from implicit.cpu.als import AlternatingLeastSquares
     from implicit.nearest_neighbours import CosineRecommender
 
+    from threadpoolctl import threadpool_limits  # a dependency of implicit
+
     user_items = matrix.astype(np.float32).tocsr()
     if spec.cls == "AlternatingLeastSquares":
-        model = AlternatingLeastSquares(**spec.params, random_state=seed)
-        model.fit(user_items, show_progress=False)
+        with threadpool_limits(1, "blas"):  # implicit's advice: its own threads, one BLAS thread
+            model = AlternatingLeastSquares(**spec.params, random_state=seed)
+            model.fit(user_items, show_progress=False)
         return np.asarray(model.user_factors[rows] @ model.item_factors.T, dtype=np.float32)
     if spec.cls == "CosineRecommender":
         model = CosineRecommender(**spec.params)
