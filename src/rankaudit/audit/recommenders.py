@@ -177,7 +177,6 @@ def _implicit_scores(spec: ModelSpec, matrix: sp.csr_matrix, rows: np.ndarray, s
     require("implicit", purpose=f"model {spec.name!r}")
     from implicit.cpu.als import AlternatingLeastSquares
     from implicit.nearest_neighbours import CosineRecommender
-
     from threadpoolctl import threadpool_limits  # a dependency of implicit
 
     user_items = matrix.astype(np.float32).tocsr()
