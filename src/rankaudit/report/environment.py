@@ -28,6 +28,8 @@ RECORDED_PACKAGES = (
     "pyarrow",
     "lightgbm",
     "torch",
+    "cornac",
+    "implicit",
     "papermill",
     "jupyter-book",
 )

@@ -19,8 +19,10 @@ sns = require("seaborn", purpose="rankaudit.report.figures")
 
 __all__ = [
     "plot_ablation_design",
+    "plot_precision_sweep",
     "plot_prevalence",
     "plot_rank_intervals",
+    "plot_protocol_metrics",
     "plot_regimes",
     "plot_table2",
     "plot_throughput",
@@ -323,5 +325,48 @@ def plot_rank_intervals(board: Mapping[str, Any], measure: str, title: str):
         xlim=(0.4, n + 0.6),
     )
     ax.legend(loc="lower right", frameon=True, fontsize=8)
+
+
+def plot_protocol_metrics(metrics: Sequence[Mapping[str, Any]], protocol: str, title: str):
+    """Bar chart of NDCG@10 by model and tie rule for one protocol at float64 (``metrics``
+    records with ``model, protocol, precision, ties, ndcg10``)."""
+    frame = pd.DataFrame(metrics)
+    frame = frame[(frame["protocol"] == protocol) & (frame["precision"] == "float64")]
+    fig, ax = plt.subplots(figsize=(9, 4.4))
+    sns.barplot(data=frame, x="model", y="ndcg10", hue="ties", ax=ax, palette="colorblind")
+    ax.set(title=title, xlabel="model", ylabel="NDCG@10 (mean over users)")
+    ax.legend(
+        title="tie rule",
+        fontsize=9,
+        ncols=5,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.18),
+        frameon=False,
+    )
+    fig.tight_layout()
+    return fig
+
+
+def plot_precision_sweep(sweep: Sequence[Mapping[str, Any]], precisions: Sequence[str]):
+    """Two panels over ``precisions`` (in that order), one line per model: the share of rows
+    whose relevant item is tied, and the NDCG@10 gap input order minus expectation
+    (``precision_sweep`` records of one protocol)."""
+    frame = pd.DataFrame(sweep)
+    order = {p: i for i, p in enumerate(precisions)}
+    frame = frame[frame["precision"].isin(order)].assign(step=frame["precision"].map(order))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharex=True)
+    for ax, column, label in (
+        (axes[0], "prevalence", "rows with the relevant item tied"),
+        (axes[1], "gap_input_order_vs_expected", "NDCG@10: input order − expected"),
+    ):
+        sns.lineplot(
+            data=frame, x="step", y=column, hue="model", marker="o", ax=ax, palette="colorblind"
+        )
+        ax.set(xlabel="score precision", ylabel=label)
+        ax.set_xticks(range(len(precisions)), list(precisions), rotation=30)
+    axes[0].set_title("Tie prevalence")
+    axes[1].set_title("How far input order departs from the expectation")
+    axes[0].get_legend().remove()
+    axes[1].legend(title="model", fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
     fig.tight_layout()
     return fig
