@@ -173,7 +173,7 @@ def test_malformed_line_names_file_and_line_and_writes_nothing(tmp_path, schedul
         out,
         *scheduler,
     )
-    assert proc.returncode == 1, proc.stderr
+    assert proc.returncode == 2, proc.stderr
     err = proc.stderr.strip().splitlines()
     assert len(err) == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert f"{bad}:7" in err[0]
@@ -183,10 +183,10 @@ def test_malformed_line_names_file_and_line_and_writes_nothing(tmp_path, schedul
 def test_usage_errors_are_one_line(tmp_path):
     track = _small_track(tmp_path)
     proc = _cli("leaderboard", track / "qrels.txt", track / "runs", "--baseline", "nope.run")
-    assert proc.returncode == 1 and "nope.run" in proc.stderr
+    assert proc.returncode == 2 and "nope.run" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     proc = _cli("leaderboard", track / "qrels.txt", f"{track}/nothing-*.run")
-    assert proc.returncode == 1 and "no run file matches" in proc.stderr
+    assert proc.returncode == 2 and "no run file matches" in proc.stderr
     proc = _cli("leaderboard", "--help")
     assert proc.returncode == 0 and "rank interval" in proc.stdout
     assert "pessimistic value > this run's optimistic" in proc.stdout

@@ -6,7 +6,6 @@ import argparse
 import functools
 import glob
 import io
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -14,12 +13,13 @@ import pandas as pd
 from rankaudit.cli.common import (
     DEFAULT_RULES,
     add_common_options,
+    check_output,
     emit,
     input_records,
-    json_ready,
     read_qrels_arg,
     read_run_arg,
     tie_rules,
+    to_json,
     version,
 )
 from rankaudit.distributed.cluster import connect
@@ -145,6 +145,12 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
         )
         sig = pairs[pairs["measure"] == m].drop(columns="measure")
         lines.append(sig.to_string(**fmt))
+        left_out = int(sig[["n_queries_only_in_a", "n_queries_only_in_b"]].to_numpy().sum())
+        if left_out:
+            lines.append(
+                f"{left_out} (pair, query) combinations were answered by only one run of the "
+                "pair and left out of its test (-c scores them as 0)"
+            )
     lines += ["", DEFINITIONS.rstrip()]
     return "\n".join(lines) + "\n"
 
@@ -153,6 +159,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = leaderboard_rules(tie_rules(args.ties))
     paths = expand_runs(args.runs)
+    check_output(args.output, args.qrels, *paths)
     if args.workers < 1:
         raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
     names = [Path(p).name for p in paths]
@@ -188,7 +195,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             "inputs": input_records(qrels=args.qrels) + run_inputs,
             "rankaudit_version": version(),
         }
-        emit(json.dumps(json_ready(doc), indent=2) + "\n", args.output)
+        emit(to_json(doc), args.output)
         return 0
     wide = _wide(board)
     if args.format == "csv":

@@ -12,9 +12,12 @@ exactly those of ``rankaudit audit`` on that run.  Then, per measure:
 - the pairs decided by ties: the order of the two systems differs between two rules, or their
   envelopes overlap (``lo_a <= hi_b`` and ``lo_b <= hi_a``) while their trec_eval values differ;
 - paired significance on the tie-free values: per-query ``expected`` values of the queries both
-  runs were evaluated on, ``diff = mean(b) - mean(a)``, the two-sided sign-flip randomisation
-  test (Fisher, 1935; Smucker, Allan & Carterette, 2007) and the paired t-test (Student,
-  1908), each Holm-adjusted (Holm, 1979) over the pairs of one measure.
+  runs were evaluated on (the judged queries only one of them answered are counted,
+  ``n_queries_only_in_a`` / ``_b``, never dropped unsaid; with ``complete`` every judged query
+  is evaluated for every run, an unanswered one scoring 0), ``diff = mean(b) - mean(a)``,
+  the two-sided sign-flip randomisation test (Fisher, 1935; Smucker, Allan & Carterette, 2007)
+  and the paired t-test (Student, 1908), each Holm-adjusted (Holm, 1979) over the pairs of one
+  measure.
 
 Why this matters: Cabanac, Hubert, Boughanem & Chrisment (2010, CLEF, "Tie-breaking bias:
 effect of an uncontrolled parameter on information retrieval evaluation") found that
@@ -147,6 +150,7 @@ def _significance(
     rows = []
     for a, b in pair_list:
         both = frame[[a, b]].dropna()
+        answered_a, answered_b = frame[a].notna(), frame[b].notna()
         if len(both) < 2:
             raise ValueError(
                 f"runs {a!r} and {b!r} share {len(both)} evaluated queries: "
@@ -159,6 +163,8 @@ def _significance(
                 "run_a": a,
                 "run_b": b,
                 "n_queries": len(both),
+                "n_queries_only_in_a": int((answered_a & ~answered_b).sum()),
+                "n_queries_only_in_b": int((answered_b & ~answered_a).sum()),
                 "diff": float(vb.mean() - va.mean()),
                 "p_value": paired_randomisation_test(va, vb, n_perm=n_perm, seed=seed),
                 "p_ttest": paired_t_pvalue(va, vb),
