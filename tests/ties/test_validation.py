@@ -72,7 +72,7 @@ def test_non_numeric_labels_and_scores():
 @pytest.mark.parametrize("k", [0, -3, 2.5, 10.0, "10", True])
 def test_bad_k(k):
     s, y = _ok()
-    with pytest.raises(ValueError, match=r"k must be an integer in \[1, 2147483647\]"):
+    with pytest.raises(ValueError, match="k must be an integer >= 1"):
         evaluate(s, y, k=k)
 
 

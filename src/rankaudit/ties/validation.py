@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rankaudit._checks import check_cutoff, check_positive_int, check_seed
+from rankaudit._checks import check_positive_int, check_seed
 from rankaudit.scalars import plain
 from rankaudit.ties.exact_values import (
     _asarray_exact,
@@ -121,9 +121,10 @@ class Batch:
 
 # --------------------------------------------------------------------------- scalars
 def check_k(k: object) -> int:
-    """``k`` must be an integer in ``[1, CUTOFF_MAX]`` (bools and floats are rejected): the one
-    range of cutoffs, as the run measures' ``@k`` (:func:`rankaudit._checks.check_cutoff`)."""
-    return check_cutoff(k, "k")
+    """``k`` must be an integer >= 1 (bools and floats are rejected).  A ``k`` beyond a row is
+    that row's length (never an overflow), so no upper bound applies here; a measure *name*
+    (``nDCG@k``) is parsed with :func:`rankaudit._checks.check_cutoff`."""
+    return check_positive_int(k, "k")
 
 
 def check_empty_policy(empty: object) -> str:
