@@ -4,7 +4,6 @@ any supported format, the common options, and writing the report."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from rankaudit._version import __version__
+from rankaudit.data.fetch import sha256 as file_sha256
 from rankaudit.runs.rules import check_run_rule
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
@@ -53,11 +53,8 @@ def version() -> str:
 
 
 def sha256_of(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+    """Hex SHA-256 of the file at ``path`` (read again: only for a regular file)."""
+    return file_sha256(Path(path))
 
 
 def _kind(path: str, declared: str) -> str:

@@ -110,7 +110,9 @@ class RunAudit:
 
     ``values[rule]`` is a ``(queries, measures)`` array; ``queries`` names the rows and
     ``measures`` the columns.  ``moves[j]`` flags, per query, whether measure ``j`` differs
-    between the pessimistic and optimistic orders.
+    between the pessimistic and optimistic orders.  ``run_sha256`` and ``qrels_sha256`` are the
+    digests of the bytes the readers read (``None`` for tables built in memory), so a report
+    can name its inputs after the run itself is gone (a pipe cannot be read twice).
     """
 
     queries: np.ndarray
@@ -118,6 +120,8 @@ class RunAudit:
     values: dict[str, np.ndarray]
     moves: np.ndarray
     any_tie: np.ndarray
+    run_sha256: str | None = None
+    qrels_sha256: str | None = None
 
     @property
     def n_queries(self) -> int:
@@ -199,4 +203,4 @@ def audit_run(
     }
     moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
     values = {rule: computed[rule] for rule in rules}
-    return RunAudit(batch.queries, ms, values, moves, batch.tied)
+    return RunAudit(batch.queries, ms, values, moves, batch.tied, run.sha256, qrels.sha256)
