@@ -210,3 +210,42 @@ def test_table_and_csv_formats(tmp_path):
     assert cli_main([*args, "--n-perm", "50", "--baseline", "system-00.run", "-o", str(text)]) == 0
     body = text.read_text()
     assert "== nDCG@10 ==" in body and "== RR ==" in body and "Kendall tau" in body
+
+
+def test_queries_answered_by_only_some_runs_are_counted_and_pipes_work(tmp_path, capsys):
+    """The reader contract on the leaderboard: a judged query only one run of a pair answered is
+    counted, never dropped unsaid; runs may be pipes (read once, digests from the readers)."""
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("".join(f"{q} 0 d1 1\n" for q in (1, 2, 3, 4)))
+    full = "".join(f"{q} Q0 d1 1 0.5 t\n{q} Q0 d2 2 0.5 t\n" for q in (1, 2, 3, 4))
+    (tmp_path / "a.run").write_text(full)
+    (tmp_path / "b.run").write_text(full.replace("4 Q0 d1 1 0.5 t\n4 Q0 d2 2 0.5 t\n", ""))
+    out = tmp_path / "board.json"
+    argv = ["leaderboard", str(qrels), str(tmp_path / "a.run"), str(tmp_path / "b.run")]
+    assert cli_main([*argv, "--format", "json", "-o", str(out), "--n-perm", "50"]) == 0
+    pair = json.loads(out.read_text())["pairs"][0]
+    assert (pair["n_queries"], pair["n_queries_only_in_a"], pair["n_queries_only_in_b"]) == (
+        3,
+        1,
+        0,
+    )
+    assert cli_main([*argv, "--n-perm", "50"]) == 0
+    assert "answered by only one run of the pair" in capsys.readouterr().out
+    assert cli_main([*argv, "-o", str(qrels)]) == 2
+    assert "refusing to overwrite an input" in capsys.readouterr().err
+    proc = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"{sys.executable} -m rankaudit leaderboard q.qrels <(cat a.run) b.run "
+            "--format json --n-perm 50",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
+    assert proc.returncode == 0, proc.stderr
+    digests = {r["name"]: r["sha256"] for r in json.loads(proc.stdout)["inputs"]}
+    assert len(set(digests.values())) == 3 and all(len(d) == 64 for d in digests.values())

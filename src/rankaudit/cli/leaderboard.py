@@ -15,9 +15,9 @@ from rankaudit.cli.common import (
     add_common_options,
     check_output,
     emit,
-    input_records,
     read_qrels_arg,
     read_run_arg,
+    sha256_of,
     tie_rules,
     to_json,
     version,
@@ -77,8 +77,8 @@ def expand_runs(items: list[str]) -> list[str]:
     for name in names:
         if names.count(name) > 1:
             raise ValueError(f"two run files are named {name}: run names must be unique")
-    for p in paths:
-        if not Path(p).is_file():
+    for p in paths:  # a file, or a pipe such as <(zcat run.gz)
+        if not Path(p).exists() or Path(p).is_dir():
             raise FileNotFoundError(f"{p}: no such run file")
     return paths
 
@@ -177,7 +177,17 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         names, audits, baseline=args.baseline, n_perm=args.n_perm, seed=args.seed
     )
     if args.format == "json":
-        run_inputs = [input_records(run=p)[0] for p in paths]
+        # the digests the readers took while reading (a piped run cannot be read twice)
+        run_inputs = [
+            {"role": "run", "path": p, "name": Path(p).name, "sha256": a.run_sha256 or sha256_of(p)}
+            for p, a in zip(paths, audits, strict=True)
+        ]
+        qrels_input = {
+            "role": "qrels",
+            "path": args.qrels,
+            "name": Path(args.qrels).name,
+            "sha256": audits[0].qrels_sha256 or sha256_of(args.qrels),
+        }
         runs = [
             {"name": n, "path": r["path"], "sha256": r["sha256"], "n_queries": a.n_queries}
             for n, a, r in zip(names, audits, run_inputs, strict=True)
@@ -192,7 +202,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "relevance_level": args.relevance_level,
             "complete": bool(args.complete),
-            "inputs": input_records(qrels=args.qrels) + run_inputs,
+            "inputs": [qrels_input, *run_inputs],
             "rankaudit_version": version(),
         }
         emit(to_json(doc), args.output)
