@@ -166,3 +166,42 @@ def test_results_have_the_documented_keys(run):
         "gap_input_order_vs_expected",
     }
     assert len(results["precision_sweep"]) == 2 * 2 * len(SMALL)
+
+
+def test_taus_and_settled_places_use_the_leaderboard_definitions():
+    """The chapter's taus equal scipy's on distinct values, and a place is settled exactly when
+    its NDCG@10 envelope overlaps no other model's (a rank interval one place wide)."""
+    import pandas as pd
+    from scipy.stats import kendalltau
+
+    from rankaudit.audit.recommender_protocols import kendall_taus, place_settled
+
+    rng = np.random.default_rng(4)
+    models = ["a", "b", "c", "d", "e"]
+    rows = []
+    for protocol in ("full", "sampled"):
+        base = rng.random(len(models))
+        for m, v in zip(models, base, strict=True):
+            for rule, shift in (("pessimistic", -0.05), ("expected", 0.0), ("optimistic", 0.05)):
+                rows.append(
+                    dict(
+                        model=m, protocol=protocol, precision="float64", ties=rule, ndcg10=v + shift
+                    )
+                )
+    metrics = pd.DataFrame(rows)
+    for t in kendall_taus(metrics):
+        by = metrics[metrics["ties"] == t["ties"]].pivot(
+            index="model", columns="protocol", values="ndcg10"
+        )
+        assert t["tau"] == pytest.approx(kendalltau(by["full"], by["sampled"]).statistic)
+    settled = place_settled(metrics).set_index(["protocol", "model"])
+    for protocol in ("full", "sampled"):
+        part = settled.loc[protocol]
+        for m in models:
+            lo, hi = part.loc[m, "pessimistic"], part.loc[m, "optimistic"]
+            overlaps = any(
+                lo <= part.loc[o, "optimistic"] and part.loc[o, "pessimistic"] <= hi
+                for o in models
+                if o != m
+            )
+            assert bool(part.loc[m, "settled"]) == (not overlaps)

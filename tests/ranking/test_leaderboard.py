@@ -15,9 +15,9 @@ from rankaudit.ranking.leaderboard import (
     leaderboard_rules,
     paired_t_pvalue,
 )
-from rankaudit.ranking.rank_agreement import positions
 from rankaudit.ranking.significance import holm_adjust, paired_randomisation_test
 from rankaudit.runs import audit_run, read_trec_qrels, read_trec_run
+from rankaudit.runs.rank_agreement import positions
 from rankaudit.runs.track import simulate_track, write_track
 
 MEASURES = ["nDCG@10", "AP", "P@5"]

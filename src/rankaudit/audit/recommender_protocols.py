@@ -34,7 +34,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from scipy.stats import kendalltau
 
 from rankaudit.audit.precision import at_precision
 from rankaudit.audit.prepare import AuditRun, prepare_audit
@@ -47,6 +46,7 @@ from rankaudit.audit.recommenders import (
 )
 from rankaudit.data.candidates import CandidateRows
 from rankaudit.data.movielens import load_movielens
+from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.prevalence import tie_prevalence
 
@@ -224,13 +224,23 @@ def model_records(run: RecommenderRun) -> list[dict]:
     ]
 
 
+def _order_tau(values_a: pd.Series, values_b: pd.Series) -> float:
+    """Kendall's tau between the two leaderboards the values give (exactly equal values
+    ordered by model name, :func:`rankaudit.runs.rank_agreement.leaderboard_order`)."""
+    names = [str(n) for n in values_a.index]
+    return kendall_tau(
+        leaderboard_order(names, values_a.to_numpy()),
+        leaderboard_order(names, values_b.loc[values_a.index].to_numpy()),
+    )
+
+
 def kendall_taus(metrics: pd.DataFrame, *, precision: str = "float64") -> list[dict]:
-    """Kendall's tau-b between the model orders by NDCG@10 of the two protocols, per rule."""
+    """Kendall's tau between the model orders by NDCG@10 of the two protocols, per rule."""
     table = metrics[metrics["precision"] == precision]
     out = []
     for rule in pd.unique(table["ties"]):
         by = table[table["ties"] == rule].pivot(index="model", columns="protocol", values="ndcg10")
-        tau = kendalltau(by["full"], by["sampled"]).statistic
+        tau = _order_tau(by["full"], by["sampled"])
         out.append({"protocol_a": "full", "protocol_b": "sampled", "ties": rule, "tau": tau})
     return out
 
@@ -238,7 +248,7 @@ def kendall_taus(metrics: pd.DataFrame, *, precision: str = "float64") -> list[d
 def kendall_taus_between_rules(
     metrics: pd.DataFrame, *, reference: str = "expected", precision: str = "float64"
 ) -> list[dict]:
-    """Kendall's tau-b between the model order by NDCG@10 under ``reference`` and under every
+    """Kendall's tau between the model order by NDCG@10 under ``reference`` and under every
     other rule, per protocol."""
     table = metrics[metrics["precision"] == precision]
     out = []
@@ -248,23 +258,26 @@ def kendall_taus_between_rules(
         )
         for rule in by.columns:
             if rule != reference:
-                tau = kendalltau(by[reference], by[rule]).statistic
+                tau = _order_tau(by[reference], by[rule])
                 out.append({"protocol": protocol, "ties_a": reference, "ties_b": rule, "tau": tau})
     return out
 
 
 def place_settled(metrics: pd.DataFrame) -> pd.DataFrame:
     """Per (protocol, precision, model): the NDCG@10 interval ``[pessimistic, optimistic]``
-    and ``settled``: True when it overlaps no other model's interval at that precision."""
+    and ``settled``: True when the model's rank interval
+    (:func:`rankaudit.runs.rank_agreement.rank_intervals`) is one place wide, i.e. no tie
+    order of any model can move it on the leaderboard at that precision."""
     wide = metrics.pivot_table(
         index=["protocol", "precision", "model"], columns="ties", values="ndcg10"
     ).reset_index()
-    lo, hi = wide["pessimistic"].to_numpy(), wide["optimistic"].to_numpy()
-    group = wide["protocol"] + "|" + wide["precision"]
-    same = group.to_numpy()[:, None] == group.to_numpy()[None, :]
-    overlap = same & (lo[:, None] <= hi[None, :]) & (lo[None, :] <= hi[:, None])
-    np.fill_diagonal(overlap, False)
-    return wide.assign(settled=~overlap.any(axis=1))[
+    settled = np.zeros(len(wide), dtype=bool)
+    for _, idx in wide.groupby(["protocol", "precision"]).indices.items():
+        best, worst = rank_intervals(
+            wide["pessimistic"].to_numpy()[idx], wide["optimistic"].to_numpy()[idx]
+        )
+        settled[idx] = best == worst
+    return wide.assign(settled=settled)[
         ["protocol", "precision", "model", "pessimistic", "optimistic", "settled"]
     ]
 

@@ -3,12 +3,12 @@
 Each run is audited alone (:func:`rankaudit.runs.evaluate.audit_run`), so its numbers are
 exactly those of ``rankaudit audit`` on that run.  Then, per measure:
 
-- the leaderboard under each rule (:func:`~rankaudit.ranking.rank_agreement.leaderboard_order`)
+- the leaderboard under each rule (:func:`~rankaudit.runs.rank_agreement.leaderboard_order`)
   and Kendall's tau and tau_AP between every two rules' orders (Kendall, 1938; Yilmaz, Aslam &
   Robertson, 2008);
 - each system's rank interval: the best and worst rank it can take when every system's value
   may lie anywhere in its own tie envelope ``[pessimistic, optimistic]``
-  (:func:`~rankaudit.ranking.rank_agreement.rank_intervals`);
+  (:func:`~rankaudit.runs.rank_agreement.rank_intervals`);
 - the pairs decided by ties: the order of the two systems differs between two rules, or their
   envelopes overlap (``lo_a <= hi_b`` and ``lo_b <= hi_a``) while their trec_eval values differ;
 - paired significance on the tie-free values: per-query ``expected`` values of the queries both
@@ -40,9 +40,9 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_int
-from rankaudit.ranking.rank_agreement import kendall_tau, leaderboard_order, rank_intervals, tau_ap
 from rankaudit.ranking.significance import holm_adjust, paired_randomisation_test
 from rankaudit.runs.evaluate import RunAudit, audit_run
+from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals, tau_ap
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = [

@@ -8,6 +8,10 @@ Modules (one job each):
 - :mod:`~rankaudit.runs.errors`: :class:`RunFileError`, naming file and line;
 - :mod:`~rankaudit.runs.measures`: what nDCG@k, P@k, R@k, AP, RR and Success@k are;
 - :mod:`~rankaudit.runs.rules`: the tie rules (trec_eval, input_order, hash, expected, bounds);
+- :mod:`~rankaudit.runs.inputs`: every input read once, by one contract (pipes, gzip by
+  content, BOM, CRLF, runs of blanks);
+- :mod:`~rankaudit.runs.rank_agreement`: leaderboard orders, Kendall's tau, tau_AP, rank
+  intervals;
 - :mod:`~rankaudit.runs.layout`: the run joined with its qrels, per query;
 - :mod:`~rankaudit.runs.kernels` / :mod:`~rankaudit.runs.reference`: fast and plain computation;
 - :mod:`~rankaudit.runs.evaluate`: :func:`evaluate_run` and :func:`audit_run`;

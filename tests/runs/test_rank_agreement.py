@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from rankaudit.ranking.rank_agreement import (
+from rankaudit.runs.rank_agreement import (
     kendall_tau,
     leaderboard_order,
     positions,
