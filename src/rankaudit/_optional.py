@@ -39,6 +39,7 @@ EXTRAS: dict[str, str] = {
     "dask": "distributed",
     "cornac": "recommenders",
     "implicit": "recommenders",
+    "threadpoolctl": "recommenders",
     "distributed": "distributed",
     "seaborn": "book",
     "matplotlib": "book",
