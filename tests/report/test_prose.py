@@ -87,6 +87,12 @@ def test_verdict_flips_with_ci_power_and_paper_value():
     assert verdict_phrase(-0.1, 0.9, 0.79, paper_value=1.2).startswith("not resolved")
     assert verdict_phrase(-0.1, 1.3, 0.9, paper_value=1.2).startswith("not resolved")
     assert verdict_phrase(0.1, 0.9, 0.9, paper_value=0.5) == "resolved"
+    # a CI above the paper's value is a larger effect, not a failure of the claim
+    assert verdict_phrase(2.0, 3.0, 0.95, paper_value=1.2) == "resolved"
+    assert verdict_phrase(0.1, 0.9, 0.95, paper_value=1.2) == "fails the paper's claim"
+    # a negative claim: the CI must lie above it (towards the null) to fail it
+    assert verdict_phrase(-0.9, -0.1, 0.95, paper_value=-1.2) == "fails the paper's claim"
+    assert verdict_phrase(-3.0, -2.0, 0.95, paper_value=-1.2) == "resolved"
     with pytest.raises(ValueError, match="ci_low"):
         verdict_phrase(1.0, 0.0)
 

@@ -13,8 +13,9 @@ Sizes          ``size_word(v, reference)``: "small" only when ``|v| < ratio * |r
                against a reference the sentence names, else "not small".
 Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effect whose null is
                ``null``. "fails the paper's claim" only when the CI excludes the paper's value
-               and the power is at least ``min_power`` (0.8, Cohen 1988); "resolved" when it
-               excludes the null; otherwise "not resolved at this size (power 0.30)".
+               (on the null's side) and the power is at least ``min_power`` (0.8, Cohen
+               1988); "resolved" when it excludes the null; otherwise "not resolved at this
+               size (power 0.30)".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
                value is ``1 / (B + 1)`` for ``B`` permutations (Phipson & Smyth, 2010, "Permutation
                p-values should never be zero"), so it prints "p ≤ 0.001 (1,000 permutations)".
@@ -141,8 +142,9 @@ def verdict_phrase(
 ) -> str:
     """The verdict words of a CI: "fails the paper's claim", "resolved" or "not resolved".
 
-    * "fails the paper's claim": ``paper_value`` lies outside ``[ci_low, ci_high]`` and
-      ``power >= min_power`` (the experiment could have seen the paper's value);
+    * "fails the paper's claim": the CI excludes ``paper_value`` on the side of ``null`` (the
+      effect is smaller than the paper's, not larger) and ``power >= min_power`` (the experiment
+      could have seen the paper's value);
     * "resolved": the CI excludes ``null``;
     * otherwise "not resolved at this size (power 0.30)" (or without the power when unknown).
     """
@@ -154,7 +156,8 @@ def verdict_phrase(
         raise ValueError(f"power must lie in [0, 1], got {power!r}")
     if paper_value is not None:
         pv = _finite(paper_value, "paper_value")
-        if not lo <= pv <= hi and pw is not None and pw >= min_power:
+        short = hi < pv if pv > null else lo > pv
+        if short and pw is not None and pw >= min_power:
             return "fails the paper's claim"
     if lo > null or hi < null:
         return "resolved"
