@@ -52,7 +52,7 @@ def test_chapter_runs_at_smoke_parameters(smoke_book, name):
     from rankaudit.report.results import results_schema
 
     record = json.loads((smoke_book.paths.results / f"{name}.json").read_text())
-    assert {"params", "data_source", "rankaudit_version", "software"} <= set(record)
+    assert {"params", "data_source", "rankaudit_version", "software", "checks"} <= set(record)
     jsonschema.validate(record, results_schema(), cls=jsonschema.Draft202012Validator)
     sources = record["data_source"]
     sources = sources.values() if "kind" not in sources else [sources]
@@ -64,6 +64,12 @@ def test_chapter_runs_at_smoke_parameters(smoke_book, name):
     assert f"{name}.json <" in page, f"{name} does not link its results JSON"
     for key, value in smoke_parameters(ROOT / "notebooks", name).items():
         assert record["params"][key] == value
+    for check in record["checks"]:
+        if check["kind"] == "identity":  # the page names it so, in words
+            assert "by construction" in page, f"{name}: identity {check['name']!r} not named"
+        else:  # the unit test that makes it fail exists
+            path, test = check["unit_test"].split("::")
+            assert f"def {test}(" in (ROOT / path).read_text(), check["unit_test"]
 
 
 @pytest.mark.parametrize("name", ["11_ablation", "12_sequence_models"])

@@ -8,7 +8,11 @@ Each pattern caught a real sentence on the rendered book once:
 * ``stale-part-name``: "Part III (a)", a part name from an older table of contents;
 * ``bold-in-token``: a bold glued value inside a token, "HR@**10**" or "(**31**! orders)";
 * ``raw-float-format``: "4.380300e+07 pairs", Python's default ``%e`` for a count;
-* ``bool-in-prose``: "invariant: True" in a sentence (say "yes"/"no" or say what holds).
+* ``bool-in-prose``: "invariant: True" in a sentence (say "yes"/"no" or say what holds);
+* ``n-of-n``: "only 24 of the 24 points" or "8 of the 8 rows" (say "all 24": words come from
+  :func:`rankaudit.report.prose.count_phrase`);
+* ``p-zero``: "p = 0.000" (a permutation p-value is never 0: "p ≤ 0.001 (1,000 permutations)");
+* ``raw-label``: a raw ``fig-``/``eq-`` label in the text, a reference that did not resolve.
 
 The unit tests at the bottom show each pattern caught on a small HTML string (and its fixed
 sentence passing); ``test_no_page_reads_wrong`` runs them over every page of the site built from
@@ -78,6 +82,9 @@ def scan_html(page: str) -> list[Finding]:
         "stale-part-name": r"\bPart\s+[IVX]+\s*\([a-z]\)",
         "raw-float-format": r"\b\d\.\d{6}e[+-]\d{2}\b",
         "bool-in-prose": r"(?<![\w`=.])(?:True|False)(?![\w`(=])",
+        "n-of-n": r"\b(\d[\d,]*) of (?:the )?\1\b",
+        "p-zero": r"\bp\s*=\s*0\.0+(?!\d*[1-9])",
+        "raw-label": r"(?<![\w/#.-])(?:fig|eq)-[a-z0-9][a-z0-9-]*\b",
     }
     for rule, pattern in rules.items():
         for match in re.finditer(pattern, prose):
@@ -149,6 +156,26 @@ def _page(body: str) -> str:
             "raw-float-format",
             "<p>The run compares 4.380300e+07 pairs.</p>",
             "<p>The run compares 43,803,000 pairs; the error is 2.2e-16.</p>",
+        ),
+        (
+            "n-of-n",
+            "<p>Only 24 of the 24 points have a CI that excludes zero.</p>",
+            "<p>All 24 points have a CI that excludes zero; 5 of 8 rows do.</p>",
+        ),
+        (
+            "n-of-n",
+            "<p>8 of 8 feature rows exclude zero.</p>",
+            "<p>None of the 8 feature rows exclude zero; 18 of 180 do.</p>",
+        ),
+        (
+            "p-zero",
+            "<p>The oracle's lift is 13% (p = 0.000).</p>",
+            "<p>The oracle's lift is 13% (p ≤ 0.0002 (5,000 permutations)); p = 0.042.</p>",
+        ),
+        (
+            "raw-label",
+            "<p>As the figure fig-ablation-lifts shows, and eq-fwer.</p>",
+            "<p>As Figure 3 shows, and equation (2).</p>",
         ),
         (
             "bool-in-prose",

@@ -35,7 +35,7 @@ def test_movielens_chapter_aggregates_recompute_exactly(results_dir: Path) -> No
     run, results = run_audit_chapter(
         stem, "movielens", data_dir=None, n_rows=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4
     )
-    write_results(stem, params=params, data_source=run.source, results=results)
+    write_results(stem, params=params, data_source=run.source, results=results, checks=[])
     assert _assert_recomputed_equal(stem, results_dir) >= 5
     stored = read_results(stem, results_dir)
     assert len(stored["table2"]) == 5 * 7 and len(stored["prevalence"]) == 5
@@ -60,7 +60,7 @@ def test_amazon_chapter_aggregates_recompute_exactly(
         stem, "amazon", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10, n_hash_seeds=4
     )
     assert run.source.kind == "simulated"
-    write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results)
+    write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results, checks=[])
     assert _assert_recomputed_equal(stem, results_dir) >= 5
     rows, _ = load_rows(rows_path(stem, results_dir))
     assert rows.item_ids.dtype == object and str(rows.item_ids[0, 0]).startswith("B0")
@@ -82,7 +82,7 @@ def test_table3_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
         n_hash_seeds=5,
         n_permutations=3,
     )
-    write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results)
+    write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results, checks=[])
     assert _assert_recomputed_equal(stem, results_dir) >= 5
     assert read_results(stem, results_dir)["table3"]["n_seeds"] == 5
 
@@ -101,7 +101,7 @@ def test_tampered_parquet_is_detected(results_dir: Path, monkeypatch: pytest.Mon
     run, results = audit.run_audit_chapter(
         stem, "amazon", data_dir=None, n_rows=40, n_negatives=30, seed=42, k=10, n_hash_seeds=3
     )
-    write_results(stem, params={"n_rows": 40}, data_source=run.source, results=results)
+    write_results(stem, params={"n_rows": 40}, data_source=run.source, results=results, checks=[])
     path = rows_path(stem, results_dir)
     table = pq.read_table(path)
     frame = table.to_pandas()

@@ -41,3 +41,20 @@ def test_no_tied_relevant_item_sets_the_flag() -> None:
     out = hash_agreement(rows, scores, k=3, n_seeds=3)
     assert out["n_relevant_tied"] == 0 and out["no_relevant_ties"] is True
     assert out["z"] == 0.0 and out["within_1se"]
+
+
+def test_within_se_fails_when_the_hash_runs_are_shifted_off_the_expectation() -> None:
+    """The agreement check can fail: shift every seed's NDCG away from the expectation by ten
+    standard errors and both flags turn false (the chapters report this check as a test)."""
+    rng = np.random.default_rng(0)
+    n, m = 300, 6
+    rows = _rows(n, m)
+    scores = rng.integers(0, 2, (n, m)).astype(np.float64)  # many relevant-item ties
+    fair = hash_agreement(rows, scores, k=3, n_seeds=8)
+    assert fair["n_relevant_tied"] > 0
+    per_seed = np.full((8, 1), fair["expected_ndcg10"]) + rng.normal(0, 0.01, (8, 1))
+    ok = hash_agreement(rows, scores, k=3, n_seeds=8, per_seed=per_seed)
+    shifted = per_seed + 10 * max(ok["hash_se_ndcg10"], 1e-3)
+    bad = hash_agreement(rows, scores, k=3, n_seeds=8, per_seed=shifted)
+    assert not bad["within_1se"] and not bad["within_2se"]
+    assert abs(bad["z"]) > 2

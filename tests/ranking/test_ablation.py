@@ -153,6 +153,12 @@ def test_table1_share_of_oracle_and_rr_by_feature_set(exp):
     else:  # no positive ceiling: no share
         assert all(r["share_of_oracle"] is None for r in recs.values())
     assert all(r["share_of_oracle"] is None for r in res.table1("sim"))
+    assert recs[ORACLE_ROW]["p_holm"] is None
+    family = [r for v, r in recs.items() if v != ORACLE_ROW]
+    assert all(r["p_value"] <= r["p_holm"] <= 1 for r in family)
+    # without an oracle every row is in the family, so the adjustment is at least as large
+    plain = {r["variant"]: r["p_holm"] for r in res.table1("sim")}
+    assert all(plain[v] >= r["p_holm"] for v, r in recs.items() if v != ORACLE_ROW)
     with pytest.raises(ValueError, match="oracle_variant"):
         res.table1("sim", "nope")
     rr = res.rr_by_feature_set()

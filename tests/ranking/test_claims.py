@@ -55,3 +55,69 @@ def test_claims_skip_missing_variants_and_need_a_common_baseline():
     assert list(out.claim) == ["last click beats last five (NCD)"]
     with pytest.raises(ValueError, match="common baseline"):
         paired_claims(rr, {"MLR + NCD_lc": "MLR", "MLR + NCD_l5c": "P1"}, n_boot=100, n_perm=100)
+
+
+def _intent_rr(n=600, seed=0, gap=0.0, noise=0.01):
+    rng = np.random.default_rng(seed)
+    base = rng.uniform(0.2, 1.0, n)
+    return pd.DataFrame(
+        {
+            "P1": base,
+            "P1 + CosSim_Ref_emb": base + 0.01 + gap + rng.normal(0, noise, n),
+            "P1 + NCD_Ref_txt": base + 0.01 + rng.normal(0, noise, n),
+        }
+    )
+
+
+INTENT_BASE = {"P1 + CosSim_Ref_emb": "P1", "P1 + NCD_Ref_txt": "P1"}
+
+
+def test_similar_is_an_equivalence_test_that_flips_with_the_gap():
+    same = paired_claims(_intent_rr(gap=0.0), INTENT_BASE, n_boot=1000, n_perm=200).iloc[0]
+    assert same.test == "equivalence" and same.margin_pct == pytest.approx(0.465)
+    assert "similar performance enhancements over P1" in same.paper_quote
+    assert same.verdict == "agrees" and same.p_value <= 0.05
+    assert -same.margin_pct < same.ci_low <= same.ci_high < same.margin_pct
+    far = paired_claims(_intent_rr(gap=0.05), INTENT_BASE, n_boot=1000, n_perm=200).iloc[0]
+    assert far.verdict == "contradicts" and far.p_value > 0.05
+    noisy = paired_claims(
+        _intent_rr(n=30, gap=0.0, noise=0.3), INTENT_BASE, n_boot=1000, n_perm=200
+    ).iloc[0]
+    assert noisy.verdict == "not resolved"
+
+
+def test_holm_adjusts_across_the_claims_and_never_lowers_a_p_value():
+    rr = _rr().join(_intent_rr(n=400))
+    base = {"MLR + NCD_lc": "MLR", "MLR + NCD_l5c": "MLR", **INTENT_BASE}
+    out = paired_claims(rr, base, n_boot=300, n_perm=300)
+    assert list(out.test) == ["superiority", "equivalence"]
+    assert out.margin_pct.iloc[0] is None
+    assert (out.p_holm >= out.p_value).all()
+    assert out.p_holm.max() <= 1.0
+
+
+def test_every_paper_quote_is_in_the_paper():
+    from pathlib import Path
+
+    from rankaudit.ranking.paper import PAPER_CLAIMS
+
+    paper = Path(__file__).resolve().parents[3] / "shared" / "papers"
+    text_file = paper / "progressive-contextual-search-ranking.txt"
+    if not text_file.is_file():
+        pytest.skip(f"the paper's text is not at {text_file}")
+    text = " ".join(text_file.read_text(encoding="utf-8").split())
+    for c in PAPER_CLAIMS:
+        if c.source == "paper":
+            assert " ".join(c.paper_quote.split()) in text, c.claim
+        else:
+            assert c.paper_quote is None
+
+
+def test_a_claim_record_refuses_a_mismatched_test_or_source():
+    from rankaudit.ranking.paper import Claim
+
+    with pytest.raises(ValueError, match="margin_pct"):
+        Claim("x", "a", "b", "equivalence", "q")
+    with pytest.raises(ValueError, match="quote"):
+        Claim("x", "a", "b", "superiority", None)
+    assert Claim("x", "a", "b", "superiority", None, source="book").source == "book"

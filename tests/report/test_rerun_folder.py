@@ -52,7 +52,7 @@ glue("total", total)
 The sum of the first numbers is {glue:text}`total` {cite}`somebody2020`.
 
 ```{code-cell} ipython3
-write_results("99_tiny", params=params, data_source=source, results={"total": total})
+write_results("99_tiny", params=params, data_source=source, results={"total": total}, checks=[])
 ```
 """
 

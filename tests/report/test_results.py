@@ -19,8 +19,12 @@ def _results_in_tmp(tmp_path, monkeypatch):
 
 def test_round_trip_is_full_precision_and_byte_identical(tmp_path):
     results = {"x": np.float32(1) / 3, "table": pd.DataFrame({"a": [1, 2], "b": [0.1, 1 / 3]})}
-    first = write_results("t", params={"k": 10}, data_source=SOURCE, results=results).read_bytes()
-    second = write_results("t", params={"k": 10}, data_source=SOURCE, results=results).read_bytes()
+    first = write_results(
+        "t", params={"k": 10}, data_source=SOURCE, results=results, checks=[]
+    ).read_bytes()
+    second = write_results(
+        "t", params={"k": 10}, data_source=SOURCE, results=results, checks=[]
+    ).read_bytes()
     assert first == second
     record = read_results("t", tmp_path)
     assert record["table"][1]["b"] == 1 / 3
@@ -32,14 +36,14 @@ def test_round_trip_is_full_precision_and_byte_identical(tmp_path):
 @pytest.mark.parametrize("bad", [float("nan"), np.inf, [1.0, np.nan]])
 def test_non_finite_values_are_refused(bad):
     with pytest.raises(ValueError, match="finite"):
-        write_results("t", params={}, data_source=SOURCE, results={"x": bad})
+        write_results("t", params={}, data_source=SOURCE, results={"x": bad}, checks=[])
 
 
 def test_keys_must_be_snake_case_and_not_reserved():
     with pytest.raises(ValueError, match="snake_case"):
-        write_results("t", params={}, data_source=SOURCE, results={"NDCG": 1.0})
+        write_results("t", params={}, data_source=SOURCE, results={"NDCG": 1.0}, checks=[])
     with pytest.raises(ValueError, match="reserved"):
-        write_results("t", params={}, data_source=SOURCE, results={"params": 1})
+        write_results("t", params={}, data_source=SOURCE, results={"params": 1}, checks=[])
 
 
 def test_simulated_source_must_name_its_generator():
@@ -58,7 +62,9 @@ def _validate(record):
 
 
 def test_results_record_the_software_and_satisfy_the_schema(tmp_path):
-    path = write_results("t", params={"k": 10}, data_source=SOURCE, results={"hr@10": 0.5})
+    path = write_results(
+        "t", params={"k": 10}, data_source=SOURCE, results={"hr@10": 0.5}, checks=[]
+    )
     record = json.loads(path.read_text())
     _validate(record)
     software = record["software"]
@@ -70,7 +76,9 @@ def test_results_record_the_software_and_satisfy_the_schema(tmp_path):
 
 def test_results_of_several_sources_satisfy_the_schema():
     other = DataSource("Real", "real", "2024")
-    path = write_results("t", params={}, data_source={"a": SOURCE, "b": other}, results={})
+    path = write_results(
+        "t", params={}, data_source={"a": SOURCE, "b": other}, results={}, checks=[]
+    )
     _validate(json.loads(path.read_text()))
 
 
@@ -89,9 +97,55 @@ def test_results_of_several_sources_satisfy_the_schema():
 def test_the_schema_rejects_broken_records(mutate):
     import jsonschema
 
-    path = write_results("t", params={"k": 1}, data_source=SOURCE, results={"x": 1.0})
+    path = write_results("t", params={"k": 1}, data_source=SOURCE, results={"x": 1.0}, checks=[])
     record = json.loads(path.read_text())
     _validate(record)
     mutate(record)
     with pytest.raises(jsonschema.ValidationError):
         _validate(record)
+
+
+def test_checks_are_required_listed_and_validated():
+    from rankaudit.report.checks import falsifiable_check, identity_check
+
+    checks = [
+        falsifiable_check("hash mean within 2 se", True, "tests/audit/test_x.py::test_y"),
+        identity_check("input order = optimistic", True, "the relevant item is stored first"),
+    ]
+    path = write_results("t", params={}, data_source=SOURCE, results={}, checks=checks)
+    record = json.loads(path.read_text())
+    assert [c["kind"] for c in record["checks"]] == ["test", "identity"]
+    with pytest.raises(TypeError, match="checks"):
+        write_results("t", params={}, data_source=SOURCE, results={})
+    with pytest.raises(ValueError, match="reserved"):
+        write_results("t", params={}, data_source=SOURCE, results={"checks": []}, checks=[])
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"name": "a", "kind": "proof", "passed": True}, "kind"),
+        ({"name": "a", "kind": "test", "passed": True}, "unit test"),
+        ({"name": "a", "kind": "identity", "passed": True}, "by construction"),
+        ({"name": "a", "kind": "identity", "passed": "yes", "why": "w"}, "passed"),
+        ({"name": "", "kind": "identity", "passed": True, "why": "w"}, "name"),
+    ],
+)
+def test_a_malformed_check_is_refused_naming_it(bad, message):
+    with pytest.raises(ValueError, match=message):
+        write_results("t", params={}, data_source=SOURCE, results={}, checks=[bad])
+
+
+def test_the_schema_requires_checks_with_their_kind():
+    jsonschema = pytest.importorskip("jsonschema")
+    from rankaudit.report.results import results_schema
+
+    path = write_results("t", params={}, data_source=SOURCE, results={}, checks=[])
+    record = json.loads(path.read_text())
+    jsonschema.validate(record, results_schema())
+    del record["checks"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(record, results_schema())
+    record["checks"] = [{"name": "a", "kind": "test", "passed": True}]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(record, results_schema())

@@ -43,7 +43,11 @@ from tqdm.auto import tqdm
 from rankaudit.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart
 from rankaudit.ranking.power import share_of_oracle
 from rankaudit.ranking.sale_metrics import sale_rr, sale_tie_prevalence
-from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
+from rankaudit.ranking.significance import (
+    holm_adjust,
+    paired_bootstrap_lift,
+    paired_randomisation_test,
+)
 
 __all__ = [
     "AblationResult",
@@ -111,6 +115,9 @@ class AblationResult:
 
         With ``oracle_variant`` (a row of the table) every record gets ``share_of_oracle`` =
         its lift / the oracle row's lift (None when the oracle's lift is not positive).
+        ``p_holm``: the rows' ``p_value`` adjusted together by Holm's step-down procedure
+        (:func:`rankaudit.ranking.significance.holm_adjust`), the oracle row left out of the
+        family (its ``p_holm`` is None): a page reads the feature rows at once.
         """
         cols = [
             "variant",
@@ -138,6 +145,12 @@ class AblationResult:
             if hit.empty:
                 raise ValueError(f"oracle_variant {oracle_variant!r} is not a row of the table")
             oracle = float(hit.lift_pct.iloc[0])
+        family = [i for i, r in enumerate(recs) if r["variant"] != oracle_variant]
+        holm = holm_adjust(np.array([recs[i]["p_value"] for i in family])) if family else []
+        for r in recs:
+            r["p_holm"] = None
+        for i, p in zip(family, holm, strict=True):
+            recs[i]["p_holm"] = float(p)
         for r in recs:
             r["data_source"] = data_source
             r["share_of_oracle"] = (

@@ -33,7 +33,11 @@ Difference of two lifts   ``D = L_a - L_b = 100 * (mean(a) - mean(b)) / mean(b0)
                            bootstrap resamples the triple ``(b0, a, b)`` of each query together, the
                            sign-flip test uses ``a_q - b_q``.
 
-Public API: :func:`lift_pct`, :func:`paired_bootstrap_lift`, :func:`paired_randomisation_test`,
+Equivalence of two lifts  two one-sided tests of ``|D| >= margin`` on the same bootstrap draws
+                           (:func:`equivalence_lift_difference`).
+
+Public API: :func:`lift_pct`, :func:`equivalence_lift_difference`, :func:`paired_bootstrap_lift`,
+:func:`paired_randomisation_test`,
 :func:`paired_lift_difference`, :func:`exact_sign_flip_pvalue`, :func:`bonferroni_adjust`,
 :func:`holm_adjust`, :func:`bh_adjust`.
 """
@@ -45,6 +49,7 @@ import numpy as np
 __all__ = [
     "bh_adjust",
     "bonferroni_adjust",
+    "equivalence_lift_difference",
     "exact_sign_flip_pvalue",
     "holm_adjust",
     "lift_pct",
@@ -213,6 +218,16 @@ def paired_lift_difference(
         raise ValueError("mean(base) must be > 0 for a relative lift")
     if n_boot < 1 or not 0 < alpha < 1:
         raise ValueError(f"need n_boot >= 1 and 0 < alpha < 1, got n_boot={n_boot}, alpha={alpha}")
+    diff, stats = _difference_draws(b0, va, vb, n_boot, seed)
+    lo_q, hi_q = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
+    p_value = paired_randomisation_test(vb, va, n_perm=n_perm, seed=seed)
+    return diff, float(lo_q), float(hi_q), p_value
+
+
+def _difference_draws(
+    b0: np.ndarray, va: np.ndarray, vb: np.ndarray, n_boot: int, seed: int
+) -> tuple[float, np.ndarray]:
+    """``L_a - L_b`` and its ``n_boot`` paired bootstrap draws (whole queries resampled)."""
     diff = float(100.0 * (va.mean() - vb.mean()) / b0.mean())
     n = len(b0)
     rng = np.random.default_rng(seed)
@@ -224,7 +239,40 @@ def paired_lift_difference(
         sums = rng.multinomial(n, p, size=m).astype(np.float64) @ xs
         with np.errstate(divide="ignore", invalid="ignore"):
             stats[lo : lo + m] = 100.0 * (sums[:, 1] - sums[:, 2]) / sums[:, 0]
-    stats = stats[np.isfinite(stats)]
-    lo_q, hi_q = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
-    p_value = paired_randomisation_test(vb, va, n_perm=n_perm, seed=seed)
-    return diff, float(lo_q), float(hi_q), p_value
+    return diff, stats[np.isfinite(stats)]
+
+
+def equivalence_lift_difference(
+    base: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    *,
+    margin_pct: float,
+    n_boot: int = 2000,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> tuple[float, float, float, float]:
+    """``(diff, ci_low, ci_high, p_tost)``: are the lifts of ``a`` and ``b`` within a margin?
+
+    Two one-sided tests (Schuirmann, 1987, J. Pharmacokinet. Biopharm. 15:657-680) of
+    H0: ``|L_a - L_b| >= margin_pct`` (percentage points of lift) on the paired bootstrap draws
+    ``D*`` of :func:`paired_lift_difference`: ``p_lower = (1 + #{D* <= -margin}) / (1 + B)``,
+    ``p_upper = (1 + #{D* >= margin}) / (1 + B)``, ``p_tost = max(p_lower, p_upper)``.
+    Equivalence at level ``alpha`` is ``p_tost <= alpha``, about the ``1 - 2 alpha`` percentile
+    CI ``[ci_low, ci_high]`` (returned) lying inside ``(-margin, margin)``.
+    """
+    b0, va = _check_pair(base, a)
+    _, vb = _check_pair(base, b)
+    if b0.mean() <= 0:
+        raise ValueError("mean(base) must be > 0 for a relative lift")
+    if not margin_pct > 0 or not np.isfinite(margin_pct):
+        raise ValueError(f"margin_pct must be a finite number > 0, got {margin_pct!r}")
+    if n_boot < 1 or not 0 < alpha < 0.5:
+        raise ValueError(
+            f"need n_boot >= 1 and 0 < alpha < 0.5, got n_boot={n_boot}, alpha={alpha}"
+        )
+    diff, stats = _difference_draws(b0, va, vb, n_boot, seed)
+    lo_q, hi_q = np.quantile(stats, [alpha, 1 - alpha])
+    p_lower = (1 + int(np.sum(stats <= -margin_pct))) / (1 + len(stats))
+    p_upper = (1 + int(np.sum(stats >= margin_pct))) / (1 + len(stats))
+    return diff, float(lo_q), float(hi_q), float(max(p_lower, p_upper))

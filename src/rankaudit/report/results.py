@@ -1,8 +1,9 @@
 """The machine-readable record of a chapter run: ``book/_build/results/<stem>.json``.
 
 Results are stable and diffable: snake_case keys, sorted, full-precision floats, and
-always ``params``, ``data_source``, ``rankaudit_version`` and ``software`` (the git commit and
-the package versions that produced them, :mod:`rankaudit.report.environment`). Two runs with
+always ``params``, ``data_source``, ``rankaudit_version``, ``software`` (the git commit and
+the package versions that produced them, :mod:`rankaudit.report.environment`) and ``checks``
+(every check the page reports, with its kind: :mod:`rankaudit.report.checks`). Two runs with
 the same parameters in the same checkout write byte-identical files. NaN or infinite values
 are refused, never written. ``results.schema.json`` beside this module is the JSON Schema every
 results file satisfies (:func:`results_schema`, checked by the tests).
@@ -11,13 +12,14 @@ results file satisfies (:func:`results_schema`, checked by the tests).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from rankaudit._json import to_jsonable
 from rankaudit._paths import results_dir
 from rankaudit._version import __version__
+from rankaudit.report.checks import validate_checks
 from rankaudit.report.environment import software_record
 
 __all__ = [
@@ -30,7 +32,7 @@ __all__ = [
 ]
 
 #: Keys every results file has, which a chapter's own results must not use.
-RESERVED_KEYS = ("params", "data_source", "rankaudit_version", "software")
+RESERVED_KEYS = ("params", "data_source", "rankaudit_version", "software", "checks")
 
 _SCHEMA = Path(__file__).with_name("results.schema.json")
 
@@ -46,12 +48,16 @@ def write_results(
     params: Mapping[str, Any],
     data_source: Any,
     results: Mapping[str, Any],
+    checks: Sequence[Mapping[str, Any]],
 ) -> Path:
     """Write ``<results_dir>/<stem>.json`` and return its path.
 
     ``data_source`` is a :class:`rankaudit.data.DataSource` (or a mapping of them for
-    chapters that use several sources).
+    chapters that use several sources). ``checks`` lists the checks the page reports
+    (:func:`rankaudit.report.checks.test_check`, :func:`~rankaudit.report.checks.identity_check`);
+    it is required, and an empty list says the page reports none.
     """
+    checked = validate_checks(checks)
     if isinstance(data_source, Mapping):
         source = {name: to_jsonable(src.to_dict()) for name, src in data_source.items()}
     else:
@@ -64,6 +70,7 @@ def write_results(
         "data_source": source,
         "rankaudit_version": __version__,
         "software": to_jsonable(software_record(), "software"),
+        "checks": to_jsonable(checked, "checks"),
         **to_jsonable(results),
     }
     path = results_dir() / f"{stem}.json"

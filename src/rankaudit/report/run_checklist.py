@@ -66,16 +66,18 @@ def run_checklist(
         facts1,
     )
     vals = {rule: float(v[:, 0].mean()) for rule, v in audit.values.items()}
-    order_matters = abs(vals["input_order"] - vals["trec_eval"]) > tolerance
     item2 = ChecklistItem(
         "presort_order",
         "Pre-sort candidate order",
         "warn" if ties == "input_order" else "ok",
         f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
-        f"{vals['trec_eval']:.4f}: the order of the lines "
-        + ("changes" if order_matters else "does not change")
-        + " the result under a stable sort.",
-        {"input_order": vals["input_order"], "trec_eval": vals["trec_eval"]},
+        f"{vals['trec_eval']:.4f}: " + _order_sentence(vals, tolerance),
+        {
+            "input_order": vals["input_order"],
+            "trec_eval": vals["trec_eval"],
+            "difference": vals["input_order"] - vals["trec_eval"],
+            "tolerance": tolerance,
+        },
     )
     prev = audit.prevalence()
     item3 = ChecklistItem(
@@ -140,3 +142,15 @@ def run_checklist(
         {"by_rule": vals, "envelope": spread, "tolerance": tolerance},
     )
     return Checklist(items=(item1, item2, item3, item4, item5, item6), label=label)
+
+
+def _order_sentence(vals: dict[str, float], tolerance: float) -> str:
+    """Whether the order of the lines changes the metric, compared exactly, tolerance disclosed."""
+    diff = abs(vals["input_order"] - vals["trec_eval"])
+    if diff == 0.0:
+        return "the order of the lines does not change the result under a stable sort."
+    side = "within" if diff <= tolerance else "beyond"
+    return (
+        f"the order of the lines changes the result by {diff:.4g} under a stable sort, "
+        f"{side} this checklist's warning tolerance of {tolerance:g}."
+    )

@@ -1,0 +1,194 @@
+"""Words from numbers: the one place a chapter's qualitative words are computed.
+
+A page must not type "all", "few", "rises", "resolved" or "fails" beside a number: the word is a
+predicate of that number and a stated threshold, computed here, so that it flips when the
+number flips (the tests flip each one). Every function returns plain text for ``{glue:text}``.
+
+Counts         ``count_phrase(k, n)``: "all 24", "none of the 8", "5 of 8"; never "only 24 of 24".
+Shares         ``share_word(f)``: "none", "few" (``f < few_below``), "a minority", "most"
+               (``f > most_above``), "all"; the thresholds are arguments, stated by the caller.
+Signs          ``direction_word(d)``: "rises" / "falls" / "does not move" (``|d| <= tol``);
+               ``signed_phrase(d, unit)``: "rises by 1.23%", "1.23 percentage points below".
+Sizes          ``size_word(v, reference)``: "small" only when ``|v| < ratio * |reference|``,
+               against a reference the sentence names, else "not small".
+Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effect whose null is
+               ``null``. "fails the paper's claim" only when the CI excludes the paper's value
+               (on the null's side) and the power is at least ``min_power`` (0.8, Cohen
+               1988); "resolved" when it excludes the null; otherwise "not resolved at this
+               size (power 0.30)".
+p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
+               value is ``1 / (B + 1)`` for ``B`` permutations (Phipson & Smyth, 2010, "Permutation
+               p-values should never be zero"), so it prints "p ≤ 0.001 (1,000 permutations)".
+
+Public API: the functions in ``__all__``.
+"""
+
+from __future__ import annotations
+
+import math
+
+__all__ = [
+    "count_phrase",
+    "direction_word",
+    "p_value_phrase",
+    "share_word",
+    "signed_phrase",
+    "size_word",
+    "verdict_phrase",
+]
+
+
+def _finite(value: float, name: str) -> float:
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return v
+
+
+def count_phrase(k: int, n: int, noun: str = "") -> str:
+    """``k`` of ``n`` in words: "all 24 rows", "none of the 8 rows", "5 of 8 rows".
+
+    ``n == 1``: "the one row" / "not the one row"; ``n == 2``: "both rows" / "neither of the
+    2 rows".
+    """
+    k, n = int(k), int(n)
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"count_phrase needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
+    tail = f" {noun}" if noun else ""
+    if n == 1:
+        return f"the one{tail}" if k == 1 else f"not the one{tail}"
+    if k == n:
+        return f"both{tail}" if n == 2 else f"all {n}{tail}"
+    if k == 0:
+        return f"neither of the 2{tail}" if n == 2 else f"none of the {n}{tail}"
+    return f"{k} of {n}{tail}"
+
+
+def share_word(frac: float, *, few_below: float = 0.1, most_above: float = 0.5) -> str:
+    """A share in words against stated thresholds: none, few, a minority, most, all."""
+    f = _finite(frac, "frac")
+    if not 0.0 <= f <= 1.0:
+        raise ValueError(f"frac must lie in [0, 1], got {frac!r}")
+    if not 0.0 < few_below <= most_above < 1.0:
+        raise ValueError("share_word needs 0 < few_below <= most_above < 1")
+    if f == 0.0:
+        return "none"
+    if f == 1.0:
+        return "all"
+    if f < few_below:
+        return "few"
+    return "most" if f > most_above else "a minority"
+
+
+def direction_word(
+    delta: float,
+    *,
+    tol: float = 0.0,
+    words: tuple[str, str, str] = ("rises", "falls", "does not move"),
+) -> str:
+    """``words[0]`` when ``delta > tol``, ``words[1]`` when ``delta < -tol``, else ``words[2]``."""
+    d = _finite(delta, "delta")
+    if tol < 0:
+        raise ValueError(f"tol must be >= 0, got {tol!r}")
+    if d > tol:
+        return words[0]
+    if d < -tol:
+        return words[1]
+    return words[2]
+
+
+def signed_phrase(
+    delta: float,
+    unit: str = "%",
+    *,
+    digits: int = 2,
+    words: tuple[str, str, str] = ("rises by", "falls by", "does not move"),
+    number_first: bool = False,
+) -> str:
+    """The size and sign of ``delta`` in words: "rises by 1.23%", "falls by 0.50%".
+
+    With ``number_first=True``, ``words=("above", "below", "level with")`` and the unit
+    " percentage points": "1.23 percentage points above". Zero at ``digits`` reads ``words[2]``.
+    """
+    d = _finite(delta, "delta")
+    tol = 0.5 * 10.0 ** (-digits)
+    word = direction_word(d, tol=tol, words=words)
+    if word == words[2]:
+        return words[2]
+    size = f"{abs(d):.{digits}f}{unit}"
+    return f"{size} {word}" if number_first else f"{word} {size}"
+
+
+def size_word(value: float, reference: float, *, ratio: float = 0.5) -> str:
+    """ "small" when ``|value| < ratio * |reference|``, else "not small".
+
+    The sentence must name the reference ("small against the oracle's lift"): a size is small
+    only relative to something.
+    """
+    v, r = _finite(value, "value"), _finite(reference, "reference")
+    if r == 0:
+        raise ValueError("reference must be non-zero: nothing is small against zero")
+    return "small" if abs(v) < ratio * abs(r) else "not small"
+
+
+def verdict_phrase(
+    ci_low: float,
+    ci_high: float,
+    power: float | None = None,
+    *,
+    null: float = 0.0,
+    paper_value: float | None = None,
+    min_power: float = 0.8,
+) -> str:
+    """The verdict words of a CI: "fails the paper's claim", "resolved" or "not resolved".
+
+    * "fails the paper's claim": the CI excludes ``paper_value`` on the side of ``null`` (the
+      effect is smaller than the paper's, not larger) and ``power >= min_power`` (the experiment
+      could have seen the paper's value);
+    * "resolved": the CI excludes ``null``;
+    * otherwise "not resolved at this size (power 0.30)" (or without the power when unknown).
+    """
+    lo, hi = _finite(ci_low, "ci_low"), _finite(ci_high, "ci_high")
+    if lo > hi:
+        raise ValueError(f"ci_low must be <= ci_high, got {lo} > {hi}")
+    pw = None if power is None else _finite(power, "power")
+    if pw is not None and not 0.0 <= pw <= 1.0:
+        raise ValueError(f"power must lie in [0, 1], got {power!r}")
+    if paper_value is not None:
+        pv = _finite(paper_value, "paper_value")
+        short = hi < pv if pv > null else lo > pv
+        if short and pw is not None and pw >= min_power:
+            return "fails the paper's claim"
+    if lo > null or hi < null:
+        return "resolved"
+    if pw is None:
+        return "not resolved at this size"
+    return f"not resolved at this size (power {pw:.2f})"
+
+
+def p_value_phrase(p: float, n_perm: int | None = None) -> str:
+    """A p-value as printed: never "p = 0.000".
+
+    With ``n_perm`` permutations the smallest possible value is ``1 / (n_perm + 1)``; at that floor
+    the phrase is "p ≤ 0.001 (1,000 permutations)" (the bound rounded up to two significant
+    figures). Otherwise three decimals, or two significant figures below 0.001.
+    """
+    v = _finite(p, "p")
+    if not 0.0 <= v <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p!r}")
+    if n_perm is not None:
+        b = int(n_perm)
+        if b < 1:
+            raise ValueError(f"n_perm must be >= 1, got {n_perm!r}")
+        floor = 1.0 / (b + 1)
+        if v <= floor * (1 + 1e-9):
+            exp = math.floor(math.log10(floor)) - 1
+            bound = math.ceil(floor / 10.0**exp) * 10.0**exp
+            return f"p ≤ {bound:.{max(0, -exp)}f}".rstrip("0").rstrip(".") + (
+                f" ({b:,} permutations)"
+            )
+    elif v == 0.0:
+        raise ValueError("p = 0 is not a p-value: pass n_perm for a Monte Carlo floor")
+    if v < 0.001:
+        return f"p = {v:.2g}"
+    return f"p = {v:.3f}"

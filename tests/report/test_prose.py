@@ -1,0 +1,115 @@
+"""Each word of rankaudit.report.prose flips when its number flips."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rankaudit.report.prose import (
+    count_phrase,
+    direction_word,
+    p_value_phrase,
+    share_word,
+    signed_phrase,
+    size_word,
+    verdict_phrase,
+)
+
+
+def test_count_phrase_all_none_some():
+    assert count_phrase(24, 24, "points") == "all 24 points"
+    assert count_phrase(0, 8, "rows") == "none of the 8 rows"
+    assert count_phrase(5, 8) == "5 of 8"
+    assert count_phrase(2, 2, "rows") == "both rows"
+    assert count_phrase(0, 2) == "neither of the 2"
+    assert count_phrase(1, 1, "row") == "the one row"
+    assert count_phrase(0, 1, "row") == "not the one row"
+
+
+@given(st.integers(1, 50), st.data())
+def test_count_phrase_never_only_n_of_n(n, data):
+    k = data.draw(st.integers(0, n))
+    text = count_phrase(k, n)
+    assert f"{n} of {n}" not in text and f"{n} of the {n}" not in text
+    assert ("all" in text or "both" in text or "the one" == text) == (k == n)
+
+
+@pytest.mark.parametrize("k, n", [(-1, 3), (4, 3), (0, 0)])
+def test_count_phrase_refuses_bad_counts(k, n):
+    with pytest.raises(ValueError, match="count_phrase"):
+        count_phrase(k, n)
+
+
+def test_share_word_flips_at_each_threshold():
+    assert share_word(0.0) == "none"
+    assert share_word(0.05) == "few"
+    assert share_word(0.353) == "a minority"
+    assert share_word(0.6) == "most"
+    assert share_word(1.0) == "all"
+    assert share_word(0.05, few_below=0.01) == "a minority"
+    with pytest.raises(ValueError, match="frac"):
+        share_word(1.5)
+
+
+def test_direction_flips_with_the_sign():
+    assert direction_word(0.3) == "rises"
+    assert direction_word(-0.3) == "falls"
+    assert direction_word(0.0) == "does not move"
+    assert direction_word(0.3, tol=0.5) == "does not move"
+    with pytest.raises(ValueError, match="delta"):
+        direction_word(float("nan"))
+
+
+def test_signed_phrase_reads_right_whatever_the_sign():
+    assert signed_phrase(1.234) == "rises by 1.23%"
+    assert signed_phrase(-1.234) == "falls by 1.23%"
+    assert signed_phrase(0.001) == "does not move"
+    above = ("above", "below", "level with")
+    assert signed_phrase(0.5, " points", words=above, number_first=True) == "0.50 points above"
+    assert signed_phrase(-0.5, " points", words=above, number_first=True) == "0.50 points below"
+
+
+def test_size_word_needs_a_reference():
+    assert size_word(0.1, 1.0) == "small"
+    assert size_word(0.9, 1.0) == "not small"
+    assert size_word(-0.9, 1.0) == "not small"
+    with pytest.raises(ValueError, match="reference"):
+        size_word(0.1, 0.0)
+
+
+def test_verdict_flips_with_ci_power_and_paper_value():
+    assert verdict_phrase(0.1, 0.9, 0.3) == "resolved"
+    assert verdict_phrase(-0.1, 0.9, 0.3) == "not resolved at this size (power 0.30)"
+    assert verdict_phrase(-0.1, 0.9) == "not resolved at this size"
+    # the paper's 1.2 lies outside the CI: a failure only when the power is high
+    assert verdict_phrase(-0.1, 0.9, 0.9, paper_value=1.2) == "fails the paper's claim"
+    assert verdict_phrase(-0.1, 0.9, 0.79, paper_value=1.2).startswith("not resolved")
+    assert verdict_phrase(-0.1, 1.3, 0.9, paper_value=1.2).startswith("not resolved")
+    assert verdict_phrase(0.1, 0.9, 0.9, paper_value=0.5) == "resolved"
+    # a CI above the paper's value is a larger effect, not a failure of the claim
+    assert verdict_phrase(2.0, 3.0, 0.95, paper_value=1.2) == "resolved"
+    assert verdict_phrase(0.1, 0.9, 0.95, paper_value=1.2) == "fails the paper's claim"
+    # a negative claim: the CI must lie above it (towards the null) to fail it
+    assert verdict_phrase(-0.9, -0.1, 0.95, paper_value=-1.2) == "fails the paper's claim"
+    assert verdict_phrase(-3.0, -2.0, 0.95, paper_value=-1.2) == "resolved"
+    with pytest.raises(ValueError, match="ci_low"):
+        verdict_phrase(1.0, 0.0)
+
+
+def test_p_value_is_never_zero():
+    assert p_value_phrase(1 / 1001, 1000) == "p ≤ 0.001 (1,000 permutations)"
+    assert p_value_phrase(1 / 5001, 5000) == "p ≤ 0.0002 (5,000 permutations)"
+    assert p_value_phrase(0.0421, 1000) == "p = 0.042"
+    assert p_value_phrase(0.0004) == "p = 0.0004"
+    assert p_value_phrase(1 / 100001, 100000) == "p ≤ 0.00001 (100,000 permutations)"
+    with pytest.raises(ValueError, match="n_perm"):
+        p_value_phrase(0.0)
+
+
+@given(st.integers(1, 10**6))
+def test_p_value_floor_bound_is_not_below_the_floor(b):
+    text = p_value_phrase(1 / (b + 1), b)
+    bound = float(text.split("≤ ")[1].split(" ")[0])
+    assert bound >= 1 / (b + 1)
+    assert "p = 0.000" not in text
