@@ -113,3 +113,15 @@ def test_p_value_floor_bound_is_not_below_the_floor(b):
     bound = float(text.split("≤ ")[1].split(" ")[0])
     assert bound >= 1 / (b + 1)
     assert "p = 0.000" not in text
+
+
+def test_significance_and_comparison_flip_with_their_numbers():
+    from rankaudit.report.prose import comparison_word, significance_phrase
+
+    assert significance_phrase(0.05, 0.05) == "significant at level 0.05"
+    assert significance_phrase(0.0501, 0.05) == "not significant at level 0.05"
+    assert comparison_word(1.0, 2.0) == "smaller than"
+    assert comparison_word(2.0, 1.0) == "larger than"
+    assert comparison_word(1.0, 1.0) == "equal to"
+    with pytest.raises(ValueError):
+        significance_phrase(float("nan"), 0.05)

@@ -28,11 +28,13 @@ from __future__ import annotations
 import math
 
 __all__ = [
+    "comparison_word",
     "count_phrase",
     "direction_word",
     "p_value_phrase",
     "share_word",
     "signed_phrase",
+    "significance_phrase",
     "size_word",
     "verdict_phrase",
 ]
@@ -192,3 +194,20 @@ def p_value_phrase(p: float, n_perm: int | None = None) -> str:
     if v < 0.001:
         return f"p = {v:.2g}"
     return f"p = {v:.3f}"
+
+
+def significance_phrase(p: float, alpha: float) -> str:
+    """"significant at level 0.05" when ``p <= alpha``, else "not significant at level 0.05"."""
+    v, a = _finite(p, "p"), _finite(alpha, "alpha")
+    if not (0.0 <= v <= 1.0 and 0.0 < a < 1.0):
+        raise ValueError(f"need p in [0, 1] and alpha in (0, 1), got p={p!r}, alpha={alpha!r}")
+    return f"{'' if v <= a else 'not '}significant at level {a:g}"
+
+
+def comparison_word(value: float, reference: float) -> str:
+    """How ``value`` compares with ``reference``: "smaller than", "larger than" or "equal to"
+    (exact comparison: the caller rounds first if it means a tolerance, and says so)."""
+    v, r = _finite(value, "value"), _finite(reference, "reference")
+    if v < r:
+        return "smaller than"
+    return "larger than" if v > r else "equal to"
