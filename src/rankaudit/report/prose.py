@@ -197,7 +197,7 @@ def p_value_phrase(p: float, n_perm: int | None = None) -> str:
 
 
 def significance_phrase(p: float, alpha: float) -> str:
-    """"significant at level 0.05" when ``p <= alpha``, else "not significant at level 0.05"."""
+    """ "significant at level 0.05" when ``p <= alpha``, else "not significant at level 0.05"."""
     v, a = _finite(p, "p"), _finite(alpha, "alpha")
     if not (0.0 <= v <= 1.0 and 0.0 < a < 1.0):
         raise ValueError(f"need p in [0, 1] and alpha in (0, 1), got p={p!r}, alpha={alpha!r}")
