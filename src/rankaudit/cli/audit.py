@@ -6,8 +6,8 @@ import argparse
 import io
 
 from rankaudit.cli.common import (
-    DEFAULT_RULES,
     add_common_options,
+    add_measure_options,
     check_output,
     emit,
     input_records,
@@ -17,9 +17,8 @@ from rankaudit.cli.common import (
     to_json,
     version,
 )
-from rankaudit.runs.evaluate import DEFAULT_MEASURES, audit_run
+from rankaudit.runs.evaluate import audit_run
 from rankaudit.runs.measures import parse_measures
-from rankaudit.runs.rules import RUN_TIE_RULES
 
 __all__ = ["cmd_audit", "register"]
 
@@ -90,19 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("run", help="run file (TREC: qid Q0 docno rank score tag)")
     p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
-    p.add_argument(
-        "-m",
-        "--measures",
-        nargs="+",
-        default=list(DEFAULT_MEASURES),
-        metavar="M",
-        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
-    )
-    p.add_argument(
-        "--ties",
-        default=DEFAULT_RULES,
-        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)} (default: %(default)s)",
-    )
+    add_measure_options(p)
     p.add_argument("--per-query", action="store_true", help="also report every query")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     add_common_options(p)

@@ -14,7 +14,8 @@ import numpy as np
 
 from rankaudit._version import __version__
 from rankaudit.data.fetch import sha256 as file_sha256
-from rankaudit.runs.rules import check_run_rule
+from rankaudit.runs.evaluate import DEFAULT_MEASURES
+from rankaudit.runs.rules import RUN_TIE_RULES, check_run_rule
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
@@ -24,6 +25,7 @@ __all__ = [
     "PROG",
     "OneLineParser",
     "add_common_options",
+    "add_measure_options",
     "check_output",
     "emit",
     "input_records",
@@ -168,6 +170,25 @@ def json_ready(obj: object) -> object:
     if isinstance(obj, np.generic):
         return obj.item()
     return obj
+
+
+def add_measure_options(p: argparse.ArgumentParser, ties_note: str = "") -> None:
+    """``-m`` (several measures) and ``--ties`` (comma-separated rules), as audit and
+    leaderboard take them; ``ties_note`` is added to the ``--ties`` help."""
+    p.add_argument(
+        "-m",
+        "--measures",
+        nargs="+",
+        default=list(DEFAULT_MEASURES),
+        metavar="M",
+        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
+    )
+    p.add_argument(
+        "--ties",
+        default=DEFAULT_RULES,
+        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)}{ties_note} "
+        "(default: %(default)s)",
+    )
 
 
 def add_common_options(p: argparse.ArgumentParser) -> None:

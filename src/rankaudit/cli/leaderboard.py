@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 
 from rankaudit.cli.common import (
-    DEFAULT_RULES,
     add_common_options,
+    add_measure_options,
     check_output,
     emit,
     read_qrels_arg,
@@ -25,9 +25,7 @@ from rankaudit.cli.common import (
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.ranking.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
-from rankaudit.runs.evaluate import DEFAULT_MEASURES
 from rankaudit.runs.measures import parse_measures
-from rankaudit.runs.rules import RUN_TIE_RULES
 
 __all__ = ["cmd_leaderboard", "expand_runs", "register"]
 
@@ -233,20 +231,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "runs", nargs="+", metavar="RUN", help="run files, folders of run files, or globs"
     )
-    p.add_argument(
-        "-m",
-        "--measures",
-        nargs="+",
-        default=list(DEFAULT_MEASURES),
-        metavar="M",
-        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
-    )
-    p.add_argument(
-        "--ties",
-        default=DEFAULT_RULES,
-        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)}; trec_eval, expected, "
-        "pessimistic and optimistic are always added (default: %(default)s)",
-    )
+    add_measure_options(p, "; trec_eval, expected, pessimistic and optimistic are always added")
     p.add_argument("--baseline", metavar="RUN", help="test every run against this one (its name)")
     p.add_argument(
         "--n-perm", type=int, default=10000, help="sign flips per test (default: %(default)s)"

@@ -31,22 +31,29 @@ __all__ = [
 ]
 
 
-def plot_table2(results: Mapping[str, Any], title: str):
-    """Bar chart of NDCG@10 by score family and tie rule (``results["table2"]``)."""
-    frame = pd.DataFrame(results["table2"])
+def _bars_by_rule(frame: pd.DataFrame, x: str, hue: str, title: str, xlabel: str, ylabel: str):
+    """NDCG@10 bars by ``x`` with one bar per tie rule (``hue``), the legend under the axes."""
     fig, ax = plt.subplots(figsize=(9, 4.4))
-    sns.barplot(data=frame, x="score", y="ndcg10", hue="tie_rule", ax=ax, palette="colorblind")
-    ax.set(title=title, xlabel="score family", ylabel="NDCG@10 (mean over rows)")
+    sns.barplot(data=frame, x=x, y="ndcg10", hue=hue, ax=ax, palette="colorblind")
+    ax.set(title=title, xlabel=xlabel, ylabel=ylabel)
     ax.legend(
         title="tie rule",
         fontsize=9,
-        ncols=4,
+        ncols=frame[hue].nunique(),
         loc="upper center",
         bbox_to_anchor=(0.5, -0.18),
         frameon=False,
     )
     fig.tight_layout()
     return fig
+
+
+def plot_table2(results: Mapping[str, Any], title: str):
+    """Bar chart of NDCG@10 by score family and tie rule (``results["table2"]``)."""
+    frame = pd.DataFrame(results["table2"])
+    return _bars_by_rule(
+        frame, "score", "tie_rule", title, "score family", "NDCG@10 (mean over rows)"
+    )
 
 
 def plot_prevalence(results: Mapping[str, Any], title: str):
@@ -332,19 +339,7 @@ def plot_protocol_metrics(metrics: Sequence[Mapping[str, Any]], protocol: str, t
     records with ``model, protocol, precision, ties, ndcg10``)."""
     frame = pd.DataFrame(metrics)
     frame = frame[(frame["protocol"] == protocol) & (frame["precision"] == "float64")]
-    fig, ax = plt.subplots(figsize=(9, 4.4))
-    sns.barplot(data=frame, x="model", y="ndcg10", hue="ties", ax=ax, palette="colorblind")
-    ax.set(title=title, xlabel="model", ylabel="NDCG@10 (mean over users)")
-    ax.legend(
-        title="tie rule",
-        fontsize=9,
-        ncols=5,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.18),
-        frameon=False,
-    )
-    fig.tight_layout()
-    return fig
+    return _bars_by_rule(frame, "model", "ties", title, "model", "NDCG@10 (mean over users)")
 
 
 def plot_precision_sweep(sweep: Sequence[Mapping[str, Any]], precisions: Sequence[str]):
