@@ -18,6 +18,7 @@ from rankaudit.scalars import plain
 __all__ = [
     "CUTOFF_MAX",
     "LABEL_LIMIT",
+    "LABEL_RANGE",
     "check_cutoff",
     "check_int",
     "check_label_level",
@@ -32,6 +33,8 @@ __all__ = [
 #: labels would compare equal), and the kernels' integer tie keys (``2 * gain``) come close to
 #: int64 overflow.  Every reader and every entry point checks labels against it.
 LABEL_LIMIT = 2**53
+#: The range as messages state it.
+LABEL_RANGE = "|label| < 2**53"
 
 #: The largest cutoff (``@k``) and the largest list the kernels index: 2**31 - 1.
 CUTOFF_MAX = 2**31 - 1

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from rankaudit._checks import first_label_out_of_range
+from rankaudit._checks import LABEL_RANGE, first_label_out_of_range
 
 __all__ = ["Qrels", "Run"]
 
@@ -70,25 +70,24 @@ def _exact_doubles(score: object, source: str) -> np.ndarray:
     except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{source}: scores must be numbers") from None
     flat = raw.reshape(-1)
-    if raw.dtype.kind in "iu" or raw.dtype.kind == "O" or raw.dtype.itemsize > 8:
-        with np.errstate(over="ignore", invalid="ignore"):
-            if raw.dtype.kind == "O":
-                lossy = np.array(
-                    [isinstance(x, int) and float(x) != x for x in flat.tolist()], dtype=bool
-                )
-            else:
-                lossy = (s != flat) & np.isfinite(s)
-                if raw.dtype.kind == "u":
-                    lossy |= flat > np.uint64(2**53)
-                elif raw.dtype.kind == "i":
-                    lossy |= (flat > 2**53) | (flat < -(2**53))
-        bad = np.flatnonzero(lossy)
-        if len(bad):
-            row = int(bad[0])
-            raise ValueError(
-                f"{source}: score of row {row} ({flat[row]}) cannot be held exactly as a "
-                "double (runs compare scores as doubles, as trec_eval)"
-            )
+    with np.errstate(over="ignore", invalid="ignore"):
+        if raw.dtype.kind == "O":  # Python ints and floats compare with a double exactly
+            lossy = np.array([float(x) != x for x in flat.tolist()], dtype=bool)
+        elif raw.dtype.kind == "b":
+            lossy = np.zeros(len(flat), dtype=bool)
+        else:  # a round trip that does not give the value back lost it
+            lossy = s.astype(raw.dtype) != flat
+            bound = {"i": 2.0**63, "u": 2.0**64}.get(raw.dtype.kind)
+            if bound is not None:  # rounded up past the integer type: no round trip to trust
+                lossy |= np.abs(s) >= bound
+        lossy &= np.isfinite(s)  # a non-finite score gets its own message
+    bad = np.flatnonzero(lossy)
+    if len(bad):
+        row = int(bad[0])
+        raise ValueError(
+            f"{source}: score of row {row} ({flat[row]}) cannot be held exactly as a "
+            "double (runs compare scores as doubles, as trec_eval)"
+        )
     return s
 
 
@@ -191,7 +190,7 @@ class Qrels:
         if bad_row >= 0:
             raise ValueError(
                 f"{source}: relevance of row {bad_row} is out of range ({raw[bad_row]}; "
-                "|label| < 2**53)"
+                f"{LABEL_RANGE})"
             )
         r = np.ascontiguousarray(raw.astype(np.int64))
         if not (len(q) == len(d) == len(r)):

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from rankaudit._checks import first_label_out_of_range
+from rankaudit._checks import LABEL_RANGE, first_label_out_of_range
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.inputs import read_input
 from rankaudit.runs.tables import Qrels, Run
@@ -256,7 +256,7 @@ def read_long_qrels(
         raise RunFileError(
             name,
             line,
-            f"{what}{relevance_col} {raw[out_of_range]} is out of range (|label| < 2**53)",
+            f"{what}{relevance_col} {raw[out_of_range]} is out of range ({LABEL_RANGE})",
         )
     if fmt != "parquet" and lines is None:
         lines = np.arange(2, table.num_rows + 2, dtype=np.int64)

@@ -46,7 +46,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from rankaudit._checks import LABEL_LIMIT, first_label_out_of_range
+from rankaudit._checks import LABEL_LIMIT, LABEL_RANGE, first_label_out_of_range
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.inputs import InputBytes, blank_separated, read_input
 from rankaudit.runs.tables import Qrels, Run
@@ -106,7 +106,7 @@ def _label(field: bytes) -> int:
         raise ValueError(f"{field.decode()!r} is not an integer")
     value = int(field)
     if not -LABEL_LIMIT < value < LABEL_LIMIT:
-        raise ValueError(f"{field.decode()!r} is out of range (|label| < 2**53)")
+        raise ValueError(f"{field.decode()!r} is out of range ({LABEL_RANGE})")
     return value
 
 
@@ -215,7 +215,7 @@ def read_trec_qrels(path: str | os.PathLike) -> Qrels:
             raise RunFileError(
                 inp.name,
                 _line_of(lines, row),
-                f"relevance {rel[row]} is out of range (|label| < 2**53)",
+                f"relevance {rel[row]} is out of range ({LABEL_RANGE})",
             )
         return Qrels(
             table.column("query").combine_chunks(),

@@ -136,6 +136,7 @@ def _expected_row_general(
     m,
     rel,
     gains,
+    blocks,
     k,
     want_var,
     disc,
@@ -151,13 +152,14 @@ def _expected_row_general(
     ndcg_var,
     rr_var,
 ):  # pragma: no cover - compiled
-    """One row with several relevant items; returns the position of a non-finite score or -1."""
+    """One row with several relevant items; returns the position of a non-finite score or -1.
+
+    ``blocks`` is scratch of shape ``(3, size + 1)``: the start, ``g`` and ``t`` of each tie
+    block (:func:`~rankaudit.ties.kernel_support.relevant_blocks`), allocated once a batch."""
     # several relevant items: walk their tie blocks from the best score down
     sort_relevant_canonical(rel, m, scores, labels, a)
     idcg = ideal_dcg(rel, m, labels, a, disc, gains)
-    blk_start = np.empty(m + 1, np.int64)
-    blk_g = np.empty(m, np.int64)
-    blk_t = np.empty(m, np.int64)
+    blk_start, blk_g, blk_t = blocks[0], blocks[1], blocks[2]
     n_blocks, bad = relevant_blocks(scores, a, n, rel, m, blk_start, blk_g, blk_t)
     if bad >= 0:
         return bad
@@ -289,6 +291,7 @@ def expected_kernel(
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)
     gains = np.empty(size, np.float64)
+    blocks = np.empty((3, size + 1), np.int64)  # tie-block scratch of the multi-relevant rows
     inv_d1 = 1.0 / disc[1]
     width = max_len + 1
     use_table = max_len <= TABLE_MAX_LEN and n_rows >= width * width
@@ -352,6 +355,7 @@ def expected_kernel(
                 m,
                 rel,
                 gains,
+                blocks,
                 k,
                 want_var,
                 disc,
