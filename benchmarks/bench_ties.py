@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 import rankaudit
-from rankaudit.ties.kernel_support import discount_tables
+from rankaudit.measures.row_support import discount_tables
 
 FULL_ROWS = 2_073_945
 

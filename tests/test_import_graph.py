@@ -4,17 +4,18 @@ Layers, bottom to top (a module may import its own layer and the layers below it
 higher one):
 
     0  scalars, _version, _paths, _checks, _json   (the base)
-    1  data          loaders, simulators, synthetic rows
-    2  ties          tie rules, metrics, exact expectation, kernels
-    3  runs          TREC / CSV runs and qrels, trec_eval semantics
-    4  scores        Part II score families
-    5  audit         Part II audits: prepare, tables, row files, chapter runner
-    6  context       Part III features and sequence encoders
-    7  ranking       LambdaMART, ablation, significance, the paper's constants
-    8  distributed   the same evaluation on Dask
-    9  report        params, provenance, results, glue, figures, checklist, pipeline
-    10 cli, __main__ the command line
-    11 rankaudit/__init__.py, the public face: nothing inside the package imports it
+    1  measures      the evaluation core: measures, tie rules, kernels, exact expectations
+    2  data          loaders, simulators, synthetic rows
+    3  ties          rectangular rows: evaluate, checks, audits of evaluators
+    4  runs          TREC / CSV runs and qrels, trec_eval semantics
+    5  scores        Part II score families
+    6  audit         Part II audits: prepare, tables, row files, chapter runner
+    7  context       Part III features and sequence encoders
+    8  ranking       LambdaMART, ablation, significance, the paper's constants
+    9  distributed   the same evaluation on Dask
+    10 report        params, provenance, results, glue, figures, checklist, pipeline
+    11 cli, __main__ the command line
+    12 rankaudit/__init__.py, the public face: nothing inside the package imports it
 
 Also: no import cycle between modules, and no function-local import of a rankaudit module
 (function-local imports are kept for heavy optional libraries only).
@@ -37,17 +38,18 @@ LAYERS: dict[str, int] = {
     "_checks": 0,
     "_json": 0,
     "_optional": 0,
-    "data": 1,
-    "ties": 2,
-    "runs": 3,
-    "scores": 4,
-    "audit": 5,
-    "context": 6,
-    "ranking": 7,
-    "distributed": 8,
-    "report": 9,
-    "cli": 10,
-    "__main__": 10,
+    "measures": 1,
+    "data": 2,
+    "ties": 3,
+    "runs": 4,
+    "scores": 5,
+    "audit": 6,
+    "context": 7,
+    "ranking": 8,
+    "distributed": 9,
+    "report": 10,
+    "cli": 11,
+    "__main__": 11,
 }
 
 
@@ -61,7 +63,7 @@ def module_name(path: Path) -> str:
 def layer_of(module: str) -> int:
     parts = module.split(".")
     if len(parts) == 1:  # the package root
-        return 11
+        return 12
     top = parts[1]
     if top not in LAYERS:
         raise AssertionError(f"{module}: room {top!r} has no layer; add it to LAYERS")
@@ -167,14 +169,14 @@ def test_the_checker_catches_an_upward_import(tmp_path):
     source = (
         "from rankaudit.report.results import write_results\n"
         "import rankaudit\n"
-        "def f():\n    from rankaudit.ties.metrics import ndcg_at_k\n"
+        "def f():\n    from rankaudit.measures.row_metrics import ndcg_at_k\n"
     )
     tree = ast.parse(source)
     found = list(package_imports(tree, "rankaudit.data.example", False))
     assert [(t, top) for t, _, top in found] == [
         ("rankaudit.report.results", True),
         ("rankaudit", True),
-        ("rankaudit.ties.metrics", False),
+        ("rankaudit.measures.row_metrics", False),
     ]
     assert layer_of("rankaudit.report.results") > layer_of("rankaudit.data.example")
 

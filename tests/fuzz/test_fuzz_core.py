@@ -2,7 +2,7 @@
 raises a ValueError whose message names the bad input, or returns a finite, correct result.
 
 Correct means: the deterministic rules equal the sort-based reference
-(:func:`rankaudit.ties.rules.rank_candidates` + the metric definitions), ``expected``
+(:func:`rankaudit.ties.ranking.rank_candidates` + the metric definitions), ``expected``
 equals brute-force enumeration of all tie orders on rows of <= 6 candidates, and ``random``
 lies between ``pessimistic`` and ``optimistic``.  Deterministic (``derandomize=True``).
 """
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from rankaudit import audit_row_order, evaluate, tie_prevalence
 from rankaudit.ties.bruteforce import brute_force_moments
-from rankaudit.ties.metrics import metrics_of_ranking
-from rankaudit.ties.rules import DETERMINISTIC_RULES, TIE_RULES, rank_candidates
+from rankaudit.measures.row_metrics import metrics_of_ranking
+from rankaudit.ties.ranking import DETERMINISTIC_RULES, TIE_RULES, rank_candidates
 
 FUZZ = settings(
     max_examples=60,

@@ -7,7 +7,7 @@ import pytest
 
 from rankaudit import evaluate
 from rankaudit.ties.bruteforce import all_tie_orders, brute_force_moments
-from rankaudit.ties.expected import expected_metrics_reference
+from rankaudit.measures.row_expected import expected_metrics_reference
 
 TOL = 1e-12
 

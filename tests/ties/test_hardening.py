@@ -8,7 +8,7 @@ import pytest
 
 from rankaudit import evaluate
 from rankaudit.ties.prevalence import tie_prevalence
-from rankaudit.ties.rules import TIE_RULES
+from rankaudit.ties.ranking import TIE_RULES
 
 BIG = 2**53
 
@@ -251,7 +251,7 @@ def test_item_id_none_in_long_format():
     [[2**63, 2**63 + 1, 2**64 + 5], [-1, -(2**63) - 7, 2**70], [1, "1", b"1"], [-1, 2**64 - 1, 0]],
 )
 def test_python_int_ids_any_size_and_mixed_types_are_distinct(ids):
-    from rankaudit.ties.hashing import id64, tie_hash
+    from rankaudit.measures.hashing import id64, tie_hash
 
     s = [[1.0, 1.0, 1.0]]
     y = [[1, 0, 0]]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.ties.hashing import (
+from rankaudit.measures.hashing import (
     _tie_hash_nb,
     id64,
     ids_to_keys,
@@ -19,7 +19,7 @@ from rankaudit.ties.hashing import (
     tie_hash,
     tie_hash_array,
 )
-from rankaudit.ties.rules import rank_candidates
+from rankaudit.ties.ranking import rank_candidates
 
 
 def test_splitmix64_reference_value():
@@ -75,7 +75,7 @@ def test_normalize_ids_codes_order_and_equality():
 _SCRIPT = """
 import json, numpy as np
 from rankaudit import evaluate
-from rankaudit.ties.rules import rank_candidates
+from rankaudit.ties.ranking import rank_candidates
 rng = np.random.default_rng(0)
 s = rng.integers(0, 2, (20, 12)).astype(float)
 y = np.zeros((20, 12)); y[:, 0] = 1

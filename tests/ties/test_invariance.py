@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rankaudit import audit_row_order, evaluate
-from rankaudit.ties.rules import TIE_RULES
+from rankaudit.ties.ranking import TIE_RULES
 
 INVARIANT_RULES = [r for r in TIE_RULES if r != "input_order"]
 

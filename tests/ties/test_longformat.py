@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.ties.rules import TIE_RULES
+from rankaudit.ties.ranking import TIE_RULES
 
 
 def _interleaved_frame(scores, labels, items, rng):

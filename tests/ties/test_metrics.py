@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from rankaudit.ties.metrics import (
+from rankaudit.measures.row_metrics import (
     dcg_at_k,
     hit_rate_at_k,
     metrics_of_ranking,

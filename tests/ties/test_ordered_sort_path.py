@@ -2,7 +2,7 @@
 
 Rows with more than ``SORT_ABOVE`` relevant items are ranked by one stable sort
 instead of one pass per relevant item; both paths must give exactly the ranks of
-the sort-based reference :func:`rankaudit.ties.rules.rank_candidates`, so the
+the sort-based reference :func:`rankaudit.ties.ranking.rank_candidates`, so the
 metrics agree bit for bit with the per-item path on the same row.
 """
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.ties.metrics import metrics_of_ranking
-from rankaudit.ties.ordered import SORT_ABOVE
-from rankaudit.ties.rules import DETERMINISTIC_RULES, rank_candidates
+from rankaudit.measures.row_metrics import metrics_of_ranking
+from rankaudit.measures.row_ordered import SORT_ABOVE
+from rankaudit.ties.ranking import DETERMINISTIC_RULES, rank_candidates
 
 
 def _rows(seed, n_rows=40, n=120, levels=4):

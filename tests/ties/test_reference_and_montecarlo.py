@@ -1,5 +1,5 @@
 """Tests of the Part I reference formulas, Monte Carlo helpers and synthetic rows
-(rankaudit.ties.reference, rankaudit.ties.montecarlo, rankaudit.data.synthetic_rows)."""
+(rankaudit.measures.row_reference, rankaudit.ties.montecarlo, rankaudit.data.synthetic_rows)."""
 
 from __future__ import annotations
 

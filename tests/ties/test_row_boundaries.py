@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rankaudit import evaluate, tie_prevalence
-from rankaudit.ties.rules import TIE_RULES
+from rankaudit.ties.ranking import TIE_RULES
 
 RULES = [r for r in TIE_RULES if r != "hash"] + ["hash"]
 
@@ -84,7 +84,7 @@ def test_each_row_scores_as_if_alone(batch, ties):
 def test_lookup_table_path_matches_formulas_bit_for_bit(return_variance):
     """Large batches of short rows read one-relevant results from a (g, t) table
     (``n_rows >= (max_len + 1) ** 2``); single rows use the formulas: same bits."""
-    from rankaudit.ties.expected import TABLE_MAX_LEN, expected_metrics_reference
+    from rankaudit.measures.row_expected import TABLE_MAX_LEN, expected_metrics_reference
 
     rng = np.random.default_rng(7)
     n_rows, n = 300, 7

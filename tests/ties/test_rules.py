@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.ties.metrics import metrics_of_ranking
-from rankaudit.ties.rules import DETERMINISTIC_RULES, TIE_RULES, check_rule, rank_candidates
+from rankaudit.measures.row_metrics import metrics_of_ranking
+from rankaudit.ties.ranking import DETERMINISTIC_RULES, TIE_RULES, check_rule, rank_candidates
 
 
 def _batch(seed, n_rows=200, n=9):

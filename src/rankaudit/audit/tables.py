@@ -18,8 +18,8 @@ import pandas as pd
 
 from rankaudit.audit.display import lookup, paper_table2_frame, table2_frame
 from rankaudit.data.candidates import CandidateRows
+from rankaudit.measures.hashing import hash_collisions, ids_to_keys
 from rankaudit.ties.evaluate import evaluate
-from rankaudit.ties.hashing import hash_collisions, ids_to_keys
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
 

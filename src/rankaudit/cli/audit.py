@@ -17,8 +17,8 @@ from rankaudit.cli.common import (
     to_json,
     version,
 )
+from rankaudit.measures.registry import parse_measures
 from rankaudit.runs.evaluate import audit_run
-from rankaudit.runs.measures import parse_measures
 
 __all__ = ["cmd_audit", "register"]
 

@@ -15,9 +15,9 @@ from rankaudit.cli.common import (
     read_run_arg,
     to_json,
 )
+from rankaudit.measures.registry import parse_measures
+from rankaudit.measures.rules import check_rule
 from rankaudit.report.run_checklist import run_checklist
-from rankaudit.runs.measures import parse_measures
-from rankaudit.runs.rules import check_run_rule
 
 __all__ = ["cmd_checklist", "register"]
 
@@ -25,7 +25,7 @@ __all__ = ["cmd_checklist", "register"]
 def cmd_checklist(args: argparse.Namespace) -> int:
     # the arguments are checked as the library checks them, before any file is read
     parse_measures([args.measure])
-    check_run_rule(args.ties)
+    check_rule(args.ties, api="runs")
     check_positive_int(args.n_permutations, "--n-permutations")
     check_output(args.output, args.run, args.qrels)
     run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)

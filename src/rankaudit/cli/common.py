@@ -14,8 +14,8 @@ import numpy as np
 
 from rankaudit._version import __version__
 from rankaudit.data.fetch import sha256 as file_sha256
+from rankaudit.measures.rules import RUN_TIE_RULES, check_rule
 from rankaudit.runs.evaluate import DEFAULT_MEASURES
-from rankaudit.runs.rules import RUN_TIE_RULES, check_run_rule
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
@@ -102,7 +102,7 @@ def tie_rules(text: str) -> list[str]:
     rules = [t.strip() for t in text.split(",") if t.strip()]
     if not rules:
         raise ValueError("--ties is empty")
-    return [check_run_rule(r) for r in rules]
+    return [check_rule(r, api="runs") for r in rules]
 
 
 def input_records(**inputs: Run | Qrels | str) -> list[dict[str, str]]:

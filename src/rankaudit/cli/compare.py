@@ -14,9 +14,9 @@ from rankaudit.cli.common import (
     read_run_arg,
     to_json,
 )
+from rankaudit.measures.registry import parse_measures
 from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
 from rankaudit.runs.compare import compare_runs
-from rankaudit.runs.measures import parse_measures
 
 __all__ = ["cmd_compare", "register"]
 

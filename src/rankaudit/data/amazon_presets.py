@@ -41,6 +41,7 @@ from dataclasses import replace
 import numpy as np
 
 from rankaudit.data.source import DataSource
+from rankaudit.measures.row_reference import single_relevant_means
 
 __all__ = [
     "tag_preset",
@@ -92,13 +93,10 @@ def tie_regime_metrics(
     g = np.arange(n + 1)
     pmf = _binomial_pmf(n, p)
     t = n + 1 - g
-    disc = 1.0 / np.log2(np.arange(1, n + 2) + 1.0)  # D(r), r = 1..n+1
-    disc_k = np.where(np.arange(1, n + 2) <= k, disc, 0.0)
-    cum = np.concatenate([[0.0], np.cumsum(disc_k)])  # cum[r] = sum_{s<=r} D(s) 1{s<=k}
-    io_ndcg = disc_k[g]
-    exp_ndcg = (cum[n + 1] - cum[g]) / t
-    io_hr = (g < k).astype(float)
-    exp_hr = np.clip(k - g, 0, None) / t
+    # input order: the relevant item (stored first) takes the first place of its block, a
+    # block of one; expected: its place is uniform over the block (the core's closed form)
+    io_hr, io_ndcg = single_relevant_means(g, np.ones_like(g), k)
+    exp_hr, exp_ndcg = single_relevant_means(g, t, k)
     return {
         name: float(1.0 - q + q * (pmf @ values))
         for name, values in (

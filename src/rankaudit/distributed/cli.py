@@ -14,7 +14,7 @@ from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.evaluate import evaluate
 from rankaudit.distributed.prevalence import tie_prevalence
 from rankaudit.distributed.synthetic import SyntheticTable, synthetic_long_dask
-from rankaudit.ties.rules import TIE_RULES
+from rankaudit.measures.rules import TIE_RULES
 
 __all__ = ["build_parser", "main", "read_long_frame"]
 

@@ -16,7 +16,7 @@ Why the result is identical to one machine
     the ``"hash"`` and ``"random"`` rules unless ``user_col`` names another
     column), ``k``, ``seed`` and ``n_repeats``; never on where the row sits in
     the batch (see :mod:`rankaudit.ties.longformat` and
-    :mod:`rankaudit.ties.sampled`).  Step 1 hands each row to the evaluator
+    :mod:`rankaudit.measures.row_sampled`).  Step 1 hands each row to the evaluator
     whole and in order, so per-row values are bit-for-bit those of
     ``rankaudit.evaluate(frame.compute(), ...)``, whatever the partitioning.
     The means are the correctly rounded means of those values, so they do not

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
+from rankaudit.measures.hashing import hash_collisions
 from rankaudit.report.checklist_template import SECTIONS, checklist_template
 from rankaudit.ties.evaluate import evaluate
-from rankaudit.ties.hashing import hash_collisions
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
 from rankaudit.ties.validation import exact_scores
@@ -45,7 +45,7 @@ HASH_KEY = (
     "id64(item)); "
     "id64: integers as two's complement mod 2^64, strings by 8-byte BLAKE2b; ascending key within "
     "a tie "
-    "block; collision fallback: ascending item id (rankaudit.ties.hashing)"
+    "block; collision fallback: ascending item id (rankaudit.measures.hashing)"
 )
 _CANDIDATE_FIELDS = ("evaluation", "n_negatives", "negative_sampling", "exclusion", "dedup", "seed")
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from rankaudit._checks import check_positive_int
+from rankaudit.measures.registry import parse_measures
+from rankaudit.measures.rules import check_rule
 from rankaudit.report.checklist import Checklist, ChecklistItem
 from rankaudit.runs.evaluate import audit_run
 from rankaudit.runs.layout import join_run_qrels
-from rankaudit.runs.measures import parse_measures
-from rankaudit.runs.rules import check_run_rule
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["run_checklist"]
@@ -33,7 +33,7 @@ def run_checklist(
 ):
     """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run."""
     (m,) = parse_measures([measure])
-    ties = check_run_rule(ties)
+    ties = check_rule(ties, api="runs")
     n_permutations = check_positive_int(n_permutations, "n_permutations")
     rules = list(
         dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])

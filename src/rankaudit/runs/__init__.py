@@ -6,19 +6,20 @@ Modules (one job each):
 - :mod:`~rankaudit.runs.trec` / :mod:`~rankaudit.runs.tabular` / :mod:`~rankaudit.runs.adapters`:
   readers of TREC files, long-format CSV/TSV/Parquet, and ranx / ir_measures objects;
 - :mod:`~rankaudit.runs.errors`: :class:`RunFileError`, naming file and line;
-- :mod:`~rankaudit.runs.measures`: what nDCG@k, P@k, R@k, AP, RR and Success@k are;
-- :mod:`~rankaudit.runs.rules`: the tie rules (trec_eval, input_order, hash, expected, bounds);
+- :mod:`~rankaudit.runs.tie_keys`: the key each rule sorts a run's tie blocks by;
 - :mod:`~rankaudit.runs.inputs`: every input read once, by one contract (pipes, gzip by
   content, BOM, CRLF, runs of blanks);
 - :mod:`~rankaudit.runs.rank_agreement`: leaderboard orders, Kendall's tau, tau_AP, rank
   intervals;
 - :mod:`~rankaudit.runs.layout`: the run joined with its qrels, per query;
-- :mod:`~rankaudit.runs.kernels` / :mod:`~rankaudit.runs.reference`: fast and plain computation;
+- the measures, the rules and their kernels: the core, :mod:`rankaudit.measures`;
 - :mod:`~rankaudit.runs.evaluate`: :func:`evaluate_run` and :func:`audit_run`;
 - :mod:`~rankaudit.runs.compare`: two runs, paired, under expected and worst cases;
 - :mod:`~rankaudit.runs.track`: a simulated track of many tie-heavy runs, as TREC files.
 """
 
+from rankaudit.measures.registry import Measure, parse_measure, parse_measures
+from rankaudit.measures.rules import RUN_TIE_RULES
 from rankaudit.runs.adapters import (
     qrels_from_ir_measures,
     qrels_from_ranx,
@@ -28,8 +29,6 @@ from rankaudit.runs.adapters import (
 from rankaudit.runs.compare import RunComparison, compare_runs
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.evaluate import RunAudit, audit_run, evaluate_run
-from rankaudit.runs.measures import Measure, parse_measure, parse_measures
-from rankaudit.runs.rules import RUN_TIE_RULES
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run, write_trec_qrels, write_trec_run

@@ -16,9 +16,9 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
+from rankaudit.measures.registry import Measure, parse_measure
 from rankaudit.runs.evaluate import evaluate_batch
 from rankaudit.runs.layout import join_run_qrels
-from rankaudit.runs.measures import Measure, parse_measure
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["RunComparison", "compare_runs"]

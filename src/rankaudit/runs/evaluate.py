@@ -4,7 +4,7 @@
 :func:`audit_run` evaluates several rules on one layout and adds what the rules disagree on:
 the tie envelope (optimistic minus pessimistic) and the tie prevalence (share of queries
 whose value moves between the bounds: a tie that can change the measure).
-Definitions: :mod:`rankaudit.runs.measures`; rules: :mod:`rankaudit.runs.rules`.
+Definitions: :mod:`rankaudit.measures.registry`; rules: :mod:`rankaudit.runs.tie_keys`.
 """
 
 from __future__ import annotations
@@ -16,11 +16,18 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_seed
-from rankaudit.runs.kernels import expected_kernel, ordered_kernel
+from rankaudit.measures.list_kernels import (
+    ListDocs,
+    QueryJudgments,
+    expected_kernel,
+    list_tables,
+    ordered_kernel,
+)
+from rankaudit.measures.registry import Measure, measure_spec, parse_measures
+from rankaudit.measures.rules import check_rule, check_rules
 from rankaudit.runs.layout import QueryBatch, join_run_qrels
-from rankaudit.runs.measures import Measure, parse_measures
-from rankaudit.runs.rules import check_run_rule, tie_keys
 from rankaudit.runs.tables import Qrels, Run
+from rankaudit.runs.tie_keys import bound_key, tie_keys, utility_class
 
 __all__ = ["RunAudit", "audit_run", "evaluate_batch", "evaluate_run"]
 
@@ -29,52 +36,49 @@ DEFAULT_MEASURES = ("nDCG@10", "P@10", "AP", "RR")
 MOVE_TOLERANCE = 1e-12
 
 
-def _tables(batch: QueryBatch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    size = batch.max_len + 1
-    r = np.arange(size, dtype=np.float64)
-    log2r = np.log2(r + 1.0)  # log2r[r] = log2(r + 1): trec_eval divides by it
-    disc = np.zeros(size)
-    disc[1:] = 1.0 / log2r[1:]
-    cum_disc = np.cumsum(disc)
-    harmonic = np.zeros(size)
-    harmonic[1:] = np.cumsum(1.0 / r[1:])
-    return log2r, cum_disc, harmonic
-
-
 def evaluate_batch(
     batch: QueryBatch, measures: Sequence[Measure], ties: str, *, seed: int = 0
 ) -> np.ndarray:
-    """``(queries, measures)`` values of ``batch`` under ``ties`` (kernels, no checks)."""
-    codes = np.asarray([m.code for m in measures], dtype=np.int64)
-    cutoffs = np.asarray([m.cutoff or 0 for m in measures], dtype=np.int64)
+    """``(queries, measures)`` values of ``batch`` under ``ties`` (kernels, no checks).
+
+    The bound rules sort by each measure's own utility, so measures are grouped by what they
+    order by and each group is ranked once.
+    """
+    check_labels_for(batch, measures)
     out = np.empty((batch.n_queries, len(measures)))
-    log2r, cum_disc, harmonic = _tables(batch)
-    common = (batch.ideal_offsets, batch.ideal_gains, batch.n_rel, codes, cutoffs, log2r)
+    docs = ListDocs(batch.offsets, batch.score_order, batch.scores, batch.labels, batch.judged)
+    judg = QueryJudgments(batch.judged_offsets, batch.judged_labels)
+    tables = list_tables(batch.max_len)
     if ties == "expected":
-        expected_kernel(
-            batch.offsets,
-            batch.score_order,
-            batch.scores,
-            batch.gains,
-            batch.relevant,
-            *common,
-            cum_disc,
-            harmonic,
-            out,
-        )
-    else:
+        expected_kernel(docs, judg, measure_spec(measures, batch.relevance_level), tables, out)
+        return out
+    if ties not in ("pessimistic", "optimistic"):
         keys = np.ascontiguousarray(tie_keys(batch, ties, seed), dtype=np.int64)
-        ordered_kernel(
-            batch.offsets,
-            batch.score_order,
-            batch.scores,
-            batch.gains,
-            batch.relevant,
-            keys,
-            *common,
-            out,
-        )
+        spec = measure_spec(measures, batch.relevance_level)
+        ordered_kernel(docs, judg, spec, tables, keys, out)
+        return out
+    groups: dict[tuple, list[int]] = {}
+    for j, m in enumerate(measures):
+        groups.setdefault(utility_class(m, batch.relevance_level), []).append(j)
+    for utility, columns in groups.items():
+        keys = np.ascontiguousarray(bound_key(batch, utility, ties), dtype=np.int64)
+        spec = measure_spec([measures[j] for j in columns], batch.relevance_level)
+        part = np.empty((batch.n_queries, len(columns)))
+        ordered_kernel(docs, judg, spec, tables, keys, part)
+        out[:, columns] = part
     return out
+
+
+def check_labels_for(batch: QueryBatch, measures: Sequence[Measure]) -> None:
+    """ERR's stopping probability needs labels <= ``max_grade`` (gdeval refuses larger
+    ones); raise a ValueError naming the measure and the label otherwise."""
+    top = int(batch.judged_labels.max(initial=0))
+    for m in measures:
+        if m.family == "ERR" and top > int(m.param("max_grade")):  # type: ignore[call-overload]
+            raise ValueError(
+                f"measure {m}: a qrels label is {top}, above max_grade="
+                f"{m.param('max_grade')}; use ERR(max_grade={top})@k"
+            )
 
 
 def evaluate_run(
@@ -94,7 +98,7 @@ def evaluate_run(
     ``complete=True`` is ``trec_eval -c``; ``relevance_level`` is ``trec_eval -l``.
     """
     ms = parse_measures(measures)
-    ties = check_run_rule(ties)
+    ties = check_rule(ties, api="runs")
     seed = check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     values = evaluate_batch(batch, ms, ties, seed=seed)
@@ -188,13 +192,7 @@ def audit_run(
     """Evaluate ``run`` under every rule of ``ties`` (the bounds are always computed, for the
     prevalence) on one layout."""
     ms = parse_measures(measures)
-    if isinstance(ties, str):
-        ties = [t.strip() for t in ties.split(",") if t.strip()]
-    rules = [check_run_rule(t) for t in ties]
-    if not rules:
-        raise ValueError("no tie rule given")
-    if len(set(rules)) != len(rules):
-        raise ValueError(f"a tie rule is given twice: {rules}")
+    rules = check_rules(ties, api="runs")
     seed = check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     computed = {

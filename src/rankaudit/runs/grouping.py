@@ -49,19 +49,18 @@ def label_rows(
     qrels_doc,
     qrels_rel,
     rank_of_code,
-    level,
 ):  # pragma: no cover - compiled
-    """Per grouped run line: gain, relevance, docno code and docno rank; and repeated lines.
+    """Per grouped run line: label, judged flag, docno code and docno rank; repeated lines.
 
-    Returns ``(gains, relevant, doc, doc_rank, repeated_judgment, repeated_retrieval)``.
+    Returns ``(labels, judged, doc, doc_rank, repeated_judgment, repeated_retrieval)``.
     Grouped line ``i`` (file line ``run_rows[i]``) retrieves document ``doc[i]`` with byte-order
-    rank ``doc_rank[i] = rank_of_code[doc[i]]``; with its qrels label ``l`` (unjudged: none),
-    ``gains[i] = max(l, 0)`` (0 when unjudged) and ``relevant[i] = l >= level``.  The last two
-    are the smallest qrels / run line index that repeats a document of its query, or -1.
+    rank ``doc_rank[i] = rank_of_code[doc[i]]``; ``labels[i]`` is its qrels label and
+    ``judged[i]`` whether it has one (an unjudged line has label 0, judged False).  The last
+    two are the smallest qrels / run line index that repeats a document of its query, or -1.
     """
     n = len(run_rows)
-    gains = np.empty(n, np.float64)
-    relevant = np.empty(n, np.bool_)
+    labels = np.zeros(n, np.int64)
+    judged = np.zeros(n, np.bool_)
     doc = np.empty(n, np.int64)
     doc_rank = np.empty(n, np.int64)
     n_docs = max(len(rank_of_code), 1)
@@ -90,10 +89,6 @@ def label_rows(
             doc[i] = d
             doc_rank[i] = rank_of_code[d]
             if judged_in[d] == q:
-                label = rel_of[d]
-                gains[i] = max(label, 0)
-                relevant[i] = label >= level
-            else:
-                gains[i] = 0.0
-                relevant[i] = False
-    return gains, relevant, doc, doc_rank, repeated_judgment, repeated_retrieval
+                labels[i] = rel_of[d]
+                judged[i] = True
+    return labels, judged, doc, doc_rank, repeated_judgment, repeated_retrieval

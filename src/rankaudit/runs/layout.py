@@ -25,9 +25,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from rankaudit._checks import check_label_level
+from rankaudit.measures.list_kernels import score_order_kernel
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.grouping import group_rows, label_rows
-from rankaudit.runs.kernels import score_order_kernel
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["QueryBatch", "join_run_qrels"]
@@ -39,11 +39,11 @@ class QueryBatch:
 
     ``queries`` (numpy object array, byte order) names the ``n`` queries; query ``q`` owns rows
     ``offsets[q]:offsets[q+1]`` of the per-row arrays (file order inside a query):
-    ``scores``, ``gains`` (``max(rel, 0)``, 0 unjudged), ``relevant`` (bool), ``docno_rank``
-    (int64, byte order of the docno among all docnos), ``position`` (0-based line in the run),
-    ``query_code`` / ``docno_code`` (indices into ``query_names`` / ``docno_names``).
-    ``ideal_offsets`` / ``ideal_gains``: each query's positive qrels labels, decreasing.
-    ``n_rel``: relevant documents per query in the qrels (``R``).
+    ``scores``, ``labels`` (int64 qrels label, 0 when unjudged), ``judged`` (bool),
+    ``docno_rank`` (int64, byte order of the docno among all docnos), ``position`` (0-based
+    line in the run), ``docno_code`` (index into ``docno_names``).
+    ``judged_offsets`` / ``judged_labels``: every qrels label of each query, decreasing (``R``,
+    ``N`` and the ideal gains at any level and gain come from them).
     ``score_order``: per query, positions by score descending (ties in file order), shared by
     the rules; ``tied``: per query, whether two of its documents share a score.
     """
@@ -51,15 +51,14 @@ class QueryBatch:
     queries: np.ndarray
     offsets: np.ndarray
     scores: np.ndarray
-    gains: np.ndarray
-    relevant: np.ndarray
+    labels: np.ndarray
+    judged: np.ndarray
     docno_rank: np.ndarray
     position: np.ndarray
     docno_code: np.ndarray
     docno_names: pa.Array
-    ideal_offsets: np.ndarray
-    ideal_gains: np.ndarray
-    n_rel: np.ndarray
+    judged_offsets: np.ndarray
+    judged_labels: np.ndarray
     relevance_level: int
     complete: bool
     run_source: str
@@ -73,10 +72,27 @@ class QueryBatch:
 
     @property
     def max_len(self) -> int:
-        """Longest list to rank: retrieved documents or ideal gains of one query."""
+        """Longest list to rank: retrieved documents or judged labels of one query."""
         a = int(np.diff(self.offsets).max(initial=0))
-        b = int(np.diff(self.ideal_offsets).max(initial=0))
+        b = int(np.diff(self.judged_offsets).max(initial=0))
         return max(a, b, 1)
+
+    @property
+    def relevant(self) -> np.ndarray:
+        """Per row: judged with a label at or above the relevance level."""
+        return self.judged & (self.labels >= self.relevance_level)
+
+    @property
+    def gains(self) -> np.ndarray:
+        """Per row: trec_eval's gain ``max(label, 0)``, 0 when unjudged."""
+        return np.where(self.judged, np.maximum(self.labels, 0), 0).astype(np.float64)
+
+    @property
+    def n_rel(self) -> np.ndarray:
+        """``R`` per query at the relevance level: qrels labels >= level."""
+        q = np.repeat(np.arange(self.n_queries), np.diff(self.judged_offsets))
+        keep = self.judged_labels >= self.relevance_level
+        return np.bincount(q[keep], minlength=self.n_queries).astype(np.int64)
 
 
 def _check_level(relevance_level: object) -> int:
@@ -157,7 +173,7 @@ def join_run_qrels(
     # lines of each evaluated query (file order kept), labels, repeated documents
     offsets, grouped = group_rows(run_q, n_q)
     qrels_offsets, qrels_grouped = group_rows(qrels_q, n_q)
-    gains, relevant, doc, docno_rank, repeated_judgment, repeated_retrieval = label_rows(
+    labels, judged, doc, docno_rank, repeated_judgment, repeated_retrieval = label_rows(
         offsets,
         grouped,
         run_doc,
@@ -166,7 +182,6 @@ def join_run_qrels(
         qrels_doc,
         qrels.relevance,
         rank_of_code,
-        level,
     )
     if repeated_judgment >= 0:
         row = int(repeated_judgment)
@@ -189,31 +204,29 @@ def join_run_qrels(
     scores = np.ascontiguousarray(run.score[grouped])
     score_order, tied = score_order_kernel(offsets, scores)
 
-    # ideal gains and R from every judged document of the query
+    # every judged label of each query, decreasing
     qq = qrels_q[qrels_grouped]
-    rel_all = qrels.relevance[qrels_grouped]
-    pos = rel_all > 0
-    iq, ig = qq[pos], rel_all[pos]
-    iorder = np.lexsort((-ig, iq))
-    ideal_gains = ig[iorder].astype(np.float64)
-    ideal_offsets = np.concatenate(([0], np.cumsum(np.bincount(iq, minlength=n_q)))).astype(
+    rel_all = qrels.relevance[qrels_grouped].astype(np.int64)
+    keep = qq >= 0
+    iq, il = qq[keep], rel_all[keep]
+    iorder = np.lexsort((-il, iq))
+    judged_labels = np.ascontiguousarray(il[iorder])
+    judged_offsets = np.concatenate(([0], np.cumsum(np.bincount(iq, minlength=n_q)))).astype(
         np.int64
     )
-    n_rel = np.bincount(qq[rel_all >= level], minlength=n_q).astype(np.int64)
 
     return QueryBatch(
         queries=np.asarray(queries.to_pylist(), dtype=object),
         offsets=offsets,
         scores=scores,
-        gains=gains,
-        relevant=relevant,
+        labels=labels,
+        judged=judged,
         docno_rank=docno_rank,
         position=grouped,
         docno_code=doc,
         docno_names=names,
-        ideal_offsets=ideal_offsets,
-        ideal_gains=ideal_gains,
-        n_rel=n_rel,
+        judged_offsets=judged_offsets,
+        judged_labels=judged_labels,
         relevance_level=level,
         complete=bool(complete),
         run_source=run.source,

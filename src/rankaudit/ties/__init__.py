@@ -1,15 +1,10 @@
 """Part I: tie rules and tie-aware evaluation of HR@k, NDCG@k and RR.
 
-Modules (one job each):
+Modules (one job each); the measures, the rules and their kernels live in the core,
+:mod:`rankaudit.measures`, of which this package is the rectangular adapter:
 
-- :mod:`~rankaudit.ties.metrics`: what HR@k, NDCG@k and RR are (reference definitions);
-- :mod:`~rankaudit.ties.rules`: the tie rules and a sort-based reference ranking;
-- :mod:`~rankaudit.ties.hashing`: the documented 64-bit tie hash and its collision count;
-- :mod:`~rankaudit.ties.reference`: closed-form reference formulas the kernels are checked by;
+- :mod:`~rankaudit.ties.ranking`: a sort-based reference ranking under a deterministic rule;
 - :mod:`~rankaudit.ties.montecarlo`: Monte Carlo over random tie orders, seed spread;
-- :mod:`~rankaudit.ties.expected`: closed-form expectation and variance over random tie orders;
-- :mod:`~rankaudit.ties.ordered` / :mod:`~rankaudit.ties.sampled`: kernels of the
-  deterministic and random rules;
 - :mod:`~rankaudit.ties.bruteforce`: enumeration of all tie orders (for tests);
 - :mod:`~rankaudit.ties.validation` / :mod:`~rankaudit.ties.longformat`: input checks and layout;
 - :mod:`~rankaudit.ties.evaluate`: the public :func:`evaluate` (and :func:`summarize`, its means);
@@ -19,8 +14,9 @@ Modules (one job each):
   evaluators, and the audit of their tie behaviour.
 """
 
+from rankaudit.measures.hashing import tie_hash
+from rankaudit.measures.rules import TIE_RULES
 from rankaudit.ties.evaluate import evaluate, metric_names, summarize
-from rankaudit.ties.hashing import tie_hash
-from rankaudit.ties.rules import TIE_RULES, rank_candidates
+from rankaudit.ties.ranking import rank_candidates
 
 __all__ = ["TIE_RULES", "evaluate", "metric_names", "rank_candidates", "summarize", "tie_hash"]

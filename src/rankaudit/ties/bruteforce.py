@@ -5,7 +5,7 @@ is, by definition, its mean and (population) variance over all
 ``prod_b t_b!`` orderings that sort the scores decreasingly, where ``t_b`` are
 the tie block sizes.  This module enumerates them literally (use it only for
 rows of about 8 candidates or fewer) and scores them with the reference
-definitions of :mod:`rankaudit.ties.metrics`.  Tests hold the closed forms and
+definitions of :mod:`rankaudit.measures.row_metrics`.  Tests hold the closed forms and
 kernels equal to it.
 """
 
@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from rankaudit.ties.metrics import hit_rate_at_k, ndcg_at_k, reciprocal_rank
+from rankaudit.measures.row_metrics import hit_rate_at_k, ndcg_at_k, reciprocal_rank
 
 __all__ = ["all_tie_orders", "brute_force_moments"]
 

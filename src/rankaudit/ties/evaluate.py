@@ -2,9 +2,9 @@
 
 This module is the API layer: it checks arguments, lays the input out as a CSR
 batch (:mod:`~rankaudit.ties.validation`, :mod:`~rankaudit.ties.longformat`),
-calls the kernel of the chosen rule (:mod:`~rankaudit.ties.expected`,
-:mod:`~rankaudit.ties.ordered`, :mod:`~rankaudit.ties.sampled`) and returns a
-DataFrame.  The metric definitions live in :mod:`rankaudit.ties.metrics`.
+calls the kernel of the chosen rule (:mod:`~rankaudit.measures.row_expected`,
+:mod:`~rankaudit.measures.row_ordered`, :mod:`~rankaudit.measures.row_sampled`) and returns a
+DataFrame.  The metric definitions live in :mod:`rankaudit.measures.row_metrics`.
 
 The returned frame starts with id columns (the row id, and the user id when
 given), which are numbers too: average the *metric* columns only.
@@ -20,14 +20,20 @@ import re
 import numpy as np
 import pandas as pd
 
-from rankaudit.ties.expected import expected_kernel
-from rankaudit.ties.hashing import normalize_ids
+from rankaudit.measures.hashing import normalize_ids
+from rankaudit.measures.row_expected import expected_kernel
+from rankaudit.measures.row_ordered import (
+    HASH,
+    INPUT_ORDER,
+    OPTIMISTIC,
+    PESSIMISTIC,
+    ordered_kernel,
+)
+from rankaudit.measures.row_sampled import RANDOM_DOMAIN, random_kernel
+from rankaudit.measures.row_support import discount_tables, harmonic_tables
+from rankaudit.measures.rules import TIE_RULES, check_rule
 from rankaudit.ties.ideal import _rescale_to_ideal
-from rankaudit.ties.kernel_support import discount_tables, harmonic_tables
 from rankaudit.ties.longformat import batch_from_long
-from rankaudit.ties.ordered import HASH, INPUT_ORDER, OPTIMISTIC, PESSIMISTIC, ordered_kernel
-from rankaudit.ties.rules import TIE_RULES, check_rule
-from rankaudit.ties.sampled import RANDOM_DOMAIN, random_kernel
 from rankaudit.ties.validation import (
     Batch,
     batch_from_arrays,
@@ -77,7 +83,7 @@ def evaluate(
 ) -> pd.DataFrame:
     """Evaluate HR@k, NDCG@k and RR of every row under an explicit tie rule.
 
-    Metrics (relevant = label > 0; definitions in :mod:`rankaudit.ties.metrics`)
+    Metrics (relevant = label > 0; definitions in :mod:`rankaudit.measures.row_metrics`)
         - ``hr@k = 1[min rank of a relevant item <= k]``;
         - ``ndcg@k = DCG@k / IDCG@k`` with ``DCG@k = sum_{r<=k} label(r)/log2(r+1)``
           (linear gain; IDCG from the row's own labels sorted decreasingly;
@@ -85,14 +91,14 @@ def evaluate(
         - ``rr = 1 / rank of the first relevant item``, no cutoff (its mean is
           MRR; Voorhees, TREC-8 QA 1999).
 
-    Tie rules (``ties=``; see :mod:`rankaudit.ties.rules`)
+    Tie rules (``ties=``; see :mod:`rankaudit.ties.ranking`)
         ``"input_order"`` stable sort by score (reproduces the relevant-first
         bias; not row-order invariant), ``"hash"`` order by
-        ``tie_hash(seed, user id, item id)`` (:mod:`rankaudit.ties.hashing`),
+        ``tie_hash(seed, user id, item id)`` (:mod:`rankaudit.measures.hashing`),
         ``"random"`` seeded uniform random order averaged over ``n_repeats``
-        draws (:mod:`rankaudit.ties.sampled`), ``"expected"`` the exact
+        draws (:mod:`rankaudit.measures.row_sampled`), ``"expected"`` the exact
         expectation over uniform random tie orders (McSherry & Najork, ECIR
-        2008; :mod:`rankaudit.ties.expected`), ``"pessimistic"`` /
+        2008; :mod:`rankaudit.measures.row_expected`), ``"pessimistic"`` /
         ``"optimistic"`` relevant items last / first within ties (lower label
         first / higher label first for graded labels).
 
@@ -104,7 +110,7 @@ def evaluate(
         ``labels`` must be None and the ``*_col`` keywords name its columns).
         A tie is exact equality of the values as given (integers of any size
         compared exactly, float32 kept float32, ``-0.0 == 0.0``; see
-        :mod:`rankaudit.ties.rules`).
+        :mod:`rankaudit.ties.ranking`).
     labels
         Same shape as ``scores``; graded relevance, finite, >= 0 and < 2**53,
         0 = not relevant.
@@ -177,7 +183,7 @@ def evaluate(
     >>> summarize(rankaudit.evaluate(scores, labels)).round(4).to_dict()
     {'hr@10': 0.3226, 'ndcg@10': 0.1466, 'rr': 0.1299}
     """
-    ties = check_rule(ties)
+    ties = check_rule(ties, api="rows")
     k = check_k(k)
     seed = check_seed(seed)
     empty = check_empty_policy(empty)

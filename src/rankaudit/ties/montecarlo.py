@@ -35,8 +35,8 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from rankaudit._checks import check_int
+from rankaudit.measures.row_metrics import metrics_of_ranking
 from rankaudit.ties.bruteforce import brute_force_moments
-from rankaudit.ties.metrics import metrics_of_ranking
 
 __all__ = ["random_tie_draws", "running_mean_bands", "seed_spread", "three_way_check"]
 

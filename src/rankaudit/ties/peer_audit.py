@@ -43,9 +43,9 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from rankaudit.measures.row_metrics import metrics_of_ranking
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
-from rankaudit.ties.metrics import metrics_of_ranking
 from rankaudit.ties.peers import PEERS
 
 __all__ = [

@@ -55,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import install_hint
-from rankaudit.ties.metrics import ndcg_at_k
+from rankaudit.measures.row_metrics import ndcg_at_k
 
 __all__ = ["PEERS", "Peer", "peer_table"]
 

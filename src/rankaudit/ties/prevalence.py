@@ -33,7 +33,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from rankaudit.ties.kernel_support import (
+from rankaudit.measures.row_support import (
     BAD_LABEL,
     NONFINITE_SCORE,
     OK,

@@ -18,13 +18,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from rankaudit._checks import check_positive_int, check_seed
+from rankaudit.measures.hashing import ids_to_keys, splitmix64, splitmix64_array
+from rankaudit.measures.row_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
 from rankaudit.scalars import plain
 from rankaudit.ties.exact_values import (
     _asarray_exact,
     _exact_scores,
 )
-from rankaudit.ties.hashing import ids_to_keys, splitmix64, splitmix64_array
-from rankaudit.ties.kernel_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
 
 _NO_OFFSETS = np.zeros(0, dtype=np.int64)
 

@@ -1,20 +1,6 @@
-"""Tie rules: how candidates with exactly equal scores are ordered.
+"""A plain, sort-based ranking of rectangular rows under a deterministic tie rule.
 
-=================  ==========================================================
-rule               order within a tie block
-=================  ==========================================================
-``input_order``    input position (a stable sort by decreasing score): the
-                   common default, which lets a relevant-first row win every
-                   tie.  Not row-order invariant.
-``hash``           ascending ``tie_hash(seed, user id, item id)``
-                   (:mod:`rankaudit.ties.hashing`), item id on collision.
-``random``         uniform random, seeded (:mod:`rankaudit.ties.sampled`);
-                   ``n_repeats`` averages several draws.
-``expected``       no order: the exact expectation over uniform random
-                   orders (:mod:`rankaudit.ties.expected`).
-``pessimistic``    lower label first: relevant items last (lower bound).
-``optimistic``     higher label first: relevant items first (upper bound).
-=================  ==========================================================
+The rules themselves are declared once, in :mod:`rankaudit.measures.rules`.
 
 What a tie is: two candidates of a row tie when their scores are *exactly equal as
 given* -- no rounding, no tolerance.  float32 scores are compared as float32 and
@@ -38,28 +24,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rankaudit.ties.hashing import normalize_ids, tie_hash_array
+from rankaudit.measures.hashing import normalize_ids, tie_hash_array
+from rankaudit.measures.rules import DETERMINISTIC_RULES, TIE_RULES, check_rule
 
 __all__ = ["DETERMINISTIC_RULES", "TIE_RULES", "check_rule", "rank_candidates"]
-
-TIE_RULES: tuple[str, ...] = (
-    "input_order",
-    "hash",
-    "random",
-    "expected",
-    "pessimistic",
-    "optimistic",
-)
-DETERMINISTIC_RULES: tuple[str, ...] = ("input_order", "hash", "pessimistic", "optimistic")
-
-
-def check_rule(ties: object) -> str:
-    """Return ``ties`` if it names a rule, else raise a ValueError listing the valid ones."""
-    if not isinstance(ties, str) or ties not in TIE_RULES:
-        raise ValueError(
-            f"ties={ties!r} is not a tie rule; valid rules are: {', '.join(TIE_RULES)}"
-        )
-    return ties
 
 
 def rank_candidates(

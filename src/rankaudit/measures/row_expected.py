@@ -62,7 +62,7 @@ import math
 import numba
 import numpy as np
 
-from rankaudit.ties.kernel_support import (
+from rankaudit.measures.row_support import (
     BAD_LABEL,
     NONFINITE_SCORE,
     OK,
@@ -155,7 +155,7 @@ def _expected_row_general(
     """One row with several relevant items; returns the position of a non-finite score or -1.
 
     ``blocks`` is scratch of shape ``(3, size + 1)``: the start, ``g`` and ``t`` of each tie
-    block (:func:`~rankaudit.ties.kernel_support.relevant_blocks`), allocated once a batch."""
+    block (:func:`~rankaudit.measures.row_support.relevant_blocks`), allocated once a batch."""
     # several relevant items: walk their tie blocks from the best score down
     sort_relevant_canonical(rel, m, scores, labels, a)
     idcg = ideal_dcg(rel, m, labels, a, disc, gains)

@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from rankaudit._checks import LABEL_LIMIT
-from rankaudit.ties.metrics import discount
+from rankaudit.measures.row_metrics import discount
 
 __all__ = [
     "BAD_LABEL",

@@ -4,7 +4,7 @@ Under a deterministic rule the rank of candidate ``i`` is
 
     ``rank(i) = 1 + #{j : s_j > s_i} + #{j != i : s_j == s_i and j precedes i}``
 
-where "precedes" is the rule's within-tie order (see :mod:`rankaudit.ties.rules`):
+where "precedes" is the rule's within-tie order (see :mod:`rankaudit.ties.ranking`):
 
 - ``input_order``: ``j < i`` (a stable sort by decreasing score);
 - ``optimistic``: higher label first, then input position;
@@ -21,7 +21,7 @@ of 40,000 candidates with 20,000 relevant costs milliseconds, not seconds.  Both
 paths give the same integer ranks, hence bit-identical metrics.  Ranks are then put in increasing
 order before summing, so the result does not depend on the input order beyond what the rule itself
 does.  Tests hold the kernel equal to the sort-based reference
-:func:`rankaudit.ties.rules.rank_candidates` + :mod:`rankaudit.ties.metrics`.
+:func:`rankaudit.ties.ranking.rank_candidates` + :mod:`rankaudit.measures.row_metrics`.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rankaudit.ties.hashing import mix64_nb, splitmix64_nb
-from rankaudit.ties.kernel_support import (
+from rankaudit.measures.hashing import mix64_nb, splitmix64_nb
+from rankaudit.measures.row_support import (
     BAD_LABEL,
     DUPLICATE_ITEM,
     NONFINITE_SCORE,

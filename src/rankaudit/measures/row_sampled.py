@@ -14,7 +14,7 @@ What is drawn
 
 Random stream (documented, deterministic, platform-independent)
     ``row_key = splitmix64(splitmix64(splitmix64(seed) ^ id64(user)) ^ RANDOM_DOMAIN)``
-    with ``id64(user)`` as in :mod:`rankaudit.ties.hashing` (the row's user id,
+    with ``id64(user)`` as in :mod:`rankaudit.measures.hashing` (the row's user id,
     or its row position when no user ids are given).  Repeat ``r`` uses the
     SplitMix64 sequence started at ``splitmix64(row_key ^ r)``: draw ``q`` is
     ``u_q = mix64(state + (q + 1) * GAMMA)``, turned into an integer in
@@ -36,8 +36,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rankaudit.ties.hashing import GAMMA, mix64_nb, splitmix64_nb
-from rankaudit.ties.kernel_support import (
+from rankaudit.measures.hashing import GAMMA, mix64_nb, splitmix64_nb
+from rankaudit.measures.row_support import (
     BAD_LABEL,
     INSERTION_SORT_MAX,
     NONFINITE_SCORE,

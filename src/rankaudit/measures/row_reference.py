@@ -40,7 +40,26 @@ import pandas as pd
 
 from rankaudit._checks import check_int
 
-__all__ = ["collision_bound", "ndcg_moments_by_blocks", "single_relevant_moments"]
+__all__ = [
+    "single_relevant_means",
+    "collision_bound",
+    "ndcg_moments_by_blocks",
+    "single_relevant_moments",
+]
+
+
+def single_relevant_means(g: np.ndarray, t: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised ``(E[HR@k], E[NDCG@k])`` of one relevant item with ``g`` candidates above
+    it and a tie block of ``t`` (itself included): ``clip(k-g, 0, t)/t`` and
+    ``(C(min(g+t, k)) - C(min(g, k)))/t`` with ``C(r) = sum_{s<=r} 1/log2(s+1)`` (IDCG = 1)."""
+    g = np.asarray(g, dtype=np.int64)
+    t = np.asarray(t, dtype=np.int64)
+    top = int(max(g.max(initial=0) + t.max(initial=1), k)) + 1
+    ranks = np.arange(1, top, dtype=np.float64)
+    cum = np.concatenate(([0.0], np.cumsum(np.where(ranks <= k, 1.0 / np.log2(ranks + 1.0), 0.0))))
+    hr = np.clip(k - g, 0, t) / t
+    ndcg = (cum[np.minimum(g + t, k)] - cum[np.minimum(g, k)]) / t
+    return hr, ndcg
 
 
 def single_relevant_moments(g: int, t: int, k: int) -> pd.DataFrame:

@@ -4,8 +4,8 @@ These are the plain reference definitions.  They take the labels of a row
 already arranged in rank order (position 0 = rank 1) and work on the last axis,
 so a stack of orderings (shape ``(..., n)``) is scored at once; that is how
 :mod:`rankaudit.ties.bruteforce` scores every tie order of a small row.  The
-fast kernels (:mod:`rankaudit.ties.expected`, :mod:`~rankaudit.ties.ordered`,
-:mod:`~rankaudit.ties.sampled`) are tested equal to these.
+fast kernels (:mod:`rankaudit.measures.row_expected`, :mod:`~rankaudit.measures.row_ordered`,
+:mod:`~rankaudit.measures.row_sampled`) are tested equal to these.
 
 A candidate is *relevant* when its label is > 0.  Labels are graded relevance
 (``gain = label``, linear gain, as in scikit-learn's ``ndcg_score`` and

@@ -1,0 +1,543 @@
+r"""numba kernels of every declared measure over ranked lists, under every tie rule.
+
+Inputs come in four named groups (:class:`ListDocs`, :class:`QueryJudgments`,
+:class:`MeasureSpec`, :class:`Tables`), not as positional arrays, and measure codes are the
+names below, which :mod:`rankaudit.measures.registry` refers to by name.
+
+- ``ListDocs``: a CSR batch of queries: query ``q`` holds documents
+  ``offsets[q]:offsets[q+1]`` with ``scores``, qrels ``labels`` (int64) and ``judged`` flags
+  (an unjudged document has no label); ``order`` holds, per query, the positions by score
+  descending (ties in input order), from :func:`score_order_kernel`.
+- ``QueryJudgments``: every qrels label of query ``q`` (retrieved or not), decreasing:
+  ``labels[offsets[q]:offsets[q+1]]``.  ``R`` and ``N`` at any level and IDCG under any gain
+  come from them.
+- ``MeasureSpec``: per measure ``j``: ``codes[j]``, ``cutoffs[j]`` (0 = none),
+  ``levels[j]`` (label >= level is relevant), ``reals[j]`` (RBP's ``p``), ``ints[j]`` (ERR's
+  ``max_grade``), ``gain_kind[j]`` (0 linear, 1 ``2**rel - 1``, 2 a map held in
+  ``map_keys/map_gains[map_offsets[j]:map_offsets[j+1]]``; unmapped labels keep their value).
+- ``Tables``: ``log2r[r] = log2(r+1)``, ``cum_disc[r] = sum_{q<=r} 1/log2(q+1)`` and harmonic
+  numbers ``harmonic[r]``.
+
+``ordered_kernel`` ranks every query by score, ties by ``keys`` ascending (the rule's key:
+docno order for trec_eval, file position for input order, hash, a measure's utility for the
+bounds) and sums in rank order with trec_eval's arithmetic (``gain / log2(r+1)``,
+``rel_so_far / r``), so values agree with trec_eval to the last bits.
+
+``expected_kernel`` is the exact mean over uniform random orders of every tie block
+(McSherry & Najork, ECIR 2008, for the classic measures).  For a block of ``t`` documents
+after ``g`` better ones, with ``m`` relevant documents (gain sum ``G``), ``A`` relevant
+documents above it and ``c = clip(k - g, 0, t)`` of its places inside the cutoff:
+
+- nDCG: ``E[DCG@k] += G (C(min(g+t,k)) - C(min(g,k))) / t``, ``C = cum_disc``;
+- P@k, R@k, NumRelRet@k: ``E[#relevant in top k] += m c / t``; Rprec the same with ``k = R``;
+  Judged@k with the block's judged count for ``m``;
+- Success@k: ``P(no relevant in top k) *= C(t-m, c) / C(t, c)`` (hypergeometric);
+- RR@k: the first block with ``m > 0``: ``sum_{j=1}^{min(t-m+1, k-g)} C(t-j, m-1)/C(t, m)/(g+j)``;
+- AP@k: a relevant document at block place ``j`` has ``A + 1 + X`` relevant ones at or above
+  it, ``E[X | j] = (j-1)(m-1)/(t-1)``, so the block adds
+  ``(m/t)[(A+1) dH + (m-1)/(t-1) (c - (g+1) dH)]`` to ``R E[AP@k]``, ``dH = H_{g+c} - H_g``
+  (``sum_{j<=c} (j-1)/(g+j) = c - (g+1) dH``); ``AP`` is ``c = t``;
+- RBP(p): linear in ranks: ``(1-p) (m/t) sum_{r=g+1}^{g+t} p^(r-1) = (m/t) p^g (1 - p^t)``;
+  its residual the same with the block's unjudged count, plus ``p^n``;
+- bpref: a relevant document of a block holding ``b`` judged non-relevant ones has
+  ``N_above + Y`` of them above it, ``Y`` uniform on ``0..b`` (its place among those ``b+1``
+  documents is uniform), so the block adds ``m/(b+1) sum_{y=0}^{b} f(N_above + y)``,
+  ``f(x) = 1 - min(x, R)/min(N, R)`` (1 when ``min(N, R) = 0``);
+- ERR@k: with ``a_i = 1 - R_i``, the survival into a block ``S`` is the product of ``a`` over
+  every document above it, whatever their order.  Inside the block,
+  ``E[R_{pi(j)} prod_{i<j} a_{pi(i)}] = F_{j-1} - F_j`` with ``F_s`` the mean of ``prod a``
+  over a uniformly random ``s``-subset of the block (because ``R = 1 - a``), so the block adds
+  ``S sum_{j=1}^{c} (F_{j-1} - F_j) / (g+j)``.  ``F`` comes from the recurrence over the
+  block's documents ``f_s <- ((n-s)/n) f_s + (s/n) a_n f_{s-1}`` (a convex combination: no
+  overflow, no cancellation), O(t c) per block: exact, a dynamic programme over the tie block.
+
+Tests hold both kernels to :mod:`rankaudit.measures.list_reference`, to enumeration of every
+tie order, and to pytrec_eval / ir_measures.  Queries are independent and run in parallel
+(``numba.prange``); each query's arithmetic is sequential, so values do not depend on the
+number of threads.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+__all__ = [
+    "AP",
+    "BPREF",
+    "ERR",
+    "JUDGED",
+    "NDCG",
+    "NUMREL",
+    "NUMRELRET",
+    "NUMRET",
+    "P",
+    "R",
+    "RBP",
+    "RBPRES",
+    "RPREC",
+    "RR",
+    "SUCCESS",
+    "ListDocs",
+    "MeasureSpec",
+    "QueryJudgments",
+    "Tables",
+    "expected_kernel",
+    "list_tables",
+    "ordered_kernel",
+    "score_order_kernel",
+]
+
+NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
+RPREC, JUDGED, NUMRET, NUMREL, NUMRELRET, RBP, RBPRES, ERR, BPREF = 6, 7, 8, 9, 10, 11, 12, 13, 14
+LINEAR_GAIN, EXP_GAIN, MAPPED_GAIN = 0, 1, 2
+#: Tie blocks up to this size are re-sorted in place by insertion sort (no allocation); longer
+#: blocks by a stable merge sort.  Both are stable, so the order is the same either way.
+INSERTION_SORT_MAX = 32
+
+
+class ListDocs(NamedTuple):
+    """The retrieved documents, per query (module docstring)."""
+
+    offsets: np.ndarray
+    order: np.ndarray
+    scores: np.ndarray
+    labels: np.ndarray
+    judged: np.ndarray
+
+
+class QueryJudgments(NamedTuple):
+    """Every qrels label of each query, decreasing."""
+
+    offsets: np.ndarray
+    labels: np.ndarray
+
+
+class MeasureSpec(NamedTuple):
+    """The measures, one entry each (module docstring)."""
+
+    codes: np.ndarray
+    cutoffs: np.ndarray
+    levels: np.ndarray
+    reals: np.ndarray
+    ints: np.ndarray
+    gain_kind: np.ndarray
+    map_offsets: np.ndarray
+    map_keys: np.ndarray
+    map_gains: np.ndarray
+
+
+class Tables(NamedTuple):
+    """Lookup tables indexed by rank."""
+
+    log2r: np.ndarray
+    cum_disc: np.ndarray
+    harmonic: np.ndarray
+
+
+@numba.njit(cache=True, inline="always")
+def _gain(label, judged, spec, j):  # pragma: no cover - compiled
+    """The gain of a document under measure ``j`` (0 when unjudged or not positive)."""
+    if not judged:
+        return 0.0
+    kind = spec.gain_kind[j]
+    if kind == LINEAR_GAIN:
+        value = float(label)
+    elif kind == EXP_GAIN:
+        value = 2.0 ** float(label) - 1.0 if label > 0 else 0.0
+    else:
+        value = float(label)
+        for i in range(spec.map_offsets[j], spec.map_offsets[j + 1]):
+            if spec.map_keys[i] == label:
+                value = spec.map_gains[i]
+                break
+    return value if value > 0 else 0.0
+
+
+@numba.njit(cache=True)
+def _ideal_dcg(judg, q, spec, j, log2r):  # pragma: no cover - compiled
+    """IDCG(@k) of query ``q`` under measure ``j``'s gain: all its judged labels' gains,
+    decreasing."""
+    lo = judg.offsets[q]
+    n = judg.offsets[q + 1] - lo
+    gains = np.empty(n)
+    for i in range(n):
+        gains[i] = _gain(judg.labels[lo + i], True, spec, j)
+    if spec.gain_kind[j] == MAPPED_GAIN:  # a map need not keep the label order
+        gains = np.sort(gains)[::-1]
+    k = spec.cutoffs[j]
+    top = n if (k == 0 or k > n) else k
+    total = 0.0
+    for i in range(top):
+        if gains[i] > 0:
+            total += gains[i] / log2r[i + 1]
+    return total
+
+
+@numba.njit(cache=True)
+def _counts(judg, q, level):  # pragma: no cover - compiled
+    """``(R, N)``: qrels labels >= level, and in ``[0, level)`` (judged non-relevant)."""
+    big_r = 0
+    big_n = 0
+    for i in range(judg.offsets[q], judg.offsets[q + 1]):
+        lab = judg.labels[i]
+        if lab >= level:
+            big_r += 1
+        elif lab >= 0:
+            big_n += 1
+    return big_r, big_n
+
+
+@numba.njit(cache=True, inline="always")
+def _bpref_term(x, big_r, big_n):  # pragma: no cover - compiled
+    """trec_eval's bpref credit of a relevant document with ``x`` judged non-relevant above."""
+    if x == 0:
+        return 1.0
+    return 1.0 - min(x, big_r) / min(big_n, big_r)
+
+
+@numba.njit(cache=True, parallel=True)
+def score_order_kernel(offsets, scores):  # pragma: no cover - compiled
+    """Per query, the positions ``0..n-1`` by score descending (stable), and a tie flag.
+
+    ``order[offsets[q] + r]`` is the position (within query ``q``) of the document at rank
+    ``r`` when ties keep input order; ``tied[q]`` is True when two documents share a score.
+    Computed once per batch and shared by every rule.
+    """
+    nq = len(offsets) - 1
+    order = np.empty(len(scores), np.int64)
+    tied = np.zeros(nq, np.bool_)
+    for q in numba.prange(nq):
+        a = offsets[q]
+        n = offsets[q + 1] - a
+        neg = np.empty(n)
+        for i in range(n):
+            neg[i] = -scores[a + i]
+        local = np.argsort(neg, kind="mergesort")
+        for i in range(n):
+            order[a + i] = local[i]
+            if i > 0 and neg[local[i]] == neg[local[i - 1]]:
+                tied[q] = True
+    return order, tied
+
+
+@numba.njit(cache=True)
+def _tie_sorted(order, scores, keys, a, n):  # pragma: no cover - compiled
+    """The query's score order with every tie block re-sorted by ``keys`` ascending."""
+    out = order[a : a + n].copy()
+    i = 0
+    while i < n:
+        s = scores[a + out[i]]
+        e = i + 1
+        while e < n and scores[a + out[e]] == s:
+            e += 1
+        if 1 < e - i <= INSERTION_SORT_MAX:
+            for x in range(i + 1, e):  # stable insertion sort: the merge sort's order
+                v = out[x]
+                kv = keys[a + v]
+                y = x - 1
+                while y >= i and keys[a + out[y]] > kv:
+                    out[y + 1] = out[y]
+                    y -= 1
+                out[y + 1] = v
+        elif e - i > 1:
+            kb = np.empty(e - i, np.int64)
+            for q in range(e - i):
+                kb[q] = keys[a + out[i + q]]
+            sub = np.argsort(kb, kind="mergesort")
+            tmp = out[i:e].copy()
+            for q in range(e - i):
+                out[i + q] = tmp[sub[q]]
+        i = e
+    return out
+
+
+@numba.njit(cache=True)
+def _err_r(label, judged, max_grade):  # pragma: no cover - compiled
+    """ERR's stopping probability ``(2**g - 1) / 2**max_grade`` of a document."""
+    if not judged or label <= 0:
+        return 0.0
+    return (2.0 ** float(label) - 1.0) / 2.0 ** float(max_grade)
+
+
+@numba.njit(cache=True)
+def _ordered_value(rl, rj, n, judg, q, spec, j, tables):  # pragma: no cover - compiled
+    """Measure ``j`` of query ``q`` whose documents, in rank order, have labels ``rl`` and
+    judged flags ``rj``."""
+    code = spec.codes[j]
+    k = spec.cutoffs[j]
+    kk = n if (k == 0 or k > n) else k
+    level = spec.levels[j]
+    big_r, big_n = _counts(judg, q, level)
+    log2r = tables.log2r
+    if code == NDCG:
+        idcg = _ideal_dcg(judg, q, spec, j, log2r)
+        if idcg <= 0:
+            return 0.0
+        dcg = 0.0
+        for r in range(kk):
+            gv = _gain(rl[r], rj[r], spec, j)
+            if gv > 0:
+                dcg += gv / log2r[r + 1]
+        return dcg / idcg
+    if code == NUMRET:
+        return float(kk)
+    if code == NUMREL:
+        return float(big_r)
+    if code == JUDGED:
+        cnt = 0
+        for r in range(kk):
+            if rj[r]:
+                cnt += 1
+        return cnt / k
+    if code == RBPRES:
+        p = spec.reals[j]
+        total = 0.0
+        w = 1.0
+        for r in range(n):
+            if not rj[r]:
+                total += w
+            w *= p
+        return (1.0 - p) * total + w
+    if code == ERR:
+        total = 0.0
+        survive = 1.0
+        for r in range(kk):
+            pr = _err_r(rl[r], rj[r], spec.ints[j])
+            total += survive * pr / (r + 1.0)
+            survive *= 1.0 - pr
+        return total
+    if code == BPREF:
+        so_far = 0
+        total = 0.0
+        for r in range(n):
+            if not rj[r] or rl[r] < 0:
+                continue
+            if rl[r] < level:
+                so_far += 1
+            else:
+                total += _bpref_term(so_far, big_r, big_n)
+        return total / big_r if big_r > 0 else 0.0
+    if code == RPREC:
+        kk = n if big_r > n else big_r
+    if code == RBP:
+        p = spec.reals[j]
+        total = 0.0
+        w = 1.0
+        for r in range(n):
+            if rj[r] and rl[r] >= level:
+                total += w
+            w *= p
+        return (1.0 - p) * total
+    if code == AP:
+        so_far = 0
+        total = 0.0
+        for r in range(kk):
+            if rj[r] and rl[r] >= level:
+                so_far += 1
+                total += so_far / (r + 1.0)
+        return total / big_r if big_r > 0 else 0.0
+    if code == RR:
+        for r in range(kk):
+            if rj[r] and rl[r] >= level:
+                return 1.0 / (r + 1.0)
+        return 0.0
+    cnt = 0
+    for r in range(kk):
+        if rj[r] and rl[r] >= level:
+            cnt += 1
+    if code == P:
+        return cnt / k
+    if code == R or code == RPREC:
+        return cnt / big_r if big_r > 0 else 0.0
+    if code == SUCCESS:
+        return 1.0 if cnt > 0 else 0.0
+    return float(cnt)  # NUMRELRET
+
+
+@numba.njit(cache=True, parallel=True)
+def ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cover - compiled
+    """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the order of ``keys``."""
+    nq = len(docs.offsets) - 1
+    nm = len(spec.codes)
+    for q in numba.prange(nq):
+        a = docs.offsets[q]
+        n = docs.offsets[q + 1] - a
+        order = _tie_sorted(docs.order, docs.scores, keys, a, n)
+        rl = np.empty(n, np.int64)
+        rj = np.empty(n, np.bool_)
+        for r in range(n):
+            rl[r] = docs.labels[a + order[r]]
+            rj[r] = docs.judged[a + order[r]]
+        for j in range(nm):
+            out[q, j] = _ordered_value(rl, rj, n, judg, q, spec, j, tables)
+
+
+@numba.njit(cache=True)
+def _err_block(avals, t, c, g, scratch):  # pragma: no cover - compiled
+    """``sum_{j=1}^{c} (F_{j-1} - F_j) / (g+j)`` for a block with ``a`` values ``avals[:t]``
+    (``F_s``: mean of ``prod a`` over a random ``s``-subset; the recurrence of the module
+    docstring), and ``prod a`` over the whole block."""
+    f = scratch[: c + 1]
+    f[0] = 1.0
+    for s in range(1, c + 1):
+        f[s] = 0.0
+    for i in range(t):
+        nn = i + 1.0
+        a = avals[i]
+        top = c if c < i + 1 else i + 1
+        for s in range(top, 0, -1):
+            f[s] = ((nn - s) / nn) * f[s] + (s / nn) * a * f[s - 1]
+    total = 0.0
+    for jj in range(1, c + 1):
+        total += (f[jj - 1] - f[jj]) / (g + jj)
+    whole = 1.0
+    for i in range(t):
+        whole *= avals[i]
+    return total, whole
+
+
+@numba.njit(cache=True, parallel=True)
+def expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compiled
+    """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders."""
+    nq = len(docs.offsets) - 1
+    nm = len(spec.codes)
+    cum_disc = tables.cum_disc
+    harmonic = tables.harmonic
+    for q in numba.prange(nq):
+        a = docs.offsets[q]
+        n = docs.offsets[q + 1] - a
+        order = docs.order[a : a + n]
+        acc = np.zeros(nm)
+        state = np.ones(nm)  # Success: P(miss); ERR: survival into the block
+        above = np.zeros(nm, np.int64)  # relevant (bpref: judged non-relevant) above the block
+        done = np.zeros(nm, np.bool_)  # RR: its first relevant block is past
+        big_r = np.zeros(nm, np.int64)
+        big_n = np.zeros(nm, np.int64)
+        for j in range(nm):
+            big_r[j], big_n[j] = _counts(judg, q, spec.levels[j])
+        avals = np.empty(n)
+        scratch = np.empty(n + 1)
+        i = 0
+        while i < n:
+            s = docs.scores[a + order[i]]
+            e = i
+            while e < n and docs.scores[a + order[e]] == s:
+                e += 1
+            g = i
+            t = e - i
+            for j in range(nm):
+                code = spec.codes[j]
+                if code == NUMRET or code == NUMREL:
+                    continue
+                k = spec.cutoffs[j]
+                level = spec.levels[j]
+                if code == RPREC:
+                    k = big_r[j]
+                kk = k if k > 0 else g + t
+                c = min(max(kk - g, 0), t)
+                if code == ERR:
+                    if c > 0 and state[j] > 0.0:
+                        for x in range(t):
+                            d = a + order[i + x]
+                            avals[x] = 1.0 - _err_r(docs.labels[d], docs.judged[d], spec.ints[j])
+                        part, whole = _err_block(avals, t, c, g, scratch)
+                        acc[j] += state[j] * part
+                        state[j] *= whole
+                    continue
+                m = 0
+                b = 0
+                u = 0
+                gsum = 0.0
+                for x in range(t):
+                    d = a + order[i + x]
+                    lab = docs.labels[d]
+                    jd = docs.judged[d]
+                    if code == NDCG:
+                        gsum += _gain(lab, jd, spec, j)
+                    elif not jd:
+                        u += 1
+                    elif lab >= level:
+                        m += 1
+                    elif lab >= 0:
+                        b += 1
+                if code == NDCG:
+                    if gsum > 0:
+                        hi = g + t if (k == 0 or g + t < k) else k
+                        lo = g if (k == 0 or g < k) else k
+                        acc[j] += gsum * (cum_disc[hi] - cum_disc[lo]) / t
+                elif code == JUDGED:
+                    acc[j] += (t - u) * c / t
+                elif code == RBP or code == RBPRES:
+                    cnt = m if code == RBP else u
+                    p = spec.reals[j]
+                    acc[j] += cnt / t * p**g * (1.0 - p**t)
+                elif code == BPREF:
+                    if m > 0:
+                        total = 0.0
+                        for y in range(b + 1):
+                            total += _bpref_term(above[j] + y, big_r[j], big_n[j])
+                        acc[j] += m * total / (b + 1.0)
+                    above[j] += b
+                elif code == SUCCESS:
+                    if m > 0 and state[j] > 0.0:
+                        if c > t - m:
+                            state[j] = 0.0
+                        else:
+                            for v in range(c):
+                                state[j] *= (t - m - v) / (t - v)
+                elif code == AP:
+                    if m > 0 and c > 0:
+                        dh = harmonic[g + c] - harmonic[g]
+                        block = (above[j] + 1.0) * dh
+                        if t > 1:
+                            block += (m - 1.0) / (t - 1.0) * (c - (g + 1.0) * dh)
+                        acc[j] += m / t * block
+                    above[j] += m
+                elif code == RR:
+                    if m > 0 and not done[j]:
+                        if m == 1:
+                            acc[j] += (harmonic[g + c] - harmonic[g]) / t
+                        else:
+                            prob = m / t  # P(first relevant at block place 1)
+                            for jj in range(1, min(t - m + 1, c) + 1):
+                                acc[j] += prob / (g + jj)
+                                prob *= (t - jj - m + 1.0) / (t - jj)
+                        done[j] = True
+                else:  # P, R, Rprec, NumRelRet
+                    acc[j] += m * c / t
+            i = e
+        for j in range(nm):
+            code = spec.codes[j]
+            k = spec.cutoffs[j]
+            if code == NDCG:
+                idcg = _ideal_dcg(judg, q, spec, j, tables.log2r)
+                out[q, j] = acc[j] / idcg if idcg > 0 else 0.0
+            elif code == P or code == JUDGED:
+                out[q, j] = acc[j] / k
+            elif code == R or code == AP or code == RPREC or code == BPREF:
+                out[q, j] = acc[j] / big_r[j] if big_r[j] > 0 else 0.0
+            elif code == SUCCESS:
+                out[q, j] = 1.0 - state[j]
+            elif code == NUMRET:
+                out[q, j] = float(n if (k == 0 or k > n) else k)
+            elif code == NUMREL:
+                out[q, j] = float(big_r[j])
+            elif code == RBPRES:
+                out[q, j] = acc[j] + spec.reals[j] ** n
+            else:  # RR, ERR, RBP, NumRelRet
+                out[q, j] = acc[j]
+
+
+def list_tables(max_len: int) -> Tables:
+    """The rank-indexed tables for lists of up to ``max_len`` documents."""
+    size = max(max_len, 1) + 1
+    r = np.arange(size, dtype=np.float64)
+    log2r = np.log2(r + 1.0)  # log2r[r] = log2(r + 1): trec_eval divides by it
+    disc = np.zeros(size)
+    disc[1:] = 1.0 / log2r[1:]
+    harmonic = np.zeros(size)
+    harmonic[1:] = np.cumsum(1.0 / r[1:])
+    return Tables(log2r, np.cumsum(disc), harmonic)
