@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankaudit import audit_row_order, evaluate, tie_prevalence
-from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.measures.row_metrics import metrics_of_ranking
+from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.ties.ranking import DETERMINISTIC_RULES, TIE_RULES, rank_candidates
 
 FUZZ = settings(

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rankaudit.measures.list_reference import expected_reference, measure_of_ranking, ranked_order
+from rankaudit.measures.registry import parse_measures
 from rankaudit.runs import Qrels, Run, audit_run
 from rankaudit.runs.evaluate import evaluate_batch
 from rankaudit.runs.layout import join_run_qrels
-from rankaudit.measures.registry import parse_measures
-from rankaudit.measures.list_reference import expected_reference, measure_of_ranking, ranked_order
 from rankaudit.ties.bruteforce import all_tie_orders
 
 MEASURES = parse_measures(

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.ties.bruteforce import all_tie_orders, brute_force_moments
 from rankaudit.measures.row_expected import expected_metrics_reference
+from rankaudit.ties.bruteforce import all_tie_orders, brute_force_moments
 
 TOL = 1e-12
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import rankaudit
-from rankaudit.measures.row_expected import expected_metrics_reference
 from rankaudit.measures.hashing import GAMMA, mix64_nb
-from rankaudit.measures.row_support import BLOCK_PASSES_MAX, INSERTION_SORT_MAX
+from rankaudit.measures.row_expected import expected_metrics_reference
 from rankaudit.measures.row_sampled import _TO_UNIT, _draw_block_fenwick
+from rankaudit.measures.row_support import BLOCK_PASSES_MAX, INSERTION_SORT_MAX
 
 
 def _row(n: int, n_values: int, share_relevant: float, seed: int) -> tuple[np.ndarray, np.ndarray]:

@@ -30,14 +30,14 @@ documents above it and ``c = clip(k - g, 0, t)`` of its places inside the cutoff
 
 - nDCG: ``E[DCG@k] += G (C(min(g+t,k)) - C(min(g,k))) / t``, ``C = cum_disc``;
 - P@k, R@k, NumRelRet@k: ``E[#relevant in top k] += m c / t``; Rprec the same with ``k = R``;
-  Judged@k with the block's judged count for ``m``;
+  Judged@k with the block's judged count for ``m`` (over ``min(n, k)``, not random);
 - Success@k: ``P(no relevant in top k) *= C(t-m, c) / C(t, c)`` (hypergeometric);
 - RR@k: the first block with ``m > 0``: ``sum_{j=1}^{min(t-m+1, k-g)} C(t-j, m-1)/C(t, m)/(g+j)``;
 - AP@k: a relevant document at block place ``j`` has ``A + 1 + X`` relevant ones at or above
   it, ``E[X | j] = (j-1)(m-1)/(t-1)``, so the block adds
   ``(m/t)[(A+1) dH + (m-1)/(t-1) (c - (g+1) dH)]`` to ``R E[AP@k]``, ``dH = H_{g+c} - H_g``
   (``sum_{j<=c} (j-1)/(g+j) = c - (g+1) dH``); ``AP`` is ``c = t``;
-- RBP(p): linear in ranks: ``(1-p) (m/t) sum_{r=g+1}^{g+t} p^(r-1) = (m/t) p^g (1 - p^t)``;
+- RBP(p)@k: linear in ranks: ``(1-p) (m/t) sum_{r=g+1}^{g+c} p^(r-1) = (m/t) p^g (1 - p^c)``;
   its residual the same with the block's unjudged count, plus ``p^n``;
 - bpref: a relevant document of a block holding ``b`` judged non-relevant ones has
   ``N_above + Y`` of them above it, ``Y`` uniform on ``0..b`` (its place among those ``b+1``
@@ -291,7 +291,7 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables):  # pragma: no cover - c
         for r in range(kk):
             if rj[r]:
                 cnt += 1
-        return cnt / k
+        return cnt / kk if kk > 0 else 0.0
     if code == RBPRES:
         p = spec.reals[j]
         total = 0.0
@@ -326,7 +326,7 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables):  # pragma: no cover - c
         p = spec.reals[j]
         total = 0.0
         w = 1.0
-        for r in range(n):
+        for r in range(kk):
             if rj[r] and rl[r] >= level:
                 total += w
             w *= p
@@ -470,10 +470,12 @@ def expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compil
                         acc[j] += gsum * (cum_disc[hi] - cum_disc[lo]) / t
                 elif code == JUDGED:
                     acc[j] += (t - u) * c / t
-                elif code == RBP or code == RBPRES:
-                    cnt = m if code == RBP else u
+                elif code == RBP:
                     p = spec.reals[j]
-                    acc[j] += cnt / t * p**g * (1.0 - p**t)
+                    acc[j] += m / t * p**g * (1.0 - p**c)
+                elif code == RBPRES:
+                    p = spec.reals[j]
+                    acc[j] += u / t * p**g * (1.0 - p**t)
                 elif code == BPREF:
                     if m > 0:
                         total = 0.0
@@ -515,8 +517,11 @@ def expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compil
             if code == NDCG:
                 idcg = _ideal_dcg(judg, q, spec, j, tables.log2r)
                 out[q, j] = acc[j] / idcg if idcg > 0 else 0.0
-            elif code == P or code == JUDGED:
+            elif code == P:
                 out[q, j] = acc[j] / k
+            elif code == JUDGED:
+                top = n if k > n else k
+                out[q, j] = acc[j] / top if top > 0 else 0.0
             elif code == R or code == AP or code == RPREC or code == BPREF:
                 out[q, j] = acc[j] / big_r[j] if big_r[j] > 0 else 0.0
             elif code == SUCCESS:

@@ -90,7 +90,8 @@ def measure_of_ranking(
     if fam == "RR":
         return next((1.0 / r for r, x in enumerate(top, start=1) if x), 0.0)
     if fam == "Judged":
-        return sum(lab is not None for lab in ranked_labels[:k]) / k
+        shown = ranked_labels[:k]
+        return sum(lab is not None for lab in shown) / len(shown) if shown else 0.0
     if fam == "NumRet":
         return float(len(top))
     if fam == "NumRel":
@@ -100,7 +101,7 @@ def measure_of_ranking(
     if fam in ("RBP", "RBPres"):
         p = float(measure.param("p"))  # type: ignore[arg-type]
         if fam == "RBP":
-            return (1 - p) * sum(p ** (r - 1) for r, x in enumerate(rel, start=1) if x)
+            return (1 - p) * sum(p ** (r - 1) for r, x in enumerate(top, start=1) if x)
         unjudged = [r for r, lab in enumerate(ranked_labels, start=1) if lab is None]
         return (1 - p) * sum(p ** (r - 1) for r in unjudged) + p**n
     if fam == "ERR":
@@ -111,7 +112,7 @@ def measure_of_ranking(
             total += survive * stop / r
             survive *= 1.0 - stop
         return total
-    if fam == "bpref":
+    if fam == "Bpref":
         above, total = 0, 0.0
         for lab in ranked_labels:
             if lab is None or lab < 0:

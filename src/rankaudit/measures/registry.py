@@ -37,17 +37,17 @@ AP, AP@k     ``map``,         ``(1/R) sum_{relevant d_r, r<=k} P@r`` (0 when R =
 RR, RR@k     ``recip_rank``   ``1/r`` of the first relevant ``d_r`` (``r <= k``), else 0
 Success@k    ``success.k``    1 if a relevant document is among ``d_1..d_k``, else 0; ``HR@k``
                               is its recommender-systems name
-Judged@k     (ir_measures)    ``#judged in d_1..d_k / k``
-NumRet       ``num_ret``      ``n`` (``@k``: ``min(n, k)``)
+Judged@k     (ir_measures)    ``#judged in d_1..d_k / min(n, k)`` (0 when nothing is retrieved)
+NumRet       ``num_ret``      ``n`` (``@k``: ``min(n, k)``); ``NumRet(rel=l)`` is NumRelRet
 NumRel       ``num_rel``      ``R``
 NumRelRet    ``num_rel_ret``  ``#relevant retrieved`` (``@k``: in ``d_1..d_k``)
-RBP(p)       (ir_measures)    ``(1-p) sum_r 1[d_r relevant] p^(r-1)`` (Moffat & Zobel 2008)
+RBP(p)@k     (ir_measures)    ``(1-p) sum_{r<=k} 1[d_r relevant] p^(r-1)`` (Moffat & Zobel 2008)
 RBPres(p)    (none)           RBP's residual: ``(1-p) sum_{unjudged d_r} p^(r-1) + p^n``, the
                               most that unjudged and unretrieved documents could add
 ERR@k        (gdeval)         ``sum_{r<=k} (1/r) R_r prod_{i<r} (1 - R_i)``,
                               ``R_i = (2**g_i - 1) / 2**max_grade``, ``max_grade`` = 4 as
                               gdeval (Chapelle et al. 2009)
-bpref        ``bpref``        ``(1/R) sum_{relevant retrieved d_r} (1 - min(n_r, R)/min(R, N))``,
+Bpref        ``bpref``        ``(1/R) sum_{relevant retrieved d_r} (1 - min(n_r, R)/min(R, N))``,
                               ``n_r`` judged non-relevant documents ranked above ``d_r``;
                               1 per relevant document when ``min(R, N) = 0`` (Buckley & Voorhees
                               2004; trec_eval's code)
@@ -101,7 +101,8 @@ def _check_gains(value: object, name: str) -> tuple[tuple[int, float], ...]:
             raise ValueError(f"{name}: label {label!r} must be an integer with |label| < 2**53")
         if isinstance(gain, bool) or not isinstance(gain, int | float) or not math.isfinite(gain):
             raise ValueError(f"{name}: gain {gain!r} of label {label} must be a finite number")
-        out.append((label, float(gain)))
+        if float(gain) != float(label):  # an identity entry changes nothing (ir_measures drops it)
+            out.append((label, float(gain)))
     return tuple(sorted(out))
 
 
@@ -253,7 +254,7 @@ FAMILIES: dict[str, Family] = {
         Family(
             "RBP",
             K.RBP,
-            "none",
+            "optional",
             (Param("p", "float", 0.8, _check_p, "persistence"), _REL),
             None,
             None,
@@ -278,7 +279,16 @@ FAMILIES: dict[str, Family] = {
             "expected reciprocal rank (cascade)",
             aliases=("err",),
         ),
-        Family("bpref", K.BPREF, "none", (_REL,), "bpref", None, "binary preference"),
+        Family(
+            "Bpref",
+            K.BPREF,
+            "none",
+            (_REL,),
+            "bpref",
+            None,
+            "binary preference",
+            aliases=("bpref",),
+        ),
     )
 }
 
@@ -290,7 +300,7 @@ for _fam in FAMILIES.values():
         _NAMES[_alias] = _fam.name
 _NAMES["ndcg_burges"] = "nDCG"  # ranx's exponential-gain nDCG
 
-_PATTERN = re.compile(r"([A-Za-z][A-Za-z_\-]*)\s*(?:\((.*)\))?\s*(?:(?:@|\.|_)(\S+))?", re.S)
+_PATTERN = re.compile(r"([A-Za-z][A-Za-z_\-]*)\s*(?:\((.*)\))?\s*(?:([@._])(\S+))?", re.S)
 
 
 @dataclass(frozen=True)
@@ -325,7 +335,7 @@ class Measure:
                     f"{_closest(name, [p.name for p in fam.params])}; its parameters: {known}"
                 ) from None
             value = p.check(value, name)
-            if value != p.default:
+            if value != p.default and value != ():
                 checked.append((name, value))
         object.__setattr__(self, "params", tuple(sorted(checked)))
 
@@ -415,7 +425,7 @@ def parse_measure(text: object) -> Measure:
     match = _PATTERN.fullmatch(spelled)
     if match is None:
         raise ValueError(f"cannot read measure {text!r}; e.g. nDCG@10, AP, RBP(p=0.8)")
-    name, params_text, cut_text = match.groups()
+    name, params_text, separator, cut_text = match.groups()
     key = name.lower()
     family = _NAMES.get(key)
     if family is None:
@@ -424,9 +434,21 @@ def parse_measure(text: object) -> Measure:
             f"{', '.join(FAMILIES)} (see `rankaudit audit --help`)"
         )
     params = _parse_params(params_text, text) if params_text else []
+    if ("judged_only", False) in params:  # ir_measures' default, spelled out
+        params.remove(("judged_only", False))
+    if any(p == "judged_only" for p, _ in params):
+        raise ValueError(
+            f"measure {text!r}: judged_only=True is not supported; remove the unjudged "
+            "documents from the run first (rankaudit scores unjudged documents as trec_eval)"
+        )
+    if family == "NumRet" and any(p == "rel" for p, _ in params):
+        family = "NumRelRet"  # ir_measures: NumRet(rel=l) counts retrieved documents >= l
     if key == "ndcg_burges":
         params.append(("dcg", "exp-log2"))
     cutoff = None
+    if key == "rbp" and separator == "." and cut_text is not None and cut_text.isdigit():
+        params.append(("p", float(f"0.{cut_text}")))  # ranx: rbp.95 is RBP(p=0.95)
+        cut_text = None
     if cut_text is not None:
         if not re.fullmatch(r"\d+", cut_text):
             raise ValueError(f"measure {text!r}: the cutoff {cut_text!r} is not an integer")

@@ -1,0 +1,48 @@
+"""Run the peers on one run and qrels, in a child process (pytrec_eval has been seen to hang).
+
+Reads JSON ``{"run": {q: {d: s}}, "qrels": {q: {d: l}}, "level": int, "asks": [[provider,
+name, key], ...]}`` on stdin and writes ``{key: {query: value}}``: ``pytrec_eval`` takes a
+trec_eval measure name, ``ir_measures`` an ir_measures measure string (computed alone, one
+call each: with several measures in one call ir_measures 0.4.3 has been seen to mix up
+``nDCG`` and ``nDCG(gains=...)``), ``ranx`` a ranx metric name.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def main() -> None:
+    job = json.load(sys.stdin)
+    run, qrels, level = job["run"], job["qrels"], job["level"]
+    out: dict[str, dict[str, float]] = {}
+    for provider, name, key in job["asks"]:
+        if provider == "pytrec_eval":
+            import pytrec_eval
+
+            ev = pytrec_eval.RelevanceEvaluator(qrels, {name}, relevance_level=level)
+            res = ev.evaluate(run)
+            field = name.replace(".", "_")
+            out[key] = {q: v[field] for q, v in res.items()}
+        elif provider == "ir_measures":
+            import ir_measures
+
+            measure = ir_measures.parse_measure(name)
+            values = ir_measures.iter_calc([measure], qrels, run)
+            out[key] = {m.query_id: float(m.value) for m in values}
+        elif provider == "ranx":
+            from ranx import Qrels, Run, evaluate
+
+            common = sorted(set(run) & set(qrels))
+            q = Qrels({k: qrels[k] for k in common})
+            r = Run({k: run[k] for k in common})
+            evaluate(q, r, name, return_mean=False, save_results_in_run=True)
+            out[key] = {k: float(v) for k, v in r.scores[name].items()}
+        else:
+            raise ValueError(provider)
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
