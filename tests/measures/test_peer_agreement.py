@@ -2,10 +2,11 @@
 
 trec_eval's measures against pytrec_eval (under the ``trec_eval`` rule, per query, to 1e-9);
 the others against ir_measures' providers and ranx: ``Judged@k`` and ``RR@k`` (ir_measures),
-``nDCG(gains=...)`` (ir_measures through pytrec_eval), ``nDCG(dcg='exp-log2')`` and ``RBP``
-(ranx's ``ndcg_burges`` and, on binary labels since ranx weights RBP by the label, ``rbp``), ``ERR@k`` (gdeval through ir_measures, which prints five
-decimals: agreement to 5e-6, the most that output allows).  The peers run in a child process
-with a timeout.  The seeds are drawn by hypothesis, so this is a property test over runs.
+``nDCG(gains=...)`` (ir_measures through pytrec_eval), ``nDCG(dcg='exp-log2')`` (ranx's
+``ndcg_burges``), ``RBP`` (ranx's ``rbp``, on binary labels: ranx weights it by the label),
+``ERR@k`` (gdeval through ir_measures, which prints five decimals: agreement to half a unit of
+the fifth decimal, the most that output allows).  The peers run in a child process with a
+timeout.  The seeds are drawn by hypothesis, so this is a property test over runs.
 """
 
 from __future__ import annotations
