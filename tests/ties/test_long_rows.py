@@ -62,7 +62,7 @@ def test_random_on_long_rows_is_row_order_invariant_and_near_the_expectation():
 
 def _draw_block_insertion(state: int, g: int, t: int, mb: int) -> list[int]:
     """The documented draw, plainly: draw q takes the pos-th free slot, pos uniform on
-    0 .. t-q-1 (the insertion loop of random_kernel, in Python)."""
+    0 .. t-q-1 (the insertion loop of row_random_kernel, in Python)."""
     free = list(range(t))
     ranks = []
     mask = (1 << 64) - 1

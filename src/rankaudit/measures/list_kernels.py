@@ -18,12 +18,12 @@ names below, which :mod:`rankaudit.measures.registry` refers to by name.
 - ``Tables``: ``log2r[r] = log2(r+1)``, ``cum_disc[r] = sum_{q<=r} 1/log2(q+1)`` and harmonic
   numbers ``harmonic[r]``.
 
-``ordered_kernel`` ranks every query by score, ties by ``keys`` ascending (the rule's key:
+``list_ordered_kernel`` ranks every query by score, ties by ``keys`` ascending (the rule's key:
 docno order for trec_eval, file position for input order, hash, a measure's utility for the
 bounds) and sums in rank order with trec_eval's arithmetic (``gain / log2(r+1)``,
 ``rel_so_far / r``), so values agree with trec_eval to the last bits.
 
-``expected_kernel`` is the exact mean over uniform random orders of every tie block
+``list_expected_kernel`` is the exact mean over uniform random orders of every tie block
 (McSherry & Najork, ECIR 2008, for the classic measures).  For a block of ``t`` documents
 after ``g`` better ones, with ``m`` relevant documents (gain sum ``G``), ``A`` relevant
 documents above it and ``c = clip(k - g, 0, t)`` of its places inside the cutoff:
@@ -84,9 +84,9 @@ __all__ = [
     "MeasureSpec",
     "QueryJudgments",
     "Tables",
-    "expected_kernel",
+    "list_expected_kernel",
     "list_tables",
-    "ordered_kernel",
+    "list_ordered_kernel",
     "score_order_kernel",
 ]
 
@@ -358,7 +358,7 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables):  # pragma: no cover - c
 
 
 @numba.njit(cache=True, parallel=True)
-def ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cover - compiled
+def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cover - compiled
     """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the order of ``keys``."""
     nq = len(docs.offsets) - 1
     nm = len(spec.codes)
@@ -400,7 +400,7 @@ def _err_block(avals, t, c, g, scratch):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, parallel=True)
-def expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compiled
+def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compiled
     """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders."""
     nq = len(docs.offsets) - 1
     nm = len(spec.codes)

@@ -37,7 +37,7 @@ With one relevant item and ``g = 0``, ``t = 31``, ``k = 10`` (the worked case of
 the tie-audit paper): ``E[HR@10] = 10/31`` and ``E[NDCG@10] = S1/31 = 0.1466``.
 
 :func:`expected_metrics_reference` states these formulas plainly for one row;
-``expected_kernel`` is the fused numba version (one pass over a row when it
+``row_expected_kernel`` is the fused numba version (one pass over a row when it
 holds one relevant item); tests hold both equal to brute-force enumeration
 (:mod:`rankaudit.ties.bruteforce`) to 1e-12.
 
@@ -76,7 +76,7 @@ from rankaudit.measures.row_support import (
     sort_relevant_canonical,
 )
 
-__all__ = ["expected_kernel", "expected_metrics_reference"]
+__all__ = ["row_expected_kernel", "expected_metrics_reference"]
 
 
 # --------------------------------------------------------------------------- reference
@@ -253,7 +253,7 @@ def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no c
 
 
 @numba.njit(cache=True)
-def expected_kernel(
+def row_expected_kernel(
     n_rows,
     row_len,
     offsets,

@@ -48,7 +48,7 @@ __all__ = [
     "OPTIMISTIC",
     "PESSIMISTIC",
     "SORT_ABOVE",
-    "ordered_kernel",
+    "row_ordered_kernel",
 ]
 
 INPUT_ORDER = 0
@@ -183,7 +183,7 @@ def _first_duplicate(item_keys, item_codes, a, n, table, stamp, mask, row):  # p
 
 
 @numba.njit(cache=True)
-def ordered_kernel(
+def row_ordered_kernel(
     n_rows,
     row_len,
     offsets,

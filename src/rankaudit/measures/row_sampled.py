@@ -50,7 +50,7 @@ from rankaudit.measures.row_support import (
     sort_relevant_canonical,
 )
 
-__all__ = ["RANDOM_DOMAIN", "random_kernel"]
+__all__ = ["RANDOM_DOMAIN", "row_random_kernel"]
 
 RANDOM_DOMAIN = 0x72616E646F6D7469  # ASCII "randomti": separates this stream from the hash rule
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
@@ -59,7 +59,7 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 @numba.njit(cache=True)
 def _draw_block_fenwick(state, gamma, g, t, mb, start, ranks, tree, best):  # pragma: no cover
     """The ``mb`` draws of one tie block of ``t`` slots, as the insertion loop of
-    :func:`random_kernel` makes them (draw ``q`` takes the ``pos``-th still free slot, ``pos``
+    :func:`row_random_kernel` makes them (draw ``q`` takes the ``pos``-th still free slot, ``pos``
     uniform on ``0 .. t - q - 1``), with a Fenwick tree over the free slots: O(t + mb log t)
     instead of O(mb^2).  Writes the ranks; returns the best rank seen (``best`` included)."""
     for i in range(1, t + 1):
@@ -92,7 +92,7 @@ def _draw_block_fenwick(state, gamma, g, t, mb, start, ranks, tree, best):  # pr
 
 
 @numba.njit(cache=True)
-def random_kernel(
+def row_random_kernel(
     n_rows,
     row_len,
     offsets,

@@ -19,9 +19,9 @@ from rankaudit._checks import check_seed
 from rankaudit.measures.list_kernels import (
     ListDocs,
     QueryJudgments,
-    expected_kernel,
+    list_expected_kernel,
+    list_ordered_kernel,
     list_tables,
-    ordered_kernel,
 )
 from rankaudit.measures.registry import Measure, measure_spec, parse_measures
 from rankaudit.measures.rules import check_rule, check_rules
@@ -50,12 +50,12 @@ def evaluate_batch(
     judg = QueryJudgments(batch.judged_offsets, batch.judged_labels)
     tables = list_tables(batch.max_len)
     if ties == "expected":
-        expected_kernel(docs, judg, measure_spec(measures, batch.relevance_level), tables, out)
+        list_expected_kernel(docs, judg, measure_spec(measures, batch.relevance_level), tables, out)
         return out
     if ties not in ("pessimistic", "optimistic"):
         keys = np.ascontiguousarray(tie_keys(batch, ties, seed), dtype=np.int64)
         spec = measure_spec(measures, batch.relevance_level)
-        ordered_kernel(docs, judg, spec, tables, keys, out)
+        list_ordered_kernel(docs, judg, spec, tables, keys, out)
         return out
     groups: dict[tuple, list[int]] = {}
     for j, m in enumerate(measures):
@@ -64,7 +64,7 @@ def evaluate_batch(
         keys = np.ascontiguousarray(bound_key(batch, utility, ties), dtype=np.int64)
         spec = measure_spec([measures[j] for j in columns], batch.relevance_level)
         part = np.empty((batch.n_queries, len(columns)))
-        ordered_kernel(docs, judg, spec, tables, keys, part)
+        list_ordered_kernel(docs, judg, spec, tables, keys, part)
         out[:, columns] = part
     return out
 

@@ -21,15 +21,15 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.measures.hashing import normalize_ids
-from rankaudit.measures.row_expected import expected_kernel
+from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import (
     HASH,
     INPUT_ORDER,
     OPTIMISTIC,
     PESSIMISTIC,
-    ordered_kernel,
+    row_ordered_kernel,
 )
-from rankaudit.measures.row_sampled import RANDOM_DOMAIN, random_kernel
+from rankaudit.measures.row_sampled import RANDOM_DOMAIN, row_random_kernel
 from rankaudit.measures.row_support import discount_tables, harmonic_tables
 from rankaudit.measures.rules import TIE_RULES, check_rule
 from rankaudit.ties.ideal import _rescale_to_ideal
@@ -262,7 +262,7 @@ def evaluate_batch(
         h1, h2 = harmonic_tables(max_len)
         shape = n if return_variance else 0
         var = [np.empty(shape) for _ in range(3)]
-        status = expected_kernel(
+        status = row_expected_kernel(
             *batch.kernel_layout(),
             batch.scores,
             batch.labels,
@@ -286,7 +286,7 @@ def evaluate_batch(
         keys = row_keys(batch, seed, domain=RANDOM_DOMAIN)
         shape = n if n_repeats > 1 else 0
         std = [np.empty(shape) for _ in range(3)]
-        status = random_kernel(
+        status = row_random_kernel(
             *batch.kernel_layout(),
             batch.scores,
             batch.labels,
@@ -314,7 +314,7 @@ def evaluate_batch(
         else:
             item_keys = item_codes = np.zeros(1, dtype=np.int64)
             keys = np.zeros(1, dtype=np.uint64)
-        status = ordered_kernel(
+        status = row_ordered_kernel(
             *batch.kernel_layout(),
             batch.scores,
             batch.labels,
