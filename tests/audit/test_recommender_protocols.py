@@ -12,7 +12,7 @@ import pytest
 from rankaudit.audit.precision import at_precision
 from rankaudit.audit.prepare import prepare_audit
 from rankaudit.audit.recommender_protocols import (
-    RULES,
+    PROTOCOL_RULES,
     chapter_results,
     evaluate_models,
     prepare_recommenders,
@@ -156,7 +156,7 @@ def test_results_have_the_documented_keys(run):
         "prevalence",
         "relevant_tied_at_cutoff",
     }
-    assert {r["ties"] for r in results["metrics"]} == set(RULES)
+    assert {r["ties"] for r in results["metrics"]} == set(PROTOCOL_RULES)
     assert set(results["kendall_tau"][0]) == {"protocol_a", "protocol_b", "ties", "tau"}
     assert set(results["kendall_tau_rules"][0]) == {"protocol", "ties_a", "ties_b", "tau"}
     assert set(results["precision_sweep"][0]) >= {

@@ -46,13 +46,14 @@ from rankaudit.audit.recommenders import (
 )
 from rankaudit.data.candidates import CandidateRows
 from rankaudit.data.movielens import load_movielens
+from rankaudit.measures.rules import TIE_RULES
 from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.prevalence import tie_prevalence
 
 __all__ = [
     "PROTOCOLS",
-    "RULES",
+    "PROTOCOL_RULES",
     "RecommenderRun",
     "evaluate_models",
     "chapter_results",
@@ -66,7 +67,8 @@ __all__ = [
 ]
 
 PROTOCOLS: tuple[str, ...] = ("full", "sampled")
-RULES: tuple[str, ...] = ("input_order", "hash", "expected", "pessimistic", "optimistic")
+#: the chapter's rules: the core's rules for rows, less the seeded ``random`` one
+PROTOCOL_RULES: tuple[str, ...] = tuple(r for r in TIE_RULES if r != "random")
 K = 10
 
 
@@ -184,7 +186,7 @@ def evaluate_models(
     run: RecommenderRun,
     *,
     precisions: Sequence[str] = ("float64",),
-    rules: Sequence[str] = RULES,
+    rules: Sequence[str] = PROTOCOL_RULES,
     protocols: Sequence[str] = PROTOCOLS,
     seed: int = 42,
 ) -> pd.DataFrame:
