@@ -140,11 +140,41 @@ def test_malformed_qrels_and_arguments(tmp_path):
         _cli("audit", FIX / "run_a.txt", qrels)
     )
     assert "no such file" in _one_line_error(_cli("audit", tmp_path / "missing", FIX / "qrels.txt"))
-    assert "unknown measure" in _one_line_error(
+    assert "the cutoff 'x' is not an integer" in _one_line_error(
         _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@x")
     )
-    assert "unknown tie rule" in _one_line_error(
+    assert "did you mean 'nDCG'" in _one_line_error(
+        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDGC@10")
+    )
+    assert "applies to rectangular rows only" in _one_line_error(
         _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "random")
+    )
+    assert "did you mean 'expected'" in _one_line_error(
+        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "expectd")
     )
     _one_line_error(_cli("audit", FIX / "run_a.txt"), code=2)
     _one_line_error(_cli("frobnicate"), code=2)
+
+
+def test_ties_take_several_values_like_measures():
+    args = [FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@10", "Bpref", "--format", "json"]
+    spaced = _cli("audit", *args, "--ties", "trec_eval", "expected", "pessimistic")
+    commas = _cli("audit", *args, "--ties", "trec_eval,expected,pessimistic")
+    mixed = _cli("audit", *args, "--ties", "trec_eval,expected", "pessimistic")
+    assert spaced.returncode == commas.returncode == mixed.returncode == 0, spaced.stderr
+    strip = [json.loads(c.stdout) for c in (spaced, commas, mixed)]
+    for doc in strip:
+        doc.pop("inputs")
+    assert strip[0] == strip[1] == strip[2]
+    assert {r["ties"] for r in strip[0]["aggregate"]} == {"trec_eval", "expected", "pessimistic"}
+    assert all(r["exact"] for r in strip[0]["envelope"])
+
+
+def test_help_lists_every_measure_with_its_parameters():
+    from rankaudit.measures.registry import FAMILIES
+
+    text = _cli("audit", "--help").stdout
+    for name, fam in FAMILIES.items():
+        assert name in text
+        for p in fam.params:
+            assert f"{p.name}=" in text

@@ -322,5 +322,5 @@ def test_underscores_are_not_digits(capsys, files, tmp_path):
 
 
 def test_usage_errors_exit_2(capsys, files):
-    assert "unknown tie rule" in _error(capsys, "audit", *map(str, files), "--ties", "bogus")
+    assert "is not a tie rule" in _error(capsys, "audit", *map(str, files), "--ties", "bogus")
     assert "unknown measure" in _error(capsys, "audit", *map(str, files), "-m", "bogus")

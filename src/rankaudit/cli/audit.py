@@ -70,6 +70,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
             "tie that moves the measure"
         )
         lines.append(f"queries with any tied scores: {audit.prevalence()['any_tie']:.1%}")
+        if "expected" in rules:
+            lines.append(
+                "expected: exact mean over uniform random tie orders (exact = True) for "
+                + ", ".join(str(m) for m, e in zip(measures, envelope["exact"], strict=True) if e)
+            )
         if args.per_query:
             lines += [
                 "",

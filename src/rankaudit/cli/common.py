@@ -14,7 +14,8 @@ import numpy as np
 
 from rankaudit._version import __version__
 from rankaudit.data.fetch import sha256 as file_sha256
-from rankaudit.measures.rules import RUN_TIE_RULES, check_rule
+from rankaudit.measures.registry import describe_measures
+from rankaudit.measures.rules import RULES, RUN_TIE_RULES, check_rules
 from rankaudit.runs.evaluate import DEFAULT_MEASURES
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
@@ -39,7 +40,7 @@ __all__ = [
 ]
 
 PROG = "rankaudit"
-DEFAULT_RULES = "trec_eval,expected,pessimistic,optimistic"
+DEFAULT_RULES = ("trec_eval", "expected", "pessimistic", "optimistic")
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -97,12 +98,13 @@ def read_qrels_arg(path: str, args: argparse.Namespace) -> Qrels:
     )
 
 
-def tie_rules(text: str) -> list[str]:
-    """``--ties`` as a list of checked rule names (comma-separated)."""
-    rules = [t.strip() for t in text.split(",") if t.strip()]
-    if not rules:
+def tie_rules(values: str | list[str]) -> list[str]:
+    """``--ties`` as a list of checked rule names: several values, as ``-m`` takes them, each
+    of which may also hold comma-separated names (the earlier form)."""
+    text = values if isinstance(values, str) else " ".join(values)
+    if not text.replace(",", " ").split():
         raise ValueError("--ties is empty")
-    return [check_rule(r, api="runs") for r in rules]
+    return check_rules(text, api="runs")
 
 
 def input_records(**inputs: Run | Qrels | str) -> list[dict[str, str]]:
@@ -181,13 +183,23 @@ def add_measure_options(p: argparse.ArgumentParser, ties_note: str = "") -> None
         nargs="+",
         default=list(DEFAULT_MEASURES),
         metavar="M",
-        help="nDCG@k, P@k, R@k, AP, RR, Success@k (default: %(default)s)",
+        help="measures in ir_measures' spelling, e.g. nDCG@10 \"nDCG(dcg='exp-log2')@10\" "
+        "RBP(p=0.9) (every measure is listed below; default: %(default)s)",
     )
     p.add_argument(
         "--ties",
-        default=DEFAULT_RULES,
-        help=f"comma-separated rules among {', '.join(RUN_TIE_RULES)}{ties_note} "
-        "(default: %(default)s)",
+        nargs="+",
+        default=list(DEFAULT_RULES),
+        metavar="RULE",
+        help=f"tie rules among {', '.join(RUN_TIE_RULES)}{ties_note}, space- or "
+        "comma-separated (default: %(default)s)",
+    )
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = (f"{p.epilog}\n\n" if p.epilog else "") + (
+        "measures (ir_measures' spelling; parameters in parentheses, cutoff after @):\n"
+        + describe_measures()
+        + "\n\ntie rules:\n"
+        + "\n".join(f"  {r:<12} {RULES[r].summary}" for r in RUN_TIE_RULES)
     )
 
 

@@ -505,7 +505,7 @@ def describe_measures() -> str:
         cut = {"required": "@k", "optional": "[@k]", "none": ""}[fam.cutoff]
         params = ", ".join(f"{p.name}={_default_text(p)}" for p in fam.params)
         spelled = f"{fam.name}({params}){cut}" if params else f"{fam.name}{cut}"
-        lines.append(f"  {spelled:<34} {fam.summary}")
+        lines.append(f"  {spelled:<42} {fam.summary}")
     lines.append("  HR@k = Success@k; trec_eval and ranx names are accepted too")
     return "\n".join(lines)
 

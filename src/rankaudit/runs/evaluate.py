@@ -23,7 +23,7 @@ from rankaudit.measures.list_kernels import (
     list_ordered_kernel,
     list_tables,
 )
-from rankaudit.measures.registry import Measure, measure_spec, parse_measures
+from rankaudit.measures.registry import FAMILIES, Measure, measure_spec, parse_measures
 from rankaudit.measures.rules import check_rule, check_rules
 from rankaudit.runs.layout import QueryBatch, join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
@@ -143,13 +143,16 @@ class RunAudit:
         return pd.DataFrame(rows)
 
     def envelope(self) -> pd.DataFrame:
-        """One row per measure: the value under each rule, the tie envelope and prevalence."""
+        """One row per measure: the value under each rule, the tie envelope, the prevalence and
+        ``exact`` (whether ``expected`` is exact; every measure of the registry is)."""
         agg = self.aggregate().pivot(index="measure", columns="ties", values="value")
         agg = agg.reindex(index=[str(m) for m in self.measures], columns=list(self.values))
         agg.columns.name = None
         if "optimistic" in agg and "pessimistic" in agg:
             agg["envelope"] = agg["optimistic"] - agg["pessimistic"]
         agg["prevalence"] = self.moves.mean(axis=0)
+        # how ``expected`` was computed: True = exactly (closed form or dynamic programme)
+        agg["exact"] = [FAMILIES[m.family].expectation == "exact" for m in self.measures]
         return agg.reset_index()
 
     def per_query(self) -> pd.DataFrame:
