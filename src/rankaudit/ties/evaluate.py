@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.measures.hashing import normalize_ids
+from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import (
     HASH,
@@ -34,6 +35,7 @@ from rankaudit.measures.row_support import discount_tables, harmonic_tables
 from rankaudit.measures.rules import TIE_RULES, check_rule
 from rankaudit.ties.ideal import _rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
+from rankaudit.ties.measures_rows import evaluate_measures
 from rankaudit.ties.validation import (
     Batch,
     batch_from_arrays,
@@ -80,8 +82,9 @@ def evaluate(
     label_col: str = "label",
     user_col: str | None = None,
     ideal_labels: object = None,
+    measures: object = None,
 ) -> pd.DataFrame:
-    """Evaluate HR@k, NDCG@k and RR of every row under an explicit tie rule.
+    """Evaluate HR@k, NDCG@k and RR (or any ``measures``) of every row under a tie rule.
 
     Metrics (relevant = label > 0; definitions in :mod:`rankaudit.measures.row_metrics`)
         - ``hr@k = 1[min rank of a relevant item <= k]``;
@@ -149,6 +152,16 @@ def evaluate(
         ``IDCG_row / IDCG_ideal`` (squared for the variance); HR and RR do not
         change.  Default None keeps the candidate-based IDCG.  A row whose ideal
         labels give a smaller IDCG than its own candidates is an error.
+    measures
+        Optional: measures of the core registry in ir_measures' spelling
+        (:mod:`rankaudit.measures.registry`), e.g. ``["nDCG(dcg='exp-log2')@10", "AP",
+        "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too), computed by the
+        kernels of :func:`rankaudit.runs.evaluate_run` with every candidate judged (labels
+        are then whole-number grades; relevant = label >= 1; ``ideal_labels`` give R, N and
+        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used;
+        ``ties="random"`` and ``return_variance`` belong to the default measures;
+        ``pessimistic`` / ``optimistic`` bound each measure by its own utility.  Default
+        None: ``hr@k``, ``ndcg@k`` and ``rr`` by the specialised row kernels.
 
     Returns
     -------
@@ -221,6 +234,15 @@ def evaluate(
             "key is (seed, user id, item id)"
         )
 
+    if measures is not None:
+        if return_variance or n_repeats != 1:
+            raise ValueError("return_variance and n_repeats apply to the default measures only")
+        values, has_rel = evaluate_measures(
+            batch, parse_measures(measures), ties, seed=seed, ideal_labels=ideal_labels
+        )
+        frame = _to_frame(batch, values, has_rel, empty)
+        frame.attrs.update(ties=ties, measures=list(values))
+        return frame
     values, has_rel = evaluate_batch(
         batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
     )

@@ -1,0 +1,159 @@
+"""Any measure of the core registry on rectangular (or ragged) rows: the rows laid out as the
+list kernels' queries (:mod:`rankaudit.measures.list_kernels`), so a measure declared once in
+:mod:`rankaudit.measures.registry` works here as it does on runs.
+
+Every candidate of a row is judged (its label is its qrels label); the judged labels of a row,
+from which ``R``, ``N`` and IDCG come, are its candidates' labels, or ``ideal_labels`` (one
+sequence per row: every judged label of the row's query, as trec_eval's qrels) when given.
+Labels must be whole numbers here (the registry's measures take integer grades, as trec_eval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from rankaudit._checks import LABEL_LIMIT
+from rankaudit.measures.hashing import normalize_ids, splitmix64_array
+from rankaudit.measures.list_kernels import (
+    ListDocs,
+    QueryJudgments,
+    list_expected_kernel,
+    list_ordered_kernel,
+    list_tables,
+    score_order_kernel,
+)
+from rankaudit.measures.registry import Measure, measure_spec
+from rankaudit.ties.validation import Batch, row_keys
+
+__all__ = ["ROW_MEASURE_RULES", "evaluate_measures"]
+
+#: the rules the list kernels give on rows (``random`` is the specialised kernels' alone)
+ROW_MEASURE_RULES = ("input_order", "hash", "expected", "pessimistic", "optimistic")
+
+
+def _flat(batch: Batch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(offsets, scores, labels)`` of the rows, flat and contiguous."""
+    lengths = batch.row_lengths()
+    offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    start = batch.row_start(0) if batch.n_rows else 0
+    size = int(offsets[-1])
+    scores = np.asarray(batch.scores).reshape(-1)[start : start + size].astype(np.float64)
+    labels = np.asarray(batch.labels, dtype=np.float64).reshape(-1)[start : start + size]
+    return offsets, scores, labels
+
+
+def _check(batch: Batch, scores: np.ndarray, labels: np.ndarray) -> None:
+    bad = np.flatnonzero(~np.isfinite(scores))
+    if len(bad):
+        raise ValueError(f"scores: {batch.describe_position(int(bad[0]))} is NaN or infinite")
+    ok = np.isfinite(labels) & (labels >= 0) & (labels < LABEL_LIMIT) & (labels == np.floor(labels))
+    bad = np.flatnonzero(~ok)
+    if len(bad):
+        raise ValueError(
+            f"labels: {batch.describe_position(int(bad[0]))} is {labels[bad[0]]!r}; with "
+            "measures=, labels are whole-number grades in [0, 2**53) (as trec_eval's qrels)"
+        )
+
+
+def _judged(batch: Batch, labels: np.ndarray, ideal_labels: object) -> QueryJudgments:
+    if ideal_labels is None:
+        rows = np.repeat(np.arange(batch.n_rows), batch.row_lengths())
+        flat = labels.astype(np.int64)
+    else:
+        seqs = [np.asarray(r, dtype=np.float64).reshape(-1) for r in ideal_labels]  # type: ignore[attr-defined]
+        if len(seqs) != batch.n_rows:
+            raise ValueError(
+                f"ideal_labels must hold one sequence per row ({batch.n_rows}); got {len(seqs)}"
+            )
+        flat_f = np.concatenate(seqs) if seqs else np.zeros(0)
+        if not np.all(np.isfinite(flat_f) & (flat_f == np.floor(flat_f))):
+            raise ValueError("ideal_labels: a label is NaN, infinite or not a whole number")
+        flat = flat_f.astype(np.int64)
+        rows = np.repeat(np.arange(batch.n_rows), [len(s) for s in seqs])
+    order = np.lexsort((-flat, rows))
+    offsets = np.concatenate(([0], np.cumsum(np.bincount(rows, minlength=batch.n_rows))))
+    return QueryJudgments(offsets.astype(np.int64), np.ascontiguousarray(flat[order]))
+
+
+def _hash_key(batch: Batch, offsets: np.ndarray, seed: int) -> np.ndarray:
+    """The ``hash`` rule's order inside ties: ``splitmix64(row key ^ item key)``, then the item
+    code, as :mod:`rankaudit.measures.row_ordered` orders them (ranks, ascending)."""
+    if batch.item_ids is None:
+        raise ValueError("ties='hash' needs item_ids (one id per candidate, distinct within a row)")
+    item_keys, item_codes = normalize_ids(
+        batch.item_ids, batch.item_id_name, locate=batch.describe_position
+    )
+    start = batch.row_start(0) if batch.n_rows else 0
+    size = int(offsets[-1])
+    ik = np.asarray(item_keys).reshape(-1)[start : start + size].astype(np.uint64)
+    ic = np.asarray(item_codes).reshape(-1)[start : start + size]
+    rk = np.repeat(row_keys(batch, seed), np.diff(offsets))
+    with np.errstate(over="ignore"):
+        h = splitmix64_array(rk ^ ik)
+    order = np.lexsort((ic, h))
+    ranks = np.empty(size, dtype=np.int64)
+    ranks[order] = np.arange(size)
+    return ranks
+
+
+def evaluate_measures(
+    batch: Batch,
+    measures: Sequence[Measure],
+    ties: str,
+    *,
+    seed: int = 0,
+    ideal_labels: object = None,
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """``({str(measure): per-row values}, has_relevant)`` of the rows under ``ties``."""
+    if ties not in ROW_MEASURE_RULES:
+        raise ValueError(
+            f"ties={ties!r} with measures=: use one of {', '.join(ROW_MEASURE_RULES)} "
+            "(ties='random' is for the default HR@k / NDCG@k / RR)"
+        )
+    offsets, scores, labels = _flat(batch)
+    _check(batch, scores, labels)
+    order, _ = score_order_kernel(offsets, scores)
+    docs = ListDocs(offsets, order, scores, labels.astype(np.int64), np.ones(len(scores), bool))
+    judg = _judged(batch, labels, ideal_labels)
+    tables = list_tables(max(batch.max_len, int(np.diff(judg.offsets).max(initial=0))))
+    out = np.empty((batch.n_rows, len(measures)))
+    if ties == "expected":
+        list_expected_kernel(docs, judg, measure_spec(measures, 1), tables, out)
+    elif ties in ("input_order", "hash"):
+        if ties == "hash":
+            keys = _hash_key(batch, offsets, seed)
+        else:
+            keys = np.arange(len(scores), dtype=np.int64)
+        list_ordered_kernel(docs, judg, measure_spec(measures, 1), tables, keys, out)
+    else:
+        for j, m in enumerate(measures):
+            key = _bound_key(m, labels)
+            part = np.empty((batch.n_rows, 1))
+            spec = measure_spec([m], 1)
+            list_ordered_kernel(
+                docs, judg, spec, tables, key if ties == "pessimistic" else -key, part
+            )
+            out[:, j] = part[:, 0]
+    has_rel = (
+        np.bincount(
+            np.repeat(np.arange(batch.n_rows), np.diff(offsets)),
+            weights=labels > 0,
+            minlength=batch.n_rows,
+        )
+        > 0
+    )
+    return {str(m): out[:, j] for j, m in enumerate(measures)}, has_rel
+
+
+def _bound_key(measure: Measure, labels: np.ndarray) -> np.ndarray:
+    """Utility of each candidate for ``measure`` (every candidate is judged): its gain under a
+    gain map, else its label (every other measure rises with the label or the relevance)."""
+    gains = measure.param("gains") if measure.family == "nDCG" else None
+    if gains is None:
+        return labels.astype(np.int64)
+    mapped = labels.copy()
+    for label, gain in gains:  # type: ignore[union-attr]
+        mapped[labels == label] = gain
+    return np.unique(np.maximum(mapped, 0.0), return_inverse=True)[1].astype(np.int64)
