@@ -257,6 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ties", nargs="+", default=DEFAULT_RULES, help="rules of (b)")
     parser.add_argument("--trec-eval", default=None, help="C trec_eval binary (see README)")
+    parser.add_argument(
+        "--trec-eval-also",
+        nargs="+",
+        default=[],
+        metavar="PATH",
+        help="other trec_eval builds, timed beside (c) for reference (e.g. the default -O0 make)",
+    )
     parser.add_argument("--repeats", type=int, default=3, help="alternating trials (best)")
     parser.add_argument(
         "--eval-rows",
@@ -330,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
             print("NOTE: none of --measures has a trec_eval counterpart: (c) skipped")
         else:
             cmds["c_trec_eval"] = [trec_eval, *te_flags, str(qrels_path), str(run_path)]
+            for i, other in enumerate(args.trec_eval_also, start=1):
+                path = resolve_trec_eval(other)
+                cmds[f"c_trec_eval_also_{i}"] = [path, *te_flags, str(qrels_path), str(run_path)]
             print(f"(c) {' '.join(cmds['c_trec_eval'][:-2])} QRELS RUN", flush=True)
             if no_te:
                 print(f"    no trec_eval counterpart (timed in (b) only): {', '.join(no_te)}")
@@ -433,6 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         "numpy": np.__version__,
         "trec_eval": trec_eval,
         "trec_eval_version": trec_eval_version(trec_eval),
+        "trec_eval_also": [resolve_trec_eval(p) for p in args.trec_eval_also],
     }
     text = json.dumps(result, indent=2) + "\n"
     (OUT_DIR / "bench_measures.json").write_text(text)
