@@ -169,24 +169,28 @@ def trec_eval_version(path: str | None) -> str | None:
     return (proc.stdout + proc.stderr).strip()
 
 
-def timed(cmd: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS (GB) and stdout of one child process.
+def timed(cmd: list[str]) -> tuple[float, float, str, float | None]:
+    """Wall seconds, peak RSS (GB), stdout and CPU seconds (user + system) of one child.
 
-    Peak RSS from GNU ``/usr/bin/time -v`` ("Maximum resident set size") when present, else
-    from ``getrusage(RUSAGE_CHILDREN)`` in a wrapper process (``bench_runs.timed``); both
-    read the ``ru_maxrss`` the kernel reports for the child."""
+    Peak RSS and CPU time from GNU ``/usr/bin/time -v`` ("Maximum resident set size", "User
+    time", "System time") when present, else the peak from ``getrusage(RUSAGE_CHILDREN)`` in a
+    wrapper process (``bench_runs.timed``) and no CPU time; both read the ``rusage`` the
+    kernel reports for the child."""
     if not GNU_TIME.exists():
-        return timed_rusage(cmd)
+        return (*timed_rusage(cmd), None)
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     t0 = time.perf_counter()
     proc = subprocess.run([str(GNU_TIME), "-v", *cmd], capture_output=True, text=True, env=env)
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[:6]} failed (rc {proc.returncode}): {proc.stderr[-2000:]}")
+        err = proc.stderr.split("\tCommand being timed:")[0]  # drop /usr/bin/time's report
+        raise RuntimeError(f"{' '.join(cmd[:8])} ... failed (rc {proc.returncode}): {err[-2000:]}")
     kb = re.findall(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
-    if not kb:
-        raise RuntimeError(f"no peak memory in /usr/bin/time output: {proc.stderr[-500:]}")
-    return wall, int(kb[-1]) / 1024**2, proc.stdout
+    user = re.findall(r"User time \(seconds\): ([0-9.]+)", proc.stderr)
+    system = re.findall(r"System time \(seconds\): ([0-9.]+)", proc.stderr)
+    if not (kb and user and system):
+        raise RuntimeError(f"no rusage in /usr/bin/time output: {proc.stderr[-500:]}")
+    return wall, int(kb[-1]) / 1024**2, proc.stdout, float(user[-1]) + float(system[-1])
 
 
 def parse_trec_eval(text: str) -> dict[str, float]:
@@ -325,7 +329,16 @@ def main(argv: list[str] | None = None) -> int:
             "b_audit_many": [*audit, *many],
         }
         for cmd in contenders.values():  # numba cache, as after any first use
-            timed([*cmd, str(warm_run), str(warm_qrels)])
+            try:
+                timed([*cmd, str(warm_run), str(warm_qrels)])
+            except RuntimeError as exc:
+                print(f"ERROR on the warm-up run: {exc}", file=sys.stderr)
+                print(
+                    "(measures not in rankaudit yet? pass --measures with the ones it has, e.g. "
+                    "--measures nDCG@10 P@10 R@100 AP RR Success@10)",
+                    file=sys.stderr,
+                )
+                return 2
         cmds = {k: [*v, str(run_path), str(qrels_path)] for k, v in contenders.items()}
         if trec_eval is None:
             print(
@@ -343,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"(c) {' '.join(cmds['c_trec_eval'][:-2])} QRELS RUN", flush=True)
             if no_te:
                 print(f"    no trec_eval counterpart (timed in (b) only): {', '.join(no_te)}")
-        trials: dict[str, list[tuple[float, float, str]]] = {k: [] for k in cmds}
+        trials: dict[str, list[tuple[float, float, str, float | None]]] = {k: [] for k in cmds}
         for _ in range(args.repeats):
             for name, cmd in cmds.items():
                 trials[name].append(timed(cmd))
@@ -354,10 +367,14 @@ def main(argv: list[str] | None = None) -> int:
                 "seconds": fastest[0],
                 "trials_seconds": [r[0] for r in ts],
                 "peak_rss_gb": max(r[1] for r in ts),
+                "trials_cpu_seconds": [r[3] for r in ts],
             }
             walls = ", ".join(f"{r[0]:.2f}" for r in ts)
             peak = runs[name]["peak_rss_gb"]
-            print(f"{name}: best {fastest[0]:.2f} s of [{walls}], peak {peak:.2f} GB", flush=True)
+            cpu = "" if ts[0][3] is None else f", CPU (user+sys) min {min(r[3] for r in ts):.2f} s"
+            print(
+                f"{name}: best {fastest[0]:.2f} s of [{walls}], peak {peak:.2f} GB{cpu}", flush=True
+            )
         result["runs"] = runs
         # correctness cross-check of (b)'s trec_eval rule against the peers
         ours = json.loads(trials["b_audit_many"][0][2])
@@ -368,7 +385,7 @@ def main(argv: list[str] | None = None) -> int:
             diffs = {
                 te_names[k]: abs(agg[te_names[k]] - v) for k, v in ref.items() if k in te_names
             }
-            checks["c_trec_eval"] = {"tolerance": 5e-5, "abs_diff": diffs}
+            checks["c_trec_eval"] = {"tolerance": 5e-5 + 1e-12, "abs_diff": diffs}
         if not args.skip_pytrec_eval and te_flags:
             try:
                 import pytrec_eval  # noqa: F401
@@ -435,6 +452,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<32}{value:>8.2f}  {op} {goal:g} {'met' if met else 'MISSED'}")
     for case, res in result["evaluate"].items():
         print(f"{'(d)/np.load ' + case + ' (info)':<32}{res['ratio_np_load']:>8.2f}")
+    cpu = {k: v["trials_cpu_seconds"] for k, v in runs.items()}
+    if all(None not in c for c in cpu.values()):
+        # CPU seconds (user + sys, min over trials): less sensitive to other jobs than wall
+        # time, but rankaudit runs queries on every core while trec_eval uses one
+        best_cpu = {k: min(c) for k, c in cpu.items()}
+        info = [("(b)/(a) CPU seconds (info)", "b_audit_many", "a_audit_default")]
+        if "c_trec_eval" in best_cpu:
+            info.append(("(b)/(c) CPU seconds (info)", "b_audit_many", "c_trec_eval"))
+        result["cpu_ratios"] = {}
+        for name, num, den in info:
+            result["cpu_ratios"][name] = best_cpu[num] / best_cpu[den]
+            print(f"{name:<32}{best_cpu[num] / best_cpu[den]:>8.2f}")
     result["machine"] = {
         "processor": platform.processor() or platform.machine(),
         "cpus": os.cpu_count(),
