@@ -357,7 +357,9 @@ def main(argv: list[str] | None = None) -> int:
             if no_te:
                 print(f"    no trec_eval counterpart (timed in (b) only): {', '.join(no_te)}")
         trials: dict[str, list[tuple[float, float, str, float | None]]] = {k: [] for k in cmds}
+        load1: list[float] = []  # 1-minute load average before each round (shared machines)
         for _ in range(args.repeats):
+            load1.append(os.getloadavg()[0])
             for name, cmd in cmds.items():
                 trials[name].append(timed(cmd))
         runs = {}
@@ -376,6 +378,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{name}: best {fastest[0]:.2f} s of [{walls}], peak {peak:.2f} GB{cpu}", flush=True
             )
         result["runs"] = runs
+        result["load1_before_each_round"] = load1
+        print(f"1-min load average before each round: {', '.join(f'{x:.1f}' for x in load1)}")
         # correctness cross-check of (b)'s trec_eval rule against the peers
         ours = json.loads(trials["b_audit_many"][0][2])
         agg = {r["measure"]: r["value"] for r in ours["aggregate"] if r["ties"] == "trec_eval"}
