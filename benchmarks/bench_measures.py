@@ -89,6 +89,7 @@ _PLAIN = {
     "RR": "recip_rank",
     "Rprec": "Rprec",
     "bpref": "bpref",
+    "Bpref": "bpref",
     "NumRet": "num_ret",
     "NumRel": "num_rel",
     "NumRelRet": "num_rel_ret",
@@ -382,13 +383,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"1-min load average before each round: {', '.join(f'{x:.1f}' for x in load1)}")
         # correctness cross-check of (b)'s trec_eval rule against the peers
         ours = json.loads(trials["b_audit_many"][0][2])
-        agg = {r["measure"]: r["value"] for r in ours["aggregate"] if r["ties"] == "trec_eval"}
+        # keyed case-insensitively: the audit may print its own spelling (``bpref`` -> ``Bpref``)
+        agg = {
+            r["measure"].casefold(): r["value"]
+            for r in ours["aggregate"]
+            if r["ties"] == "trec_eval"
+        }
+
+        def gaps(ref: dict[str, float]) -> dict[str, float]:
+            return {
+                te_names[k]: abs(agg[te_names[k].casefold()] - v)
+                for k, v in ref.items()
+                if k in te_names and te_names[k].casefold() in agg
+            }
+
         checks = {}
         if "c_trec_eval" in trials:
             ref = parse_trec_eval(trials["c_trec_eval"][0][2])
-            diffs = {
-                te_names[k]: abs(agg[te_names[k]] - v) for k, v in ref.items() if k in te_names
-            }
+            diffs = gaps(ref)
             checks["c_trec_eval"] = {"tolerance": 5e-5 + 1e-12, "abs_diff": diffs}
         if not args.skip_pytrec_eval and te_flags:
             try:
@@ -401,12 +413,10 @@ def main(argv: list[str] | None = None) -> int:
                     [py, "-c", _PYTREC, str(run_path), str(qrels_path)] + wanted
                 )
                 ref = json.loads(out)
-                diffs = {
-                    te_names[k]: abs(agg[te_names[k]] - v) for k, v in ref.items() if k in te_names
-                }
+                diffs = gaps(ref)
                 checks["pytrec_eval"] = {"tolerance": 1e-9, "abs_diff": diffs, "seconds": wall}
         for peer, c in checks.items():
-            missing = sorted(set(te_names.values()) - set(c["abs_diff"]))
+            missing = sorted(set(te_names.values()) - set(c["abs_diff"]))  # peer or audit lacks
             c["agree"] = bool(c["abs_diff"]) and max(c["abs_diff"].values()) <= c["tolerance"]
             c["not_computed_by_peer"] = missing
             worst = max(c["abs_diff"].values()) if c["abs_diff"] else float("nan")
