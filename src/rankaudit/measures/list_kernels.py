@@ -190,6 +190,24 @@ def _counts(judg, q, level):  # pragma: no cover - compiled
     return big_r, big_n
 
 
+@numba.njit(cache=True)
+def _level_counts(judg, q, spec):  # pragma: no cover - compiled
+    """``(R, N)`` of query ``q`` for every measure, counted once per distinct level."""
+    nm = len(spec.codes)
+    out = []
+    for j in range(nm):
+        found = -1
+        for i in range(j):
+            if spec.levels[i] == spec.levels[j]:
+                found = i
+                break
+        if found >= 0:
+            out.append(out[found])
+        else:
+            out.append(_counts(judg, q, spec.levels[j]))
+    return out
+
+
 @numba.njit(cache=True, inline="always")
 def _bpref_term(x, big_r, big_n):  # pragma: no cover - compiled
     """trec_eval's bpref credit of a relevant document with ``x`` judged non-relevant above."""
@@ -263,14 +281,14 @@ def _err_r(label, judged, max_grade):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _ordered_value(rl, rj, n, judg, q, spec, j, tables):  # pragma: no cover - compiled
+def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no cover
     """Measure ``j`` of query ``q`` whose documents, in rank order, have labels ``rl`` and
-    judged flags ``rj``."""
+    judged flags ``rj``; ``counts[j]`` is ``(R, N)`` at the measure's level."""
     code = spec.codes[j]
     k = spec.cutoffs[j]
     kk = n if (k == 0 or k > n) else k
     level = spec.levels[j]
-    big_r, big_n = _counts(judg, q, level)
+    big_r, big_n = counts[j]
     log2r = tables.log2r
     if code == NDCG:
         idcg = _ideal_dcg(judg, q, spec, j, log2r)
@@ -371,8 +389,9 @@ def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cove
         for r in range(n):
             rl[r] = docs.labels[a + order[r]]
             rj[r] = docs.judged[a + order[r]]
+        counts = _level_counts(judg, q, spec)
         for j in range(nm):
-            out[q, j] = _ordered_value(rl, rj, n, judg, q, spec, j, tables)
+            out[q, j] = _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts)
 
 
 @numba.njit(cache=True)
@@ -414,10 +433,11 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
         state = np.ones(nm)  # Success: P(miss); ERR: survival into the block
         above = np.zeros(nm, np.int64)  # relevant (bpref: judged non-relevant) above the block
         done = np.zeros(nm, np.bool_)  # RR: its first relevant block is past
-        big_r = np.zeros(nm, np.int64)
-        big_n = np.zeros(nm, np.int64)
+        counts = _level_counts(judg, q, spec)
+        big_r = np.empty(nm, np.int64)
+        big_n = np.empty(nm, np.int64)
         for j in range(nm):
-            big_r[j], big_n[j] = _counts(judg, q, spec.levels[j])
+            big_r[j], big_n[j] = counts[j]
         avals = np.empty(n)
         scratch = np.empty(n + 1)
         i = 0

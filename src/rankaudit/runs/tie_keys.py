@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rankaudit.measures.hashing import id64, splitmix64, splitmix64_array
-from rankaudit.measures.list_kernels import BPREF, ERR, JUDGED, NDCG, RBPRES
+from rankaudit.measures.list_kernels import BPREF, JUDGED, NDCG, RBPRES
 from rankaudit.measures.registry import FAMILIES, Measure
 from rankaudit.runs.layout import QueryBatch
 
@@ -48,36 +48,43 @@ def tie_keys(batch: QueryBatch, ties: str, seed: int = 0) -> np.ndarray:
 
 
 def utility_class(measure: Measure, relevance_level: int) -> tuple:
-    """What a measure's bound orders by; measures with equal classes share one sort."""
+    """What a measure's bound orders by; measures with equal classes share one sort.
+
+    Most measures share the class ``("label",)``: the key ``2 g + b``, ``g`` the label of a
+    judged document (0 unjudged or negative), ``b = 0`` for a judged label-0 document and 1
+    otherwise.  It orders by the label (so by the linear or exponential gain, ERR's stopping
+    probability and relevance at any level >= 1) and, among gain-0 documents, puts judged
+    non-relevant ones below unjudged ones (Bpref at level 1).  A gain map, Bpref at another
+    level, level 0, Judged and RBP's residual order by their own utilities.
+    """
     has_rel = "rel" in [p.name for p in FAMILIES[measure.family].params]
     rel = measure.param("rel") if has_rel else None
     level = relevance_level if rel is None else int(rel)  # type: ignore[call-overload]
-    if measure.code == NDCG:
-        return ("gain", measure.param("dcg"), measure.param("gains"))
-    if measure.code == ERR:
-        return ("gain", "log2", None)  # ERR's R_i rises with the label
+    if measure.code == NDCG and measure.param("gains") is not None:
+        return ("gain", measure.param("gains"))
     if measure.code == JUDGED:
         return ("judged",)
     if measure.code == RBPRES:
         return ("unjudged",)
-    if measure.code == BPREF:
+    if measure.code == BPREF and level != 1:
         return ("bpref", level)
-    return ("relevant", level)
+    if has_rel and level < 1:
+        return ("relevant", level)
+    return ("label",)
 
 
 def bound_key(batch: QueryBatch, utility: tuple, ties: str) -> np.ndarray:
     """The int64 key of ``pessimistic`` (utility ascending) or ``optimistic`` (descending)."""
     labels, judged = batch.labels, batch.judged
     kind = utility[0]
-    if kind == "gain":
-        _, dcg, gains = utility
-        value = np.where(judged, labels, 0)
-        if gains is not None:
-            mapped = np.asarray(value, dtype=np.float64)
-            for label, gain in gains:
-                mapped = np.where(judged & (labels == label), gain, mapped)
-            value = np.unique(np.maximum(mapped, 0.0), return_inverse=True)[1]
-        key = np.maximum(value, 0).astype(np.int64)
+    if kind == "label":
+        gain = np.where(judged, np.maximum(labels, 0), 0).astype(np.int64)
+        key = 2 * gain + (~(judged & (labels == 0))).astype(np.int64)
+    elif kind == "gain":
+        mapped = np.where(judged, labels, 0).astype(np.float64)
+        for label, gain in utility[1]:
+            mapped = np.where(judged & (labels == label), gain, mapped)
+        key = np.unique(np.maximum(mapped, 0.0), return_inverse=True)[1].astype(np.int64)
     elif kind == "judged":
         key = judged.astype(np.int64)
     elif kind == "unjudged":
