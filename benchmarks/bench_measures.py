@@ -1,4 +1,4 @@
-"""Cost of adding measures and rules, side by side with the C trec_eval, in one run (issue 22).
+"""Cost of adding measures and rules, side by side with the C trec_eval, in one run.
 
 Workload: the simulated TREC run of ``bench_runs.py`` (its generator, same seed: ``--queries``
 x ``--docs`` lines, default 10,000 x 1,000 = 10,000,000; scores from 40 values, so about 25

@@ -167,6 +167,7 @@ def evaluate(
     n_repeats: int = 1,
     empty: str = "error",
     return_variance: bool = False,
+    measures: object = None,
     row_partitioning: str = "auto",
     shuffle_method: str | None = None,
     persist: bool = True,
@@ -187,8 +188,9 @@ def evaluate(
         ``dask.dataframe.DataFrame`` in long format: one line per (row,
         candidate), columns named by ``row_col``, ``item_col``, ``score_col``,
         ``label_col`` (and ``user_col``).  The row id may also be the index.
-    k, ties, seed, n_repeats, empty, return_variance
-        As in :func:`rankaudit.evaluate`.
+    k, ties, seed, n_repeats, empty, return_variance, measures
+        As in :func:`rankaudit.evaluate` (``measures``: any measure of the core registry,
+        e.g. ``["nDCG(dcg='exp-log2')@10", "AP", "RBP(p=0.9)"]``).
     row_col, item_col, score_col, label_col, user_col
         Column names, as in :func:`rankaudit.evaluate` (``user_col`` defaults
         to the row id as the user id of ``"hash"`` / ``"random"``).
@@ -248,6 +250,7 @@ def evaluate(
         n_repeats=n_repeats,
         empty=empty,
         return_variance=return_variance,
+        measures=measures,
     )
     meta = _meta_frame(frame, row_col=row_col, **options)  # also validates the options
     whole = rows_whole(frame, row_col, row_partitioning, shuffle_method)
