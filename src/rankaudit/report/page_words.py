@@ -52,11 +52,11 @@ def amazon_audit_words(results: Mapping[str, Any]) -> dict[str, str]:
 #: chapter stem -> its words function.
 PAGE_WORDS = {"06_amazon_audit": amazon_audit_words}
 
-#: chapter stem -> the results paths (key, index, field) each word depends on: the values the
-#: flip test perturbs.
+#: chapter stem -> the results paths ``(key, index or None, field)`` each word depends on: the
+#: values the flip test perturbs. A field pair ``(low, high)`` is an interval, moved as a whole.
 DEPENDS = {
     "06_amazon_audit": [
-        *[("uncalibrated", i, f) for i in range(4) for f in ("ci_low", "ci_high", "reference")],
+        *[("uncalibrated", i, f) for i in range(4) for f in (("ci_low", "ci_high"), "reference")],
         ("residual_diagnosis", None, "ndcg_zero_rows"),
         ("residual_diagnosis", None, "ndcg_other_rows"),
         ("residual_diagnosis", None, "ndcg_reversed_popularity"),
