@@ -110,6 +110,7 @@ def tune_part3_ranker(
     config, grid = tune_lambdamart(train, valid, feature_sets[TUNING_SET], seed=seed)
     return config, [{**r, "tuned_on": TUNING_SET} for r in grid]
 
+
 DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
 #: The split of chapters 11 and 12 (shared so that their common Table 1 rows are identical).
 PART3_FRACTIONS = {"encoder": 0.25, "train": 0.35, "valid": 0.1, "test": 0.3}
