@@ -79,5 +79,7 @@ def test_page_words_are_on_the_page_and_flip(smoke_book, stem):
     page = (smoke_book.paths.executed / f"{stem}.ipynb").read_text()
     for key, text in words.items():
         assert json.dumps(text)[1:-1] in page, f"{stem}: word {key!r} = {text!r} not on the page"
-    for path in DEPENDS[stem]:
+    depends = DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
+    assert depends, f"{stem}: no value listed for its words"
+    for path in depends:
         assert flips(PAGE_WORDS[stem], results, path), f"{stem}: no word depends on {path}"

@@ -11,12 +11,12 @@ Public API: :data:`PAGE_WORDS`, :data:`DEPENDS`, and one ``<chapter>_words(resul
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from rankaudit.report.prose import comparison_word, interval_phrase, share_word
+from rankaudit.report.prose import comparison_word, interval_phrase, same_word, share_word
 
-__all__ = ["DEPENDS", "PAGE_WORDS", "amazon_audit_words"]
+__all__ = ["DEPENDS", "PAGE_WORDS", "amazon_audit_words", "real_recommenders_words"]
 
 
 def _outcome(results: Mapping[str, Any], name: str) -> Mapping[str, Any]:
@@ -49,12 +49,37 @@ def amazon_audit_words(results: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-#: chapter stem -> its words function.
-PAGE_WORDS = {"06_amazon_audit": amazon_audit_words}
+def _expected_float64(results: Mapping[str, Any]) -> list[int]:
+    """Indices of chapter 17's metric lines under the expected rule at full precision."""
+    return [
+        i
+        for i, m in enumerate(results["metrics"])
+        if m["ties"] == "expected" and m.get("precision", "float64") in ("float64", None)
+    ]
 
-#: chapter stem -> the results paths ``(key, index or None, field)`` each word depends on: the
-#: values the flip test perturbs. A field pair ``(low, high)`` is an interval, moved as a whole.
-DEPENDS = {
+
+def real_recommenders_words(results: Mapping[str, Any]) -> dict[str, str]:
+    """Chapter 17: the best model by NDCG@10 (expected rule, float64) on each protocol, and
+    whether the full catalog's best is "also" or "not" the best on sampled rows."""
+    best: dict[str, tuple[float, str]] = {}
+    for i in _expected_float64(results):
+        m = results["metrics"][i]
+        if m["protocol"] not in best or m["ndcg10"] > best[m["protocol"]][0]:
+            best[m["protocol"]] = (float(m["ndcg10"]), str(m["model"]))
+    full, sampled = best["full"][1], best["sampled"][1]
+    return {"best_full": full, "best_sampled": sampled, "best_same": same_word(full, sampled)}
+
+
+#: chapter stem -> its words function.
+PAGE_WORDS: dict[str, Callable[[Mapping[str, Any]], dict[str, str]]] = {
+    "06_amazon_audit": amazon_audit_words,
+    "17_real_recommenders": real_recommenders_words,
+}
+
+#: chapter stem -> the results paths ``(key, index or None, field)`` each word depends on (or a
+#: function of the results giving them): the values the flip test perturbs. A field pair
+#: ``(low, high)`` is an interval, moved as a whole.
+DEPENDS: dict[str, Any] = {
     "06_amazon_audit": [
         *[("uncalibrated", i, f) for i in range(4) for f in (("ci_low", "ci_high"), "reference")],
         ("residual_diagnosis", None, "ndcg_zero_rows"),
@@ -64,4 +89,5 @@ DEPENDS = {
         ("residual_diagnosis", None, "share_overlap_zero"),
         ("residual_diagnosis", None, "spearman_residual_popularity"),
     ],
+    "17_real_recommenders": lambda r: [("metrics", i, "ndcg10") for i in _expected_float64(r)],
 }

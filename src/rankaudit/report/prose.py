@@ -16,6 +16,7 @@ Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effec
                (on the null's side) and the power is at least ``min_power`` (0.8, Cohen
                1988); "resolved" when it excludes the null; otherwise "not resolved at this
                size (power 0.30)".
+Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
 Intervals      ``interval_phrase(lo, hi, ref, name="the paper's")``: where a CI lies against a
                reference value: "lies above the paper's 0.1702", "lies below ...", "includes ...".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
@@ -34,6 +35,7 @@ __all__ = [
     "count_phrase",
     "direction_word",
     "interval_phrase",
+    "same_word",
     "p_value_phrase",
     "share_word",
     "signed_phrase",
@@ -229,3 +231,9 @@ def interval_phrase(
     where = "lies above" if lo > ref else "lies below" if hi < ref else "includes"
     head = f"{name} " if name else ""
     return f"{where} {head}{ref:.{digits}f}"
+
+
+def same_word(a: object, b: object, *, words: tuple[str, str] = ("also", "not")) -> str:
+    """``words[0]`` when ``a == b`` (two computed names, e.g. the best model of two protocols),
+    else ``words[1]``: "it is also the best" / "it is not the best"."""
+    return words[0] if a == b else words[1]
