@@ -102,3 +102,39 @@ def test_abs_interval():
     assert abs_interval(-0.001, 0.003) == (0.0, 0.003)
     with pytest.raises(ValueError):
         abs_interval(1, 0)
+
+
+def test_residual_diagnosis_measures_the_anti_popularity_ranking():
+    """Rows where the overlap of the relevant item is 0 and the residual is minus popularity:
+    the diagnosis sees the negative correlation, the popular relevant item and a below-chance
+    NDCG on those rows; rows with a positive overlap rank the relevant item first."""
+    from rankaudit.audit.uncalibrated import residual_diagnosis
+
+    rng = np.random.default_rng(0)
+    n, m = 300, 8
+    labels = np.zeros((n, m), dtype=np.int64)
+    labels[:, 0] = 1
+    pop = rng.random((n, m))
+    pop[:, 0] += 1.0  # the held-out item is the most popular
+    overlap = np.zeros((n, m))
+    overlap[: n // 3, 0] = 1.0  # a third of rows: the relevant item shares an attribute
+    residual = overlap * 10 - pop
+    rows = CandidateRows(
+        user_ids=np.arange(n),
+        item_ids=np.arange(n * m).reshape(n, m),
+        labels=labels,
+        seed=0,
+        policy={},
+    )
+    d = residual_diagnosis(
+        rows, {"residualized": residual, "weighted": overlap, "popularity": pop}, k=3
+    )
+    assert d["share_overlap_zero"] == pytest.approx(1 - (n // 3) / n)
+    assert d["share_relevant_more_popular"] == 1.0
+    assert d["spearman_residual_popularity"] == pytest.approx(-1.0)
+    assert d["ndcg_zero_rows"] == 0.0 == d["ndcg_reversed_popularity"]
+    assert d["ndcg_other_rows"] == 1.0
+    with pytest.raises(ValueError, match="with and without"):
+        residual_diagnosis(
+            rows, {"residualized": residual, "weighted": overlap + 1, "popularity": pop}, k=3
+        )
