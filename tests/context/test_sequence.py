@@ -497,3 +497,21 @@ def test_shuffled_clicks_keep_the_rows_and_cost_a_trained_encoder_its_gain(split
     # the synthetic intent is revealed by the clicks only (for the Transformer): another query's
     # clicks must rank this query's SERP worse
     assert validation_ndcg(res.model, shuffled) < validation_ndcg(res.model, valid) - 0.05
+
+
+def test_patience_stops_training_before_the_cap_and_keeps_the_best_epoch(split):
+    """A learning rate so large that validation cannot keep improving: with patience 1 training
+    stops one epoch after the last improvement, far below the cap, and the kept epoch is the best
+    one of those run; without patience every epoch of the cap runs."""
+    train, valid = split
+    kw = dict(d_model=16, n_heads=2, lr=0.5, batch_size=64, progress=False, device="cpu")
+    stopped = train_encoder("trans", train, valid, epochs=30, patience=1, **kw)
+    h = stopped.history.set_index("epoch").valid_ndcg
+    assert stopped.stopped_early and stopped.epochs_run < 30
+    assert stopped.best_epoch < stopped.epochs_run == h.index.max()
+    assert stopped.epochs_run - stopped.best_epoch == 1
+    assert h.loc[stopped.best_epoch] == h.max()
+    full = train_encoder("trans", train, valid, epochs=3, **kw)
+    assert full.epochs_run == 3 and not full.stopped_early
+    with pytest.raises(ValueError, match="patience"):
+        train_encoder("trans", train, valid, epochs=3, patience=0, **kw)

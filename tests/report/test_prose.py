@@ -125,3 +125,18 @@ def test_significance_and_comparison_flip_with_their_numbers():
     assert comparison_word(1.0, 1.0) == "equal to"
     with pytest.raises(ValueError):
         significance_phrase(float("nan"), 0.05)
+
+
+def test_interval_phrase_flips_as_the_interval_crosses_the_reference():
+    from rankaudit.report.prose import interval_phrase
+
+    assert interval_phrase(0.175, 0.183, 0.1702, name="the paper's") == (
+        "lies above the paper's 0.1702"
+    )
+    assert interval_phrase(0.16, 0.17, 0.1702) == "lies below 0.1702"
+    assert interval_phrase(0.16, 0.18, 0.1702).startswith("includes")
+    assert interval_phrase(0.1702, 0.18, 0.1702).startswith("includes")  # touching is inside
+    with pytest.raises(ValueError):
+        interval_phrase(0.2, 0.1, 0.15)
+    with pytest.raises(ValueError, match="reference"):
+        interval_phrase(0.1, 0.2, float("nan"))

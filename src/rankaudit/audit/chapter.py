@@ -37,6 +37,7 @@ def run_audit_chapter(
     k: int,
     n_hash_seeds: int,
     n_permutations: int = 0,
+    n_boot: int = 1000,
     simulate: dict | None = None,
 ) -> tuple[AuditRun, dict[str, Any]]:
     """Prepare the audit, save its row-level parquet and compute every aggregate from the arrays.
@@ -44,6 +45,8 @@ def run_audit_chapter(
     ``table="table2"``: every score family, Table 2 (:func:`~rankaudit.audit.tables.audit_results`).
     ``table="table3"``: one ``score``, hash seeds vs the exact expectation with row-order audits
     (:func:`~rankaudit.audit.tables.table3_results`).
+
+    ``n_boot``: row-bootstrap resamples of the CIs on every cell and Δ from input order.
 
     The returned results dict is ready for :func:`rankaudit.report.write_results`: the aggregates
     plus ``rows_file``, ``candidate_policy`` and the ``audit_spec`` that
@@ -70,6 +73,7 @@ def run_audit_chapter(
             "n_hash_seeds": n_hash_seeds,
             "dataset": dataset,
             "data_source": run.source.label(),
+            "n_boot": n_boot,
         }
         spec = {"function": "audit_results", "args": {**args, "scores": list(run.scores)}}
     else:
@@ -80,6 +84,7 @@ def run_audit_chapter(
             "n_permutations": n_permutations,
             "score_name": score,
             "dataset": dataset,
+            "n_boot": n_boot,
         }
         spec = {"function": "table3_results", "args": args}
     results = _replay(spec, run.rows, run.scores)

@@ -47,9 +47,10 @@ def lookup(results: Mapping[str, Any], score: str, tie_rule: str, metric: str = 
 
 def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
     """Table 2 as the paper lays it out: one line per score; NDCG@10 and HR@10 under input order
-    and the hash rule, each with ``Δ`` = hash - input order (the paper's direction); then the
-    prevalence measures (shares of rows with any tie, a tie crossing the top-k boundary, the
-    relevant item tied). Rounded to 4 decimals for display."""
+    and the hash rule, each with ``Δ`` = hash - input order (the paper's direction) and, when the
+    results hold ``row_bootstrap``, its row-bootstrap 95% CI; then the prevalence measures
+    (shares of rows with any tie, a tie crossing the top-k boundary, the relevant item tied).
+    Rounded to 4 decimals for display."""
     t2 = pd.DataFrame(results["table2"])
     prev = pd.DataFrame(results["prevalence"]).set_index("score")
     scores = list(dict.fromkeys(t2["score"]))
@@ -60,6 +61,17 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
         cols[(label, "input order")] = io
         cols[(label, "hash")] = h
         cols[(label, "Δ input order → hash")] = h - io
+        if results.get("row_bootstrap"):
+            boot = pd.DataFrame(results["row_bootstrap"])
+            b = boot[(boot["tie_rule"] == "hash") & (boot["metric"] == metric)].set_index("score")
+            b = b.reindex(scores)
+            cols[(label, "Δ 95% CI")] = pd.Series(
+                [
+                    f"[{lo:.4f}, {hi:.4f}]"
+                    for lo, hi in zip(b.delta_ci_low, b.delta_ci_high, strict=True)
+                ],
+                index=b.index,
+            )
     for key, label in (
         ("any_tie", "any tie"),
         ("boundary_tie", "boundary tie"),

@@ -7,6 +7,7 @@ recompute each number of a results file exactly (:mod:`rankaudit.audit.chapter`)
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,7 +19,7 @@ import pyarrow.parquet as pq
 from rankaudit._paths import results_dir
 from rankaudit.data.candidates import CandidateRows
 
-__all__ = ["load_rows", "rows_path", "save_rows"]
+__all__ = ["load_rows", "rows_fingerprint", "rows_path", "save_rows"]
 
 
 def rows_path(stem: str, directory: Path | None = None) -> Path:
@@ -54,3 +55,17 @@ def load_rows(path: str | Path) -> tuple[CandidateRows, dict[str, np.ndarray]]:
         if frame[column].dtype.kind not in "iu":
             frame[column] = frame[column].astype(object)
     return CandidateRows.from_frame(frame, seed=int(info.get("seed", 0)), policy=info.get("policy"))
+
+
+def rows_fingerprint(rows: CandidateRows, scores: Mapping[str, np.ndarray] | None = None) -> str:
+    """A BLAKE2b digest of the candidate ids (as text, so string and integer ids of the same
+    values agree), the labels and, when given, the named score arrays (sorted by name): two
+    audits hold the same rows and scores exactly when their fingerprints are equal."""
+    h = hashlib.blake2b(digest_size=16)
+    for ids in (rows.user_ids, rows.item_ids):
+        h.update("\x1f".join(map(str, np.asarray(ids).ravel().tolist())).encode())
+    h.update(np.ascontiguousarray(rows.labels, dtype=np.int64).tobytes())
+    for name in sorted(scores or {}):
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(scores[name], dtype=np.float64).tobytes())
+    return h.hexdigest()

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankaudit.audit.bootstrap import rule_intervals
 from rankaudit.audit.display import lookup, paper_table2_frame, table2_frame
 from rankaudit.data.candidates import CandidateRows
 from rankaudit.measures.hashing import hash_collisions, ids_to_keys
@@ -249,9 +250,13 @@ def audit_results(
     n_hash_seeds: int,
     dataset: str,
     data_source: str,
+    n_boot: int = 1000,
 ) -> dict[str, Any]:
     """Every aggregate of a Table 2 audit chapter (05/06), from the row-level arrays alone:
-    ``table2``, ``prevalence``, ``hash_vs_expected`` (per score) and row counts."""
+    ``table2``, ``prevalence``, ``hash_vs_expected`` (per score), ``row_bootstrap`` (95% CIs of
+    each input-order, hash and expected cell and of each Δ from input order,
+    :func:`rankaudit.audit.bootstrap.rule_intervals`, ``n_boot`` resamples of rows) and row
+    counts."""
     rows = hash_ready(rows)
     runs = {name: hash_seed_study(rows, s, k=k, n_seeds=n_hash_seeds) for name, s in scores.items()}
     t2 = table2(
@@ -272,6 +277,7 @@ def audit_results(
         "table2": t2.to_dict(orient="records"),
         "prevalence": prevalence_table(rows, scores, k=k).to_dict(orient="records"),
         "hash_vs_expected": agreement,
+        "row_bootstrap": rule_intervals(rows, scores, k=k, seed=seed, n_boot=n_boot),
         "n_rows": rows.n_rows,
         "n_candidates": rows.n_candidates,
     }
@@ -287,14 +293,16 @@ def table3_results(
     n_permutations: int,
     score_name: str,
     dataset: str = "",
+    n_boot: int = 1000,
 ) -> dict[str, Any]:
     """Table 3 (hash seeds vs the exact expectation) for one score, from the row-level arrays.
 
     Returns ``table3`` (``dataset``, ``score``, Guo et al.'s Table 3 quantities plus se, z and
     the closed-form sd),
     ``table3_rules`` (input order, one hash seed, hash mean, random mean, expected, bounds),
-    ``per_seed_ndcg10`` (the hash-seed means), ``collisions`` and ``permutation`` (row-order
-    audits of input-order, hash and expected on this score).
+    ``per_seed_ndcg10`` (the hash-seed means), ``collisions``, ``permutation`` (row-order
+    audits of input-order, hash and expected on this score) and ``row_bootstrap`` (row-bootstrap
+    95% CIs of the cells and of each Δ from input order, ``n_boot`` resamples).
     """
     rows = hash_ready(rows)
     per_seed = hash_seed_study(rows, scores, k=k, n_seeds=n_hash_seeds)
@@ -342,6 +350,7 @@ def table3_results(
         "per_seed_ndcg10": [float(v) for v in per_seed[:, 0]],
         "collisions": hash_collisions(rows.user_ids, rows.item_ids, n_seeds=n_hash_seeds),
         "permutation": permutation,
+        "row_bootstrap": rule_intervals(rows, {score_name: scores}, k=k, seed=seed, n_boot=n_boot),
         "n_rows": rows.n_rows,
         "n_candidates": rows.n_candidates,
     }

@@ -178,6 +178,10 @@ class TrainResult:
     device: str
     #: standard error of the paired per-query validation NDCG gain of the kept epoch over epoch 0
     gain_se: float = float("nan")
+    #: epochs actually run: below the cap when validation NDCG stopped improving for ``patience``
+    epochs_run: int = 0
+    #: True when training stopped early (``patience`` epochs without a better validation NDCG)
+    stopped_early: bool = False
 
 
 @contextlib.contextmanager
@@ -245,6 +249,7 @@ def train_encoder(
     dropout: float = 0.1,
     correction: bool = False,
     epochs: int = 6,
+    patience: int | None = None,
     batch_size: int = 128,
     lr: float = 1e-3,
     weight_decay: float = 1e-4,
@@ -260,11 +265,18 @@ def train_encoder(
     a learnable scale (inverse temperature). Queries without an earlier click, or without any click
     or sale on the SERP, carry no training signal and are skipped. AdamW; the weights of the epoch
     with the best validation NDCG@10 are kept. Deterministic on CPU for a given ``seed``.
+
+    ``epochs`` is a cap; with ``patience`` training stops after ``patience`` consecutive epochs
+    without a better validation NDCG@10 (early stopping, Prechelt, 1998, "Early Stopping - But
+    When?", Neural Networks: Tricks of the Trade), so a kept epoch below the cap means validation
+    stopped improving, and one at the cap means the cap, not the data, ended training.
     """
     if epochs < 1 or batch_size < 1 or lr <= 0:
         raise ValueError(
             f"epochs, batch_size must be >= 1 and lr > 0; got {epochs}, {batch_size}, {lr}"
         )
+    if patience is not None and int(patience) < 1:
+        raise ValueError(f"patience must be >= 1 or None, got {patience!r}")
     device = resolve_device(device)
     rows = _trainable_rows(train)
     if len(rows) == 0:
@@ -321,12 +333,23 @@ def train_encoder(
             if v > best:
                 best, best_epoch = v, epoch
                 best_state = {k: t.detach().clone() for k, t in model.state_dict().items()}
+            elif patience is not None and epoch - best_epoch >= int(patience):
+                break
         bar.close()
+        epochs_run = len(history) - 1
         model.load_state_dict(best_state)
         model.eval()
         gain = validation_ndcg(model, valid, device=device, per_query=True) - ndcg_epoch0
         gain_se = float(gain.std(ddof=1) / np.sqrt(len(gain))) if len(gain) > 1 else float("nan")
-    return TrainResult(model, pd.DataFrame(history), best_epoch, str(device), gain_se)
+    return TrainResult(
+        model,
+        pd.DataFrame(history),
+        best_epoch,
+        str(device),
+        gain_se,
+        epochs_run=epochs_run,
+        stopped_early=epochs_run < epochs,
+    )
 
 
 @torch.no_grad()

@@ -24,6 +24,11 @@ paper).
 ``part3_fractions(n_sessions, encoder_sessions)``  those shares, without simulating.
 ``RANKER_WINDOWS``  ``("train", "valid", "test")``: the windows whose queries get ranker
     features.
+``tune_part3_ranker(train, valid, feature_sets) -> (LambdaMARTConfig, grid records)``
+    LambdaMART's learning rate and leaves tuned on the validation window with the ``"P2"`` set
+    (every paper feature, no oracle or sequence column), rounds by early stopping
+    (:func:`rankaudit.ranking.lambdamart.tune_lambdamart`); chapters 11 and 12 both call it, so
+    their shared rows use the same settings.
 ``table1_design(table) -> (feature_sets, rows)``  the paper's progressive sets and rows, plus the
     oracle row ``MLR + Oracle_intent`` vs MLR when the table has the oracle column.
 ``Experiment.window(name)``  the rows of one window (queries contiguous, SERP order).
@@ -73,7 +78,7 @@ from rankaudit.ranking.ablation import (
     progressive_feature_sets,
     run_ablation,
 )
-from rankaudit.ranking.lambdamart import LambdaMARTConfig
+from rankaudit.ranking.lambdamart import LambdaMARTConfig, tune_lambdamart
 
 __all__ = [
     "DEFAULT_FRACTIONS",
@@ -88,7 +93,23 @@ __all__ = [
     "context_sweep",
     "prepare_experiment",
     "table1_design",
+    "tune_part3_ranker",
 ]
+
+#: The feature set the Part III ranker is tuned with (every paper feature).
+TUNING_SET = "P2"
+
+
+def tune_part3_ranker(
+    train: pd.DataFrame, valid: pd.DataFrame, feature_sets: dict[str, list[str]], *, seed: int = 0
+) -> tuple[LambdaMARTConfig, list[dict]]:
+    """The ranker settings of chapters 11 and 12, tuned on ``valid`` with ``feature_sets["P2"]``
+    (module docstring); every record of the grid names the set it was tuned with."""
+    if TUNING_SET not in feature_sets:
+        raise ValueError(f"feature_sets has no {TUNING_SET!r} set to tune the ranker with")
+    config, grid = tune_lambdamart(train, valid, feature_sets[TUNING_SET], seed=seed)
+    return config, [{**r, "tuned_on": TUNING_SET} for r in grid]
+
 
 DEFAULT_FRACTIONS = {"train": 0.5, "valid": 0.15, "test": 0.35}
 #: The split of chapters 11 and 12 (shared so that their common Table 1 rows are identical).

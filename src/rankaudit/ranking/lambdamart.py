@@ -7,14 +7,19 @@ follow the paper's engagement order sale > click > none: ``label_gain = (0, 1, 3
 2 (LightGBM's default ``2**label - 1``). Missing feature values (NaN, e.g. no earlier click) are
 handled natively: each split learns on which side missing values go.
 
+Tuning (:func:`tune_lambdamart`): a small grid over learning rate and leaves, each fit stopped
+early on the validation window (so the number of rounds is tuned too); the setting with the best
+validation NDCG@10 is kept. The test window is never read.
+
 Public API: :class:`LambdaMARTConfig`, :func:`group_sizes`, :func:`shuffle_within_query`,
-:func:`train_lambdamart`, :func:`predict_scores`.
+:func:`train_lambdamart`, :func:`predict_scores`, :func:`tune_lambdamart`, :data:`TUNING_GRID`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -22,19 +27,24 @@ import pandas as pd
 from rankaudit._optional import require
 
 __all__ = [
+    "TUNING_GRID",
     "LambdaMARTConfig",
     "group_sizes",
     "predict_scores",
     "shuffle_within_query",
     "train_lambdamart",
+    "tune_lambdamart",
 ]
+
+#: The grid :func:`tune_lambdamart` searches: learning rates x leaves (rounds by early stopping).
+TUNING_GRID = {"learning_rate": (0.05, 0.15), "num_leaves": (7, 15, 31)}
 
 
 @dataclass(frozen=True)
 class LambdaMARTConfig:
     """LightGBM settings; row/feature bagging make ``seed`` matter, so seed spread is measurable."""
 
-    num_boost_round: int = 80
+    num_boost_round: int = 400
     learning_rate: float = 0.15
     num_leaves: int = 15
     min_data_in_leaf: int = 100
@@ -154,3 +164,49 @@ def predict_scores(model, frame: pd.DataFrame, features: Sequence[str]) -> np.nd
     x = frame[list(features)].to_numpy(dtype=np.float64)
     it = model.best_iteration if getattr(model, "best_iteration", 0) else None
     return np.asarray(model.predict(x, num_iteration=it), dtype=np.float64)
+
+
+def tune_lambdamart(
+    train: pd.DataFrame,
+    valid: pd.DataFrame,
+    features: Sequence[str],
+    *,
+    seed: int = 0,
+    base: LambdaMARTConfig | None = None,
+    grid: dict[str, Sequence[Any]] | None = None,
+) -> tuple[LambdaMARTConfig, list[dict[str, Any]]]:
+    """Pick learning rate and leaves on the validation window; rounds by early stopping.
+
+    Every ``(learning_rate, num_leaves)`` of ``grid`` (default :data:`TUNING_GRID`) is fitted on
+    ``train`` with ``features`` and stopped early on ``valid``; the kept setting maximises the
+    validation NDCG@10 at its best iteration (first in grid order on a tie). Returns the tuned
+    config (``base`` with the chosen values) and one record per grid point: ``learning_rate``,
+    ``num_leaves``, ``best_iteration``, ``valid_ndcg10``, ``chosen``.
+    """
+    cfg = base or LambdaMARTConfig()
+    grid = dict(grid or TUNING_GRID)
+    if set(grid) != {"learning_rate", "num_leaves"} or not all(grid.values()):
+        raise ValueError("grid must give non-empty 'learning_rate' and 'num_leaves' values")
+    records = []
+    for lr in grid["learning_rate"]:
+        for leaves in grid["num_leaves"]:
+            trial = replace(cfg, learning_rate=float(lr), num_leaves=int(leaves))
+            model = train_lambdamart(train, features, valid=valid, seed=seed, config=trial)
+            score = float(model.best_score["valid_0"]["ndcg@10"])
+            records.append(
+                {
+                    "learning_rate": float(lr),
+                    "num_leaves": int(leaves),
+                    "best_iteration": int(model.best_iteration or model.current_iteration()),
+                    "valid_ndcg10": score,
+                    "chosen": False,
+                }
+            )
+    best = max(range(len(records)), key=lambda i: (records[i]["valid_ndcg10"], -i))
+    records[best]["chosen"] = True
+    tuned = replace(
+        cfg,
+        learning_rate=records[best]["learning_rate"],
+        num_leaves=records[best]["num_leaves"],
+    )
+    return tuned, records

@@ -14,12 +14,20 @@ item is tied, since every tie order then gives the same metric) and
 :func:`permutation_checks` (row-order invariance: a test for the hash rule, an identity for the
 expectation, which averages over every order by definition).
 
+Chapter-specific checks, each a test with the unit test that makes it fail:
+:func:`closed_form_checks` (chapter 02: the closed form against enumeration, scikit-learn and
+Monte Carlo), :func:`sampled_p_check` (chapter 16: sampled sign flips against enumeration),
+:func:`shared_rows_check` (chapter 12: its Table 1 rows shared with chapter 11 are equal) and
+:func:`early_stop_check` (chapter 12: an encoder stopped on validation before its epoch cap).
+
 Public API: :func:`falsifiable_check`, :func:`identity_check`, :func:`validate_checks`,
-:func:`hash_agreement_checks`, :func:`permutation_checks`.
+:func:`hash_agreement_checks`, :func:`permutation_checks`, :func:`closed_form_checks`,
+:func:`sampled_p_check`, :func:`shared_rows_check`, :func:`early_stop_check`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,12 +35,20 @@ __all__ = [
     "CHECK_KINDS",
     "HASH_AGREEMENT_TEST",
     "PERMUTATION_TEST",
+    "closed_form_checks",
+    "early_stop_check",
     "falsifiable_check",
     "hash_agreement_checks",
     "identity_check",
     "permutation_checks",
+    "sampled_p_check",
+    "shared_rows_check",
     "validate_checks",
 ]
+
+_CHECKS_TEST = "tests/report/test_chapter_checks.py::"
+#: Floating-point agreement: two exact computations of one number differ by rounding only.
+EXACT_TOL = 1e-9
 
 #: The unit test in which shifted hash runs make the agreement check fail.
 HASH_AGREEMENT_TEST = (
@@ -125,3 +141,69 @@ def permutation_checks(invariant: Mapping[str, bool]) -> list[dict[str, Any]]:
         else:
             out.append(falsifiable_check(name, bool(ok), PERMUTATION_TEST))
     return out
+
+
+def closed_form_checks(
+    err_enumeration: float, err_sklearn: float, max_z: float, z_chance: float
+) -> list[dict[str, Any]]:
+    """Chapter 02: the closed form equals enumeration and scikit-learn to :data:`EXACT_TOL`, and
+    the largest Monte Carlo ``|z|`` stays below ``z_chance`` (Šidák bound at 0.95)."""
+    return [
+        falsifiable_check(
+            "closed form equals enumeration (mean and variance)",
+            bool(err_enumeration <= EXACT_TOL),
+            _CHECKS_TEST + "test_closed_form_checks_fail_for_a_shifted_formula",
+        ),
+        falsifiable_check(
+            "closed form equals scikit-learn's tie-averaged NDCG",
+            bool(err_sklearn <= EXACT_TOL),
+            _CHECKS_TEST + "test_closed_form_checks_fail_for_a_shifted_formula",
+        ),
+        falsifiable_check(
+            "Monte Carlo means within the chance bound of the formula",
+            bool(max_z < z_chance),
+            _CHECKS_TEST + "test_closed_form_checks_fail_for_a_shifted_formula",
+        ),
+    ]
+
+
+def sampled_p_check(p_exact: float, p_sampled: float, n_perm: int, *, z: float = 4.0):
+    """Chapter 16: the sampled sign-flip p-value lies within ``z`` binomial standard errors
+    (plus the ``1/(P+1)`` of its +1 convention) of the exact p-value over every sign vector."""
+    se = math.sqrt(p_exact * (1 - p_exact) / n_perm)
+    ok = abs(p_sampled - p_exact) <= z * se + 1 / (n_perm + 1)
+    return falsifiable_check(
+        "sampled sign-flip p-value agrees with enumeration",
+        bool(ok),
+        _CHECKS_TEST + "test_sampled_p_check_fails_for_a_wrong_sampler",
+    )
+
+
+def shared_rows_check(
+    ours: Sequence[Mapping[str, Any]],
+    theirs: Sequence[Mapping[str, Any]],
+    columns: Sequence[str] = ("lift_pct", "ci_low", "ci_high", "p_value"),
+) -> tuple[float, dict[str, Any]]:
+    """Chapter 12: the largest difference between its Table 1 rows and chapter 11's rows of the
+    same variant, and the check that it is at most :data:`EXACT_TOL`. Refuses no shared row."""
+    by = {r["variant"]: r for r in theirs}
+    shared = [r for r in ours if r["variant"] in by]
+    if not shared:
+        raise ValueError("shared_rows_check: the two tables share no variant")
+    gap = max(abs(float(r[c]) - float(by[r["variant"]][c])) for r in shared for c in columns)
+    check = falsifiable_check(
+        "Table 1 rows shared with chapter 11 are equal",
+        bool(gap <= EXACT_TOL),
+        _CHECKS_TEST + "test_shared_rows_check_fails_when_a_row_differs",
+    )
+    return gap, check
+
+
+def early_stop_check(encoder: str, best_epoch: int, epoch_cap: int) -> dict[str, Any]:
+    """Chapter 12: the encoder's kept epoch is below its epoch cap (validation stopped improving
+    before the cap ended training)."""
+    return falsifiable_check(
+        f"{encoder} encoder stopped on validation before its epoch cap",
+        bool(int(best_epoch) < int(epoch_cap)),
+        _CHECKS_TEST + "test_early_stop_check_fails_at_the_cap",
+    )

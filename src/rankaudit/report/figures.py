@@ -19,6 +19,7 @@ sns = require("seaborn", purpose="rankaudit.report.figures")
 
 __all__ = [
     "plot_ablation_design",
+    "plot_epoch_curves",
     "plot_precision_sweep",
     "plot_prevalence",
     "plot_rank_intervals",
@@ -363,5 +364,28 @@ def plot_precision_sweep(sweep: Sequence[Mapping[str, Any]], precisions: Sequenc
     axes[1].set_title("How far input order departs from the expectation")
     axes[0].get_legend().remove()
     axes[1].legend(title="model", fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
+    fig.tight_layout()
+    return fig
+
+
+def plot_epoch_curves(history: pd.DataFrame, title: str):
+    """Validation NDCG@10 by training epoch, one line per encoder (colour) and seed (style), a
+    star on each run's kept epoch (its best validation NDCG@10; Prechelt, 1998, early stopping).
+
+    ``history``: columns ``encoder``, ``seed``, ``epoch``, ``valid_ndcg`` (epoch 0 = untrained).
+    """
+    missing = {"encoder", "seed", "epoch", "valid_ndcg"} - set(history.columns)
+    if missing:
+        raise ValueError(f"history lacks the column(s) {sorted(missing)}")
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    sns.lineplot(
+        data=history, x="epoch", y="valid_ndcg", hue="encoder", style="seed", marker="o", ax=ax
+    )
+    best = history.loc[history.groupby(["encoder", "seed"]).valid_ndcg.idxmax()]
+    ax.scatter(
+        best.epoch, best.valid_ndcg, marker="*", s=180, color="black", zorder=4, label="kept epoch"
+    )
+    ax.set(title=title, xlabel="epoch (0 = untrained)", ylabel="validation NDCG@10")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     return fig

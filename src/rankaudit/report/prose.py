@@ -16,6 +16,9 @@ Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effec
                (on the null's side) and the power is at least ``min_power`` (0.8, Cohen
                1988); "resolved" when it excludes the null; otherwise "not resolved at this
                size (power 0.30)".
+Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
+Intervals      ``interval_phrase(lo, hi, ref, name="the paper's")``: where a CI lies against a
+               reference value: "lies above the paper's 0.1702", "lies below ...", "includes ...".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
                value is ``1 / (B + 1)`` for ``B`` permutations (Phipson & Smyth, 2010, "Permutation
                p-values should never be zero"), so it prints "p ≤ 0.001 (1,000 permutations)".
@@ -31,6 +34,8 @@ __all__ = [
     "comparison_word",
     "count_phrase",
     "direction_word",
+    "interval_phrase",
+    "same_word",
     "p_value_phrase",
     "share_word",
     "signed_phrase",
@@ -211,3 +216,24 @@ def comparison_word(value: float, reference: float) -> str:
     if v < r:
         return "smaller than"
     return "larger than" if v > r else "equal to"
+
+
+def interval_phrase(
+    ci_low: float, ci_high: float, reference: float, *, name: str = "", digits: int = 4
+) -> str:
+    """Where the CI ``[ci_low, ci_high]`` lies against ``reference``, named by ``name``:
+    "lies above the paper's 0.1702" (``ci_low > reference``), "lies below ..." (``ci_high <
+    reference``), otherwise "includes ..."."""
+    lo, hi = _finite(ci_low, "ci_low"), _finite(ci_high, "ci_high")
+    ref = _finite(reference, "reference")
+    if lo > hi:
+        raise ValueError(f"ci_low must be <= ci_high, got {lo} > {hi}")
+    where = "lies above" if lo > ref else "lies below" if hi < ref else "includes"
+    head = f"{name} " if name else ""
+    return f"{where} {head}{ref:.{digits}f}"
+
+
+def same_word(a: object, b: object, *, words: tuple[str, str] = ("also", "not")) -> str:
+    """``words[0]`` when ``a == b`` (two computed names, e.g. the best model of two protocols),
+    else ``words[1]``: "it is also the best" / "it is not the best"."""
+    return words[0] if a == b else words[1]
