@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from rankaudit.data import synthetic_rows
-from rankaudit.ties import montecarlo, reference
+from rankaudit.measures import row_reference as reference
+from rankaudit.ties import montecarlo
 from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.ties.evaluate import evaluate
 
