@@ -253,28 +253,7 @@ def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no c
 
 
 @numba.njit(cache=True)
-def row_expected_kernel(
-    n_rows,
-    row_len,
-    offsets,
-    scores,
-    labels,
-    k,
-    want_var,
-    disc,
-    cum1,
-    cum2,
-    h1,
-    h2,
-    max_len,
-    hr,
-    ndcg,
-    rr,
-    hr_var,
-    ndcg_var,
-    rr_var,
-    has_rel,
-):  # pragma: no cover - compiled
+def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - compiled
     """Fill the per-row expectation (and variance if ``want_var``) arrays in place.
 
     Returns ``(status, row, position)``; status 0 means every row was valid
@@ -288,6 +267,9 @@ def row_expected_kernel(
     else from the formulas.  Rows with several relevant items branch out to
     ``_expected_row_general``.
     """
+    n_rows, row_len, offsets, scores, labels = rows
+    disc, cum1, cum2, h1, h2, max_len = tables
+    hr, ndcg, rr, hr_var, ndcg_var, rr_var, has_rel = out
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)
     gains = np.empty(size, np.float64)

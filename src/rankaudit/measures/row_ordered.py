@@ -184,28 +184,17 @@ def _first_duplicate(item_keys, item_codes, a, n, table, stamp, mask, row):  # p
 
 @numba.njit(cache=True)
 def row_ordered_kernel(
-    n_rows,
-    row_len,
-    offsets,
-    scores,
-    labels,
-    k,
-    mode,
-    row_keys,
-    item_keys,
-    item_codes,
-    disc,
-    max_len,
-    hr,
-    ndcg,
-    rr,
-    has_rel,
+    rows, k, mode, row_keys, item_keys, item_codes, tables, out
 ):  # pragma: no cover - compiled
     """Fill per-row HR@k, NDCG@k and RR under a deterministic tie rule.
 
     ``row_keys[row] = splitmix64(splitmix64(seed) ^ id64(user))`` (hash mode only).
     Returns ``(status, row, position)``; status 0 means every row was valid.
     """
+    n_rows, row_len, offsets, scores, labels = rows
+    disc = tables.disc
+    max_len = tables.max_len
+    hr, ndcg, rr, _, _, _, has_rel = out
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)
     ranks = np.empty(size, np.int64)

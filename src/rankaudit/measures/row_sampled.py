@@ -92,31 +92,17 @@ def _draw_block_fenwick(state, gamma, g, t, mb, start, ranks, tree, best):  # pr
 
 
 @numba.njit(cache=True)
-def row_random_kernel(
-    n_rows,
-    row_len,
-    offsets,
-    scores,
-    labels,
-    k,
-    n_repeats,
-    row_keys,
-    disc,
-    max_len,
-    hr,
-    ndcg,
-    rr,
-    hr_std,
-    ndcg_std,
-    rr_std,
-    has_rel,
-):  # pragma: no cover - compiled
+def row_random_kernel(rows, k, n_repeats, row_keys, tables, out):  # pragma: no cover - compiled
     """Fill per-row means (and sample std when ``n_repeats > 1``) over random tie orders.
 
     ``row_keys[row]`` is the row's ``row_key`` (see module docstring).
     Returns ``(status, row, position)``; status 0 means every row was valid
     (labels finite, >= 0 and < ``MAX_LABEL``; scores finite).
     """
+    n_rows, row_len, offsets, scores, labels = rows
+    disc = tables.disc
+    max_len = tables.max_len
+    hr, ndcg, rr, hr_std, ndcg_std, rr_std, has_rel = out
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)
     ideal = np.empty(size, np.float64)

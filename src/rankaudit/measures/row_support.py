@@ -19,6 +19,8 @@ editing this module, delete ``src/rankaudit/ties/__pycache__/*.nbi`` and
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numba
 import numpy as np
 
@@ -27,6 +29,9 @@ from rankaudit.measures.row_metrics import discount
 
 __all__ = [
     "BAD_LABEL",
+    "RowBatch",
+    "RowOutput",
+    "RowTables",
     "DUPLICATE_ITEM",
     "NONFINITE_SCORE",
     "OK",
@@ -45,6 +50,44 @@ __all__ = [
     "relevant_blocks",
     "sort_relevant_canonical",
 ]
+
+
+class RowBatch(NamedTuple):
+    """The rows a kernel reads: ``row_len >= 0`` for rectangular rows of that length
+    (``offsets`` unused), ``-1`` for ragged rows delimited by ``offsets``."""
+
+    n_rows: int
+    row_len: int
+    offsets: np.ndarray
+    scores: np.ndarray
+    labels: np.ndarray
+
+
+class RowTables(NamedTuple):
+    """Rank-indexed tables (:func:`discount_tables`, :func:`harmonic_tables`) and the
+    longest row (scratch size)."""
+
+    disc: np.ndarray
+    cum1: np.ndarray
+    cum2: np.ndarray
+    h1: np.ndarray
+    h2: np.ndarray
+    max_len: int
+
+
+class RowOutput(NamedTuple):
+    """Per-row outputs, filled in place: HR@k, NDCG@k, RR, a second moment of each (variance
+    or sample standard deviation; empty when not asked for) and whether a row holds a relevant
+    item."""
+
+    hr: np.ndarray
+    ndcg: np.ndarray
+    rr: np.ndarray
+    hr_extra: np.ndarray
+    ndcg_extra: np.ndarray
+    rr_extra: np.ndarray
+    has_rel: np.ndarray
+
 
 OK = 0
 NONFINITE_SCORE = 1

@@ -31,7 +31,13 @@ from rankaudit.measures.row_ordered import (
     row_ordered_kernel,
 )
 from rankaudit.measures.row_sampled import RANDOM_DOMAIN, row_random_kernel
-from rankaudit.measures.row_support import discount_tables, harmonic_tables
+from rankaudit.measures.row_support import (
+    RowBatch,
+    RowOutput,
+    RowTables,
+    discount_tables,
+    harmonic_tables,
+)
 from rankaudit.measures.rules import TIE_RULES, check_rule
 from rankaudit.ties.ideal import _rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
@@ -50,6 +56,8 @@ from rankaudit.ties.validation import (
 __all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "metric_names", "summarize"]
 
 _METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
+
+_EMPTY = np.zeros(1)
 
 _MODES = {
     "input_order": INPUT_ORDER,
@@ -276,55 +284,28 @@ def evaluate_batch(
     # (k = 2**64 - 1 would otherwise be typed uint64 and compare wrongly with int64 ranks).
     k = min(k, max(max_len, 1))
     disc, cum1, cum2 = discount_tables(k, max_len)
-    hr, ndcg, rr = (np.empty(n) for _ in range(3))
-    has_rel = np.empty(n, dtype=np.bool_)
+    h1, h2 = harmonic_tables(max_len) if ties == "expected" else (_EMPTY, _EMPTY)
+    tables = RowTables(disc, cum1, cum2, h1, h2, max_len)
+    rows = RowBatch(*batch.kernel_layout(), batch.scores, batch.labels)
+    extra = (ties == "expected" and return_variance) or (ties == "random" and n_repeats > 1)
+    width = n if extra else 0
+    out = RowOutput(
+        np.empty(n),
+        np.empty(n),
+        np.empty(n),
+        np.empty(width),
+        np.empty(width),
+        np.empty(width),
+        np.empty(n, dtype=np.bool_),
+    )
     hr_name, ndcg_name, rr_name = metric_names(names_k)
-    values = {hr_name: hr, ndcg_name: ndcg, rr_name: rr}
+    values = {hr_name: out.hr, ndcg_name: out.ndcg, rr_name: out.rr}
+    suffix = "_var" if ties == "expected" else "_std"
     if ties == "expected":
-        h1, h2 = harmonic_tables(max_len)
-        shape = n if return_variance else 0
-        var = [np.empty(shape) for _ in range(3)]
-        status = row_expected_kernel(
-            *batch.kernel_layout(),
-            batch.scores,
-            batch.labels,
-            k,
-            return_variance,
-            disc,
-            cum1,
-            cum2,
-            h1,
-            h2,
-            max_len,
-            hr,
-            ndcg,
-            rr,
-            *var,
-            has_rel,
-        )
-        if return_variance:
-            values.update({f"{name}_var": v for name, v in zip(values, var, strict=False)})
+        status = row_expected_kernel(rows, k, return_variance, tables, out)
     elif ties == "random":
         keys = row_keys(batch, seed, domain=RANDOM_DOMAIN)
-        shape = n if n_repeats > 1 else 0
-        std = [np.empty(shape) for _ in range(3)]
-        status = row_random_kernel(
-            *batch.kernel_layout(),
-            batch.scores,
-            batch.labels,
-            k,
-            n_repeats,
-            keys,
-            disc,
-            max_len,
-            hr,
-            ndcg,
-            rr,
-            *std,
-            has_rel,
-        )
-        if n_repeats > 1:
-            values.update({f"{name}_std": v for name, v in zip(values, std, strict=False)})
+        status = row_random_kernel(rows, k, n_repeats, keys, tables, out)
     else:
         mode = _MODES[ties]
         if ties == "hash":
@@ -336,24 +317,12 @@ def evaluate_batch(
         else:
             item_keys = item_codes = np.zeros(1, dtype=np.int64)
             keys = np.zeros(1, dtype=np.uint64)
-        status = row_ordered_kernel(
-            *batch.kernel_layout(),
-            batch.scores,
-            batch.labels,
-            k,
-            mode,
-            keys,
-            item_keys,
-            item_codes,
-            disc,
-            max_len,
-            hr,
-            ndcg,
-            rr,
-            has_rel,
-        )
+        status = row_ordered_kernel(rows, k, mode, keys, item_keys, item_codes, tables, out)
+    if extra:
+        seconds = (out.hr_extra, out.ndcg_extra, out.rr_extra)
+        values.update({f"{name}{suffix}": v for name, v in zip(list(values), seconds, strict=True)})
     raise_for_status(*status, batch)
-    return values, has_rel
+    return values, out.has_rel
 
 
 def _to_frame(
