@@ -9,9 +9,10 @@ The rule, at the granularity a reader looks a symbol up by:
   letter (``\\alpha``) or a blackboard letter (``\\mathbb{E}``). A subscript made of single
   letters, digits and punctuation is an index (``s_i``, ``s_{(k)}`` and ``s_j`` are all the
   symbol ``s_·``, and so are ``NCD_{i,lc}`` and ``T_{item}``); a subscript that is one word of
-  three or more letters is part of the name (``Ref_{txt}`` is ``Ref_txt``). Superscripts are powers or positions and are
-  ignored. ``\\text{}`` is prose, TeX commands for operators, relations, spacing and delimiters
-  (``\\sum``, ``\\log``, ``\\le``, ``\\,``) are not symbols, and neither are digits.
+  three or more letters is part of the name (``Ref_{txt}`` is ``Ref_txt``). Superscripts are
+  powers or positions and are ignored. ``\\text{}`` is prose, TeX commands for operators,
+  relations, spacing and delimiters (``\\sum``, ``\\log``, ``\\le``, ``\\,``)
+  are not symbols, and neither are digits.
 * A symbol is **known** to a chapter when the notation page (``book/notation.md``) writes it, or
   when the chapter defines it at or before its first use: the Markdown paragraph (or display
   equation) of its first use states a definition — the symbol is the left-hand side of a
