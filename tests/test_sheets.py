@@ -2,12 +2,14 @@
 run as written.
 
 Each sheet exercise names what to run (a ``make chapter NB=... ARGS="..." OUT=...`` line, or a
-Python block) and, on its ``**Read:**`` line, the results keys (or printed fields) to read. The
-slow test runs every exercise in page order, the chapters at their smoke sizes with the
+Python block) and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
+key may be followed by the fields to read inside it, in parentheses: ``table1`` (``lift_pct``).
+The slow test runs every exercise in page order, the chapters at their smoke sizes with the
 exercise's own parameters on top and ``~/rerun`` moved to a temporary folder, and finds every
-key it names in the results JSON of the exercise's last run (or in the printed output of its
-Python block). The fast tests check each exercise's structure: a label, a runnable item, at least
-one key, and a folded solution.
+key it names in the results JSON of the exercise's last run and each field inside its value (a
+record of a table, an entry of a mapping), or in the printed output of its Python block. The
+fast tests check each exercise's structure: a label, a runnable item, at least one key, and a
+folded solution.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ _BLOCK = re.compile(
     flags=re.S | re.M,
 )
 _MAKE = re.compile(r'make chapter NB=(\S+)(?: ARGS="([^"]*)")? OUT=(\S+)')
+_READ = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`(?:\s*\(([^()]*)\))?")
 _CODE = re.compile(r"^```(bash|python)\n(.*?)^```\s*$", flags=re.S | re.M)
 
 
@@ -42,6 +45,7 @@ class SheetItem:
     runs: list[tuple[str, dict[str, str], str]] = field(default_factory=list)
     python: list[str] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
+    fields: dict[str, list[str]] = field(default_factory=dict)
     solved: bool = False
 
 
@@ -68,7 +72,9 @@ def parse_sheet(text: str) -> list[SheetItem]:
                 item.runs.append((nb, params, out))
         read = re.search(r"\*\*Read:\*\*(.*?)(?:\n\n|\Z)", body, flags=re.S)
         if read:
-            item.keys = re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", read.group(1))
+            for key, inside in _READ.findall(read.group(1)):
+                item.keys.append(key)
+                item.fields[key] = re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", inside)
         items[item.label] = item
     return list(items.values())
 
@@ -93,6 +99,9 @@ def test_parse_sheet_reads_an_exercise():
     (item,) = parse_sheet(text)
     assert item.runs == [("01_x", {"k": "5", "seed": "2"}, "~/rerun/s1-9")]
     assert item.keys == ["a_key", "b_key"] and item.solved
+    (table,) = parse_sheet(text.replace("`a_key`, `b_key`", "`t1` (`lift`, `ci`) and `n`"))
+    assert table.keys == ["t1", "n"] and table.fields == {"t1": ["lift", "ci"], "n": []}
+    assert _field_names([{"lift": 1, "ci": 2}]) == {"lift", "ci"}
 
 
 @pytest.mark.slow
@@ -105,11 +114,13 @@ def test_every_sheet_exercise_runs_and_finds_its_keys(sheet, tmp_path):
     base = Paths(ROOT, ROOT / "notebooks", tmp_path / "book", tmp_path / "ex", tmp_path / "res")
     for item in parse_sheet(sheet.read_text(encoding="utf-8")):
         found: set[str] = set()
+        record: dict = {}
         for nb, params, out in item.runs:
             folder = home / out.removeprefix("~/")
             typed = {key: parse_cli_value(value) for key, value in params.items()}
             run_chapter_into(nb, folder, typed, paths=base, smoke=True, log=lambda *_: None)
-            found = set(json.loads((folder / f"{nb}.json").read_text()))
+            record = json.loads((folder / f"{nb}.json").read_text())
+            found = set(record)
         for code in item.python:
             env = {**os.environ, "HOME": str(home)}
             proc = subprocess.run(
@@ -119,3 +130,18 @@ def test_every_sheet_exercise_runs_and_finds_its_keys(sheet, tmp_path):
             found = {key for key in item.keys if key in proc.stdout}
         missing = [key for key in item.keys if key not in found]
         assert not missing, f"{sheet.stem} {item.label}: keys not found: {missing}"
+        for key, inner in item.fields.items():
+            names = _field_names(record.get(key)) if record else set()
+            absent = [name for name in inner if name not in names]
+            assert not absent, f"{sheet.stem} {item.label}: {key} has no field {absent}"
+
+
+def _field_names(value) -> set[str]:
+    """The names one level inside a results value: a table's columns (its records' keys), a
+    mapping's keys, and the keys of a mapping's mappings (``encoders.trans.best_epoch``)."""
+    if isinstance(value, list):
+        return {name for row in value if isinstance(row, dict) for name in row}
+    if isinstance(value, dict):
+        inner = {n for v in value.values() if isinstance(v, dict) for n in v}
+        return set(value) | inner
+    return set()
