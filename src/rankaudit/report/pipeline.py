@@ -208,7 +208,7 @@ def run_chapter_into(
     mine = Paths(base.root, base.notebooks, base.book, out, out)
     notebook = run_chapter(name, parameters, paths=mine, smoke=smoke, plain_links=True, log=log)
     figures = export_figures(notebook, out / "figures")
-    page = render_page(notebook, out / f"{name}.html")
+    page = render_page(notebook, out / f"{name}.html", base.notebooks)
     log(f"  {name}: {len(figures)} figure(s), page {page}")
     return {
         "notebook": notebook,

@@ -1,0 +1,249 @@
+"""Every symbol a chapter writes in math is on the notation page or defined before its first use.
+
+The rule, at the granularity a reader looks a symbol up by:
+
+* Math is what a chapter's Markdown cells hold in ``$...$``, ``$$...$$`` and ``{math}``
+  directives (code cells, code fences and inline code are not math).
+* A **symbol** is a name with its subscript kind: a run of letters (``s``, ``item``, ``Ref``), a
+  name in ``\\mathrm{}``/``\\operatorname{}``/``\\mathit{}`` (``NDCG``, ``clip``), a Greek
+  letter (``\\alpha``) or a blackboard letter (``\\mathbb{E}``). A subscript made of single
+  letters, digits and punctuation is an index (``s_i``, ``s_{(k)}`` and ``s_j`` are all the
+  symbol ``s_·``, and so are ``NCD_{i,lc}`` and ``T_{item}``); a subscript that is one word of
+  three or more letters is part of the name (``Ref_{txt}`` is ``Ref_txt``). Superscripts are
+  powers or positions and are ignored. ``\\text{}`` is prose, TeX commands for operators,
+  relations, spacing and delimiters (``\\sum``, ``\\log``, ``\\le``, ``\\,``)
+  are not symbols, and neither are digits.
+* A symbol is **known** to a chapter when the notation page (``book/notation.md``) writes it, or
+  when the chapter defines it at or before its first use: the Markdown paragraph (or display
+  equation) of its first use states a definition — the symbol is the left-hand side of a
+  display equation (``$$ B_k(u) = ... $$``, each ``\\qquad``-separated part counts), the
+  paragraph words one ("where", "with", "let", "denote", "is the", "are the", "the number of",
+  "be the", "define", "write", "called", "stands for"), or introduces it by apposition ("an
+  evaluator $M$"). A display equation standing alone counts the paragraph right after it
+  ("where ..."). Euler's ``e`` is known.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.md"))
+
+_FENCE = re.compile(
+    r"^(?P<f>`{3,}|~{3,}|:{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=f)\s*$", re.S | re.M
+)
+_NAMED = re.compile(r"\\(?:mathrm|operatorname|mathit|mathsf|textrm)\s*\{([^{}]*)\}")
+_BB = re.compile(r"\\mathbb\s*\{([A-Za-z])\}")
+_DROP_GROUP = re.compile(
+    r"\\(?:text|textit|textbf|mbox|label|tag|begin|end)\s*\{[^{}]*\}(_\s*(\{[^{}]*\}|\w))?"
+    r"|\\\\\[[^\]]*\]"
+)
+_GREEK = {
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "epsilon",
+    "varepsilon",
+    "zeta",
+    "eta",
+    "theta",
+    "iota",
+    "kappa",
+    "lambda",
+    "mu",
+    "nu",
+    "xi",
+    "pi",
+    "rho",
+    "sigma",
+    "tau",
+    "upsilon",
+    "phi",
+    "varphi",
+    "chi",
+    "psi",
+    "omega",
+    "Gamma",
+    "Delta",
+    "Theta",
+    "Lambda",
+    "Xi",
+    "Pi",
+    "Sigma",
+    "Phi",
+    "Psi",
+    "Omega",
+}
+_COMMAND = re.compile(r"\\([A-Za-z]+)|\\.")
+_TOKEN = re.compile(r"(@[A-Za-z]+@|[A-Za-z]+)(_\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\?[A-Za-z0-9]))?")
+_CUE = re.compile(
+    r"\b(where|with|let|denotes?|is the|are the|is a|is an|the number of|be the|be a|defines?|"
+    r"defined|write|we call|called|stands? for)\b",
+    flags=re.I,
+)
+
+
+#: Words that are symbols themselves when they stand in a subscript (``T_{item}``: an index).
+ARGUMENTS = {"item"}
+
+#: Constants every reader knows: Euler's number.
+CONSTANTS = {"e"}
+
+
+def _markdown(path: Path) -> list[str]:
+    """The chapter's Markdown paragraphs (math kept, code dropped), in page order."""
+    import jupytext
+
+    nb = jupytext.read(path)
+    paragraphs: list[str] = []
+    for cell in nb.cells:
+        if cell.cell_type != "markdown":
+            continue
+        text = cell.source
+
+        def keep(match: re.Match) -> str:
+            info = match.group("info").strip()
+            if info.startswith("{math}"):
+                body = re.sub(r"^:\w+:.*$", "", match.group("body"), flags=re.M)
+                return f"\n\n$${body}$$\n\n"
+            if info.startswith("{") and not info.startswith(("{code", "{index")):
+                return "\n\n" + re.sub(r"^:\w+:.*$", "", match.group("body"), flags=re.M)
+            return "\n\n"
+
+        for _ in range(3):  # nested fences (a solution holding a code block)
+            text = _FENCE.sub(keep, text)
+        text = re.sub(r"`[^`\n]*`", " ", text)
+        paragraphs.extend(p for p in re.split(r"\n\s*\n", text) if p.strip())
+    return paragraphs
+
+
+def math_spans(paragraph: str) -> list[tuple[str, bool]]:
+    """The paragraph's math, each span with whether it is a display equation."""
+    spans = [(m.group(1), True) for m in re.finditer(r"\$\$(.+?)\$\$", paragraph, flags=re.S)]
+    rest = re.sub(r"\$\$(.+?)\$\$", " ", paragraph, flags=re.S)
+    spans += [(m.group(1), False) for m in re.finditer(r"(?<!\\)\$([^$\n]+?)\$", rest)]
+    return spans
+
+
+def _subscript_kind(sub: str | None) -> str:
+    if not sub:
+        return ""
+    inner = sub.strip().lstrip("_").strip()
+    inner = inner[1:-1] if inner.startswith("{") else inner
+    inner = _NAMED.sub(lambda m: m.group(1), inner).strip()
+    named = re.fullmatch(r"[a-z]{3,}", inner) and inner not in ARGUMENTS
+    return f"_{inner}" if named else "_·"
+
+
+def symbols(tex: str) -> list[str]:
+    """The symbols of one math span, in order (see the module docstring for the rule)."""
+    tex = _DROP_GROUP.sub(" ", tex)
+    tex = re.sub(r"\^\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])", " ", tex)
+    tex = _BB.sub(lambda m: f"@bb{m.group(1)}@", tex)
+    tex = _NAMED.sub(lambda m: "@" + re.sub(r"[^A-Za-z]", "", m.group(1)) + "@", tex)
+    tex = _COMMAND.sub(lambda m: f"@{m.group(1)}@" if m.group(1) in _GREEK else " ", tex)
+    found = []
+    for match in _TOKEN.finditer(tex):
+        name, sub = match.group(1), match.group(2)
+        if name.startswith("@"):
+            name = name.strip("@")
+            name = f"\\mathbb{{{name[2:]}}}" if name.startswith("bb") and len(name) == 3 else name
+            name = f"\\{name}" if name in _GREEK else name
+        if not name:
+            continue
+        found.append(name + _subscript_kind(sub))
+    return found
+
+
+def _prose(paragraph: str) -> str:
+    """The paragraph's words without its math."""
+    text = re.sub(r"\$\$.*?\$\$(\s*\([^()]*\))?", " ", paragraph, flags=re.S)
+    return re.sub(r"\$[^$\n]*\$", " ", text)
+
+
+def notation_symbols() -> set[str]:
+    text = (ROOT / "book" / "notation.md").read_text(encoding="utf-8")
+    return {s for tex, _ in math_spans(text) for s in symbols(tex)}
+
+
+def undefined_symbols(path: Path, known: set[str]) -> list[tuple[str, str]]:
+    """(symbol, the paragraph of its first use) for each symbol neither known nor defined."""
+    seen = set(known) | CONSTANTS
+    missing = []
+    paragraphs = _markdown(path)
+    for i, paragraph in enumerate(paragraphs):
+        words = _prose(paragraph)
+        if not words.strip() and i + 1 < len(paragraphs):  # a display, then "where ..."
+            words = _prose(paragraphs[i + 1])
+        defines = bool(_CUE.search(words))
+        introduced = {
+            name
+            for m in re.finditer(
+                r"\b(?:an?|the|each|every|some|its|their)\s+[A-Za-z-]+\s+\$([^$]+)\$",
+                paragraph,
+                flags=re.I,
+            )
+            for name in symbols(m.group(1))
+        }
+        for tex, display in math_spans(paragraph):
+            names = symbols(tex)
+            segments = re.split(r"\\q?quad|\\\\|&=", tex) if display else []
+            lhs = [n for seg in segments if "=" in seg for n in symbols(seg.split("=", 1)[0])]
+            for name in names:
+                if name in seen:
+                    continue
+                seen.add(name)
+                if not (defines or name in lhs or name in introduced):
+                    missing.append((name, " ".join(paragraph.split())[:160]))
+    return missing
+
+
+def test_symbols_of_the_rule():
+    assert symbols(r"B_k(u) = \{\, i \in C_u : s_i = s_{(k)} \,\}") == [
+        "B_·",
+        "u",
+        "i",
+        "C_·",
+        "s_·",
+        "s_·",
+    ]
+    assert symbols(r"\mathbb{E}[\mathrm{HR@}k] = \operatorname{clip}(k - g, 0, t)/t") == [
+        "\\mathbb{E}",
+        "HR",
+        "k",
+        "clip",
+        "k",
+        "g",
+        "t",
+        "t",
+    ]
+    assert symbols(r"Ref_{txt} \ne \mathrm{MRR}_{sale}, \alpha^2, \text{earlier clicks}") == [
+        "Ref_txt",
+        "MRR_sale",
+        "\\alpha",
+    ]
+    assert symbols(r"NCD_{i,lc} + item_i^n + T_{item^{n-1}}") == ["NCD_·", "item_·", "T_·"]
+
+
+def test_an_undefined_symbol_is_found(tmp_path):
+    page = tmp_path / "99_x.md"
+    page.write_text(
+        "# T\n\nThe block $B_k(u)$ holds $C_u$.\n\nLater $C_u$ again, with $z$ the zeta.\n",
+        encoding="utf-8",
+    )
+    found = undefined_symbols(page, {"B_·", "u"})
+    assert [name for name, _ in found] == ["C_·"]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_chapter_symbol_is_on_the_notation_page_or_defined(path):
+    missing = undefined_symbols(path, notation_symbols())
+    assert not missing, (
+        f"{path.stem}: symbols neither on book/notation.md nor defined: "
+        + "; ".join(f"{name} in “{where}”" for name, where in missing)
+    )
