@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankaudit.measures.list_kernels import INSERTION_SORT_MAX
 from rankaudit.measures.list_reference import measure_of_ranking, ranked_order
+from rankaudit.measures.list_support import INSERTION_SORT_MAX
 from rankaudit.measures.registry import parse_measures
 from rankaudit.runs import evaluate_run, read_trec_qrels, read_trec_run, run_from_ranx
 from tests.runs.conftest import FIXTURES, random_run_and_qrels, write_trec

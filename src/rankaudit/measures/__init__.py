@@ -3,11 +3,13 @@
 Below both input shapes (the rectangular rows of :mod:`rankaudit.ties` and the ragged runs of
 :mod:`rankaudit.runs`, which are adapters onto this package):
 
-- :mod:`~rankaudit.measures.registry`: the measures (ir_measures spelling and parameters);
+- :mod:`~rankaudit.measures.registry` / :mod:`~rankaudit.measures.families`: the measures
+  (definitions, ir_measures' spelling and parameters, each family declared once);
 - :mod:`~rankaudit.measures.rules`: the tie rules;
 - :mod:`~rankaudit.measures.hashing`: the documented 64-bit tie hash;
-- :mod:`~rankaudit.measures.list_kernels` / :mod:`~rankaudit.measures.list_reference`: every
-  measure over ranked lists (any rule, exact expectation), fast and plainly;
+- :mod:`~rankaudit.measures.list_kernels` (with :mod:`~rankaudit.measures.list_support`) /
+  :mod:`~rankaudit.measures.list_reference`: every measure over ranked lists (any rule, exact
+  expectation), fast and plainly;
 - :mod:`~rankaudit.measures.row_expected`, :mod:`~rankaudit.measures.row_ordered`,
   :mod:`~rankaudit.measures.row_sampled` (with :mod:`~rankaudit.measures.row_support` and the
   definitions in :mod:`~rankaudit.measures.row_metrics`): the specialised kernels of HR@k,

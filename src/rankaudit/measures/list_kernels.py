@@ -59,225 +59,34 @@ number of threads.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numba
 import numpy as np
 
-__all__ = [
-    "AP",
-    "BPREF",
-    "ERR",
-    "JUDGED",
-    "NDCG",
-    "NUMREL",
-    "NUMRELRET",
-    "NUMRET",
-    "P",
-    "R",
-    "RBP",
-    "RBPRES",
-    "RPREC",
-    "RR",
-    "SUCCESS",
-    "ListDocs",
-    "MeasureSpec",
-    "QueryJudgments",
-    "Tables",
-    "list_expected_kernel",
-    "list_tables",
-    "list_ordered_kernel",
-    "score_order_kernel",
-]
+from rankaudit.measures.list_support import (
+    AP,
+    BPREF,
+    ERR,
+    JUDGED,
+    NDCG,
+    NUMREL,
+    NUMRET,
+    RBP,
+    RBPRES,
+    RPREC,
+    RR,
+    SUCCESS,
+    P,
+    R,
+    bpref_term,
+    err_block,
+    err_r,
+    gain,
+    ideal_dcg,
+    level_counts,
+    tie_sorted,
+)
 
-NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
-RPREC, JUDGED, NUMRET, NUMREL, NUMRELRET, RBP, RBPRES, ERR, BPREF = 6, 7, 8, 9, 10, 11, 12, 13, 14
-LINEAR_GAIN, EXP_GAIN, MAPPED_GAIN = 0, 1, 2
-#: Tie blocks up to this size are re-sorted in place by insertion sort (no allocation); longer
-#: blocks by a stable merge sort.  Both are stable, so the order is the same either way.
-INSERTION_SORT_MAX = 32
-
-
-class ListDocs(NamedTuple):
-    """The retrieved documents, per query (module docstring)."""
-
-    offsets: np.ndarray
-    order: np.ndarray
-    scores: np.ndarray
-    labels: np.ndarray
-    judged: np.ndarray
-
-
-class QueryJudgments(NamedTuple):
-    """Every qrels label of each query, decreasing."""
-
-    offsets: np.ndarray
-    labels: np.ndarray
-
-
-class MeasureSpec(NamedTuple):
-    """The measures, one entry each (module docstring)."""
-
-    codes: np.ndarray
-    cutoffs: np.ndarray
-    levels: np.ndarray
-    reals: np.ndarray
-    ints: np.ndarray
-    gain_kind: np.ndarray
-    map_offsets: np.ndarray
-    map_keys: np.ndarray
-    map_gains: np.ndarray
-
-
-class Tables(NamedTuple):
-    """Lookup tables indexed by rank."""
-
-    log2r: np.ndarray
-    cum_disc: np.ndarray
-    harmonic: np.ndarray
-
-
-@numba.njit(cache=True, inline="always")
-def _gain(label, judged, spec, j):  # pragma: no cover - compiled
-    """The gain of a document under measure ``j`` (0 when unjudged or not positive)."""
-    if not judged:
-        return 0.0
-    kind = spec.gain_kind[j]
-    if kind == LINEAR_GAIN:
-        value = float(label)
-    elif kind == EXP_GAIN:
-        value = 2.0 ** float(label) - 1.0 if label > 0 else 0.0
-    else:
-        value = float(label)
-        for i in range(spec.map_offsets[j], spec.map_offsets[j + 1]):
-            if spec.map_keys[i] == label:
-                value = spec.map_gains[i]
-                break
-    return value if value > 0 else 0.0
-
-
-@numba.njit(cache=True)
-def _ideal_dcg(judg, q, spec, j, log2r):  # pragma: no cover - compiled
-    """IDCG(@k) of query ``q`` under measure ``j``'s gain: all its judged labels' gains,
-    decreasing."""
-    lo = judg.offsets[q]
-    n = judg.offsets[q + 1] - lo
-    gains = np.empty(n)
-    for i in range(n):
-        gains[i] = _gain(judg.labels[lo + i], True, spec, j)
-    if spec.gain_kind[j] == MAPPED_GAIN:  # a map need not keep the label order
-        gains = np.sort(gains)[::-1]
-    k = spec.cutoffs[j]
-    top = n if (k == 0 or k > n) else k
-    total = 0.0
-    for i in range(top):
-        if gains[i] > 0:
-            total += gains[i] / log2r[i + 1]
-    return total
-
-
-@numba.njit(cache=True)
-def _counts(judg, q, level):  # pragma: no cover - compiled
-    """``(R, N)``: qrels labels >= level, and in ``[0, level)`` (judged non-relevant)."""
-    big_r = 0
-    big_n = 0
-    for i in range(judg.offsets[q], judg.offsets[q + 1]):
-        lab = judg.labels[i]
-        if lab >= level:
-            big_r += 1
-        elif lab >= 0:
-            big_n += 1
-    return big_r, big_n
-
-
-@numba.njit(cache=True)
-def _level_counts(judg, q, spec):  # pragma: no cover - compiled
-    """``(R, N)`` of query ``q`` for every measure, counted once per distinct level."""
-    nm = len(spec.codes)
-    out = []
-    for j in range(nm):
-        found = -1
-        for i in range(j):
-            if spec.levels[i] == spec.levels[j]:
-                found = i
-                break
-        if found >= 0:
-            out.append(out[found])
-        else:
-            out.append(_counts(judg, q, spec.levels[j]))
-    return out
-
-
-@numba.njit(cache=True, inline="always")
-def _bpref_term(x, big_r, big_n):  # pragma: no cover - compiled
-    """trec_eval's bpref credit of a relevant document with ``x`` judged non-relevant above."""
-    if x == 0:
-        return 1.0
-    return 1.0 - min(x, big_r) / min(big_n, big_r)
-
-
-@numba.njit(cache=True, parallel=True)
-def score_order_kernel(offsets, scores):  # pragma: no cover - compiled
-    """Per query, the positions ``0..n-1`` by score descending (stable), and a tie flag.
-
-    ``order[offsets[q] + r]`` is the position (within query ``q``) of the document at rank
-    ``r`` when ties keep input order; ``tied[q]`` is True when two documents share a score.
-    Computed once per batch and shared by every rule.
-    """
-    nq = len(offsets) - 1
-    order = np.empty(len(scores), np.int64)
-    tied = np.zeros(nq, np.bool_)
-    for q in numba.prange(nq):
-        a = offsets[q]
-        n = offsets[q + 1] - a
-        neg = np.empty(n)
-        for i in range(n):
-            neg[i] = -scores[a + i]
-        local = np.argsort(neg, kind="mergesort")
-        for i in range(n):
-            order[a + i] = local[i]
-            if i > 0 and neg[local[i]] == neg[local[i - 1]]:
-                tied[q] = True
-    return order, tied
-
-
-@numba.njit(cache=True)
-def _tie_sorted(order, scores, keys, a, n):  # pragma: no cover - compiled
-    """The query's score order with every tie block re-sorted by ``keys`` ascending."""
-    out = order[a : a + n].copy()
-    i = 0
-    while i < n:
-        s = scores[a + out[i]]
-        e = i + 1
-        while e < n and scores[a + out[e]] == s:
-            e += 1
-        if 1 < e - i <= INSERTION_SORT_MAX:
-            for x in range(i + 1, e):  # stable insertion sort: the merge sort's order
-                v = out[x]
-                kv = keys[a + v]
-                y = x - 1
-                while y >= i and keys[a + out[y]] > kv:
-                    out[y + 1] = out[y]
-                    y -= 1
-                out[y + 1] = v
-        elif e - i > 1:
-            kb = np.empty(e - i, np.int64)
-            for q in range(e - i):
-                kb[q] = keys[a + out[i + q]]
-            sub = np.argsort(kb, kind="mergesort")
-            tmp = out[i:e].copy()
-            for q in range(e - i):
-                out[i + q] = tmp[sub[q]]
-        i = e
-    return out
-
-
-@numba.njit(cache=True)
-def _err_r(label, judged, max_grade):  # pragma: no cover - compiled
-    """ERR's stopping probability ``(2**g - 1) / 2**max_grade`` of a document."""
-    if not judged or label <= 0:
-        return 0.0
-    return (2.0 ** float(label) - 1.0) / 2.0 ** float(max_grade)
+__all__ = ["list_expected_kernel", "list_ordered_kernel"]
 
 
 @numba.njit(cache=True)
@@ -291,12 +100,12 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
     big_r, big_n = counts[j]
     log2r = tables.log2r
     if code == NDCG:
-        idcg = _ideal_dcg(judg, q, spec, j, log2r)
+        idcg = ideal_dcg(judg, q, spec, j, log2r)
         if idcg <= 0:
             return 0.0
         dcg = 0.0
         for r in range(kk):
-            gv = _gain(rl[r], rj[r], spec, j)
+            gv = gain(rl[r], rj[r], spec, j)
             if gv > 0:
                 dcg += gv / log2r[r + 1]
         return dcg / idcg
@@ -323,7 +132,7 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
         total = 0.0
         survive = 1.0
         for r in range(kk):
-            pr = _err_r(rl[r], rj[r], spec.ints[j])
+            pr = err_r(rl[r], rj[r], spec.ints[j])
             total += survive * pr / (r + 1.0)
             survive *= 1.0 - pr
         return total
@@ -336,7 +145,7 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
             if rl[r] < level:
                 so_far += 1
             else:
-                total += _bpref_term(so_far, big_r, big_n)
+                total += bpref_term(so_far, big_r, big_n)
         return total / big_r if big_r > 0 else 0.0
     if code == RPREC:
         kk = n if big_r > n else big_r
@@ -383,39 +192,15 @@ def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cove
     for q in numba.prange(nq):
         a = docs.offsets[q]
         n = docs.offsets[q + 1] - a
-        order = _tie_sorted(docs.order, docs.scores, keys, a, n)
+        order = tie_sorted(docs.order, docs.scores, keys, a, n)
         rl = np.empty(n, np.int64)
         rj = np.empty(n, np.bool_)
         for r in range(n):
             rl[r] = docs.labels[a + order[r]]
             rj[r] = docs.judged[a + order[r]]
-        counts = _level_counts(judg, q, spec)
+        counts = level_counts(judg, q, spec)
         for j in range(nm):
             out[q, j] = _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts)
-
-
-@numba.njit(cache=True)
-def _err_block(avals, t, c, g, scratch):  # pragma: no cover - compiled
-    """``sum_{j=1}^{c} (F_{j-1} - F_j) / (g+j)`` for a block with ``a`` values ``avals[:t]``
-    (``F_s``: mean of ``prod a`` over a random ``s``-subset; the recurrence of the module
-    docstring), and ``prod a`` over the whole block."""
-    f = scratch[: c + 1]
-    f[0] = 1.0
-    for s in range(1, c + 1):
-        f[s] = 0.0
-    for i in range(t):
-        nn = i + 1.0
-        a = avals[i]
-        top = c if c < i + 1 else i + 1
-        for s in range(top, 0, -1):
-            f[s] = ((nn - s) / nn) * f[s] + (s / nn) * a * f[s - 1]
-    total = 0.0
-    for jj in range(1, c + 1):
-        total += (f[jj - 1] - f[jj]) / (g + jj)
-    whole = 1.0
-    for i in range(t):
-        whole *= avals[i]
-    return total, whole
 
 
 @numba.njit(cache=True, parallel=True)
@@ -433,7 +218,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
         state = np.ones(nm)  # Success: P(miss); ERR: survival into the block
         above = np.zeros(nm, np.int64)  # relevant (bpref: judged non-relevant) above the block
         done = np.zeros(nm, np.bool_)  # RR: its first relevant block is past
-        counts = _level_counts(judg, q, spec)
+        counts = level_counts(judg, q, spec)
         big_r = np.empty(nm, np.int64)
         big_n = np.empty(nm, np.int64)
         for j in range(nm):
@@ -462,8 +247,8 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     if c > 0 and state[j] > 0.0:
                         for x in range(t):
                             d = a + order[i + x]
-                            avals[x] = 1.0 - _err_r(docs.labels[d], docs.judged[d], spec.ints[j])
-                        part, whole = _err_block(avals, t, c, g, scratch)
+                            avals[x] = 1.0 - err_r(docs.labels[d], docs.judged[d], spec.ints[j])
+                        part, whole = err_block(avals, t, c, g, scratch)
                         acc[j] += state[j] * part
                         state[j] *= whole
                     continue
@@ -476,7 +261,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     lab = docs.labels[d]
                     jd = docs.judged[d]
                     if code == NDCG:
-                        gsum += _gain(lab, jd, spec, j)
+                        gsum += gain(lab, jd, spec, j)
                     elif not jd:
                         u += 1
                     elif lab >= level:
@@ -500,7 +285,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     if m > 0:
                         total = 0.0
                         for y in range(b + 1):
-                            total += _bpref_term(above[j] + y, big_r[j], big_n[j])
+                            total += bpref_term(above[j] + y, big_r[j], big_n[j])
                         acc[j] += m * total / (b + 1.0)
                     above[j] += b
                 elif code == SUCCESS:
@@ -535,7 +320,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
             code = spec.codes[j]
             k = spec.cutoffs[j]
             if code == NDCG:
-                idcg = _ideal_dcg(judg, q, spec, j, tables.log2r)
+                idcg = ideal_dcg(judg, q, spec, j, tables.log2r)
                 out[q, j] = acc[j] / idcg if idcg > 0 else 0.0
             elif code == P:
                 out[q, j] = acc[j] / k
@@ -554,15 +339,3 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                 out[q, j] = acc[j] + spec.reals[j] ** n
             else:  # RR, ERR, RBP, NumRelRet
                 out[q, j] = acc[j]
-
-
-def list_tables(max_len: int) -> Tables:
-    """The rank-indexed tables for lists of up to ``max_len`` documents."""
-    size = max(max_len, 1) + 1
-    r = np.arange(size, dtype=np.float64)
-    log2r = np.log2(r + 1.0)  # log2r[r] = log2(r + 1): trec_eval divides by it
-    disc = np.zeros(size)
-    disc[1:] = 1.0 / log2r[1:]
-    harmonic = np.zeros(size)
-    harmonic[1:] = np.cumsum(1.0 / r[1:])
-    return Tables(log2r, np.cumsum(disc), harmonic)

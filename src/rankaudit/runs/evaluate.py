@@ -16,11 +16,10 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_seed
-from rankaudit.measures.list_kernels import (
+from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
+from rankaudit.measures.list_support import (
     ListDocs,
     QueryJudgments,
-    list_expected_kernel,
-    list_ordered_kernel,
     list_tables,
 )
 from rankaudit.measures.registry import FAMILIES, Measure, measure_spec, parse_measures

@@ -25,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from rankaudit._checks import check_label_level
-from rankaudit.measures.list_kernels import score_order_kernel
+from rankaudit.measures.list_support import score_order_kernel
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.grouping import group_rows, label_rows
 from rankaudit.runs.tables import Qrels, Run

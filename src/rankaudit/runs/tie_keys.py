@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from rankaudit.measures.hashing import id64, splitmix64, splitmix64_array
-from rankaudit.measures.list_kernels import BPREF, JUDGED, NDCG, RBPRES
+from rankaudit.measures.list_support import BPREF, JUDGED, NDCG, RBPRES
 from rankaudit.measures.registry import FAMILIES, Measure
 from rankaudit.runs.layout import QueryBatch
 

@@ -16,11 +16,10 @@ import numpy as np
 
 from rankaudit._checks import LABEL_LIMIT
 from rankaudit.measures.hashing import normalize_ids, splitmix64_array
-from rankaudit.measures.list_kernels import (
+from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
+from rankaudit.measures.list_support import (
     ListDocs,
     QueryJudgments,
-    list_expected_kernel,
-    list_ordered_kernel,
     list_tables,
     score_order_kernel,
 )

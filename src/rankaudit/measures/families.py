@@ -1,0 +1,222 @@
+"""The declared measure families: each measure's name (ir_measures' spelling), typed parameters
+with their checks, cutoff rule, trec_eval name, list-kernel code and how its expectation under
+random ties is computed.  Definitions: :mod:`rankaudit.measures.registry`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rankaudit._checks import LABEL_LIMIT, check_label_level
+from rankaudit.measures import list_support as K
+
+__all__ = ["FAMILIES", "Family", "Param"]
+
+
+def _check_dcg(value: object, name: str) -> str:
+    if value not in ("log2", "exp-log2"):
+        raise ValueError(f"{name}={value!r}: use 'log2' (linear gain) or 'exp-log2' (2**rel - 1)")
+    return str(value)
+
+
+def _check_gains(value: object, name: str) -> tuple[tuple[int, float], ...]:
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"{name} must be a non-empty dict {{label: gain}}, e.g. {{0:0,1:1,2:3}}")
+    out = []
+    for label, gain in value.items():
+        if isinstance(label, bool) or not isinstance(label, int) or abs(label) >= LABEL_LIMIT:
+            raise ValueError(f"{name}: label {label!r} must be an integer with |label| < 2**53")
+        if isinstance(gain, bool) or not isinstance(gain, int | float) or not math.isfinite(gain):
+            raise ValueError(f"{name}: gain {gain!r} of label {label} must be a finite number")
+        if float(gain) != float(label):  # an identity entry changes nothing (ir_measures drops it)
+            out.append((label, float(gain)))
+    return tuple(sorted(out))
+
+
+def _check_p(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ValueError(f"{name}={value!r}: the persistence p must be a number in (0, 1)")
+    return float(value)
+
+
+def _check_rel(value: object, name: str) -> int:
+    return check_label_level(value, name)
+
+
+def _check_max_grade(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 60:
+        raise ValueError(f"{name}={value!r}: max_grade must be an integer in [0, 60]")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A measure parameter: name, type name (for help), default (None = not set), check."""
+
+    name: str
+    kind: str
+    default: object
+    check: Callable[[object, str], object]
+    doc: str
+
+
+_REL = Param("rel", "int", None, _check_rel, "relevance level (default: the evaluation's -l)")
+
+
+@dataclass(frozen=True)
+class Family:
+    """A measure declared once: see the module docstring for the definitions.
+
+    ``cutoff`` is ``"required"``, ``"optional"`` or ``"none"``; ``kernel`` the list-kernel
+    code; ``trec_eval`` the key pytrec_eval reports without cutoff (``None``: trec_eval lacks
+    the measure); ``expectation`` how ``ties="expected"`` is computed (``"exact"``).
+    """
+
+    name: str
+    kernel: int
+    cutoff: str
+    params: tuple[Param, ...]
+    trec_eval: str | None
+    trec_eval_cut: str | None
+    summary: str
+    expectation: str = "exact"
+    aliases: tuple[str, ...] = field(default=())
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family(
+            "nDCG",
+            K.NDCG,
+            "optional",
+            (
+                Param("dcg", "str", "log2", _check_dcg, "'log2' (linear gain) or 'exp-log2'"),
+                Param("gains", "dict", None, _check_gains, "gain map {label: gain}"),
+            ),
+            "ndcg",
+            "ndcg_cut",
+            "normalised discounted cumulative gain",
+            aliases=("ndcg", "ndcg_cut"),
+        ),
+        Family("P", K.P, "required", (_REL,), None, "P", "precision at k", aliases=("precision",)),
+        Family("R", K.R, "required", (_REL,), None, "recall", "recall at k", aliases=("recall",)),
+        Family(
+            "Rprec",
+            K.RPREC,
+            "none",
+            (_REL,),
+            "Rprec",
+            None,
+            "precision at rank R",
+            aliases=("r-precision", "r_precision"),
+        ),
+        Family(
+            "AP",
+            K.AP,
+            "optional",
+            (_REL,),
+            "map",
+            "map_cut",
+            "average precision",
+            aliases=("map", "map_cut"),
+        ),
+        Family(
+            "RR",
+            K.RR,
+            "optional",
+            (_REL,),
+            "recip_rank",
+            None,
+            "reciprocal rank",
+            aliases=("mrr", "recip_rank"),
+        ),
+        Family(
+            "Success",
+            K.SUCCESS,
+            "required",
+            (_REL,),
+            None,
+            "success",
+            "a relevant document in the top k",
+            aliases=("hr", "hit_rate", "success"),
+        ),
+        Family("Judged", K.JUDGED, "required", (), None, None, "share of the top k judged"),
+        Family(
+            "NumRet",
+            K.NUMRET,
+            "optional",
+            (),
+            "num_ret",
+            None,
+            "documents retrieved",
+            aliases=("num_ret",),
+        ),
+        Family(
+            "NumRel",
+            K.NUMREL,
+            "none",
+            (_REL,),
+            "num_rel",
+            None,
+            "relevant in the qrels",
+            aliases=("num_rel",),
+        ),
+        Family(
+            "NumRelRet",
+            K.NUMRELRET,
+            "optional",
+            (_REL,),
+            "num_rel_ret",
+            None,
+            "relevant documents retrieved",
+            aliases=("hits", "num_rel_ret"),
+        ),
+        Family(
+            "RBP",
+            K.RBP,
+            "optional",
+            (Param("p", "float", 0.8, _check_p, "persistence"), _REL),
+            None,
+            None,
+            "rank-biased precision",
+        ),
+        Family(
+            "RBPres",
+            K.RBPRES,
+            "none",
+            (Param("p", "float", 0.8, _check_p, "persistence"),),
+            None,
+            None,
+            "RBP's residual (unjudged and unretrieved mass)",
+        ),
+        Family(
+            "ERR",
+            K.ERR,
+            "required",
+            (Param("max_grade", "int", 4, _check_max_grade, "grade of R = 1 - 2**-g"),),
+            None,
+            None,
+            "expected reciprocal rank (cascade)",
+            aliases=("err",),
+        ),
+        Family(
+            "Bpref",
+            K.BPREF,
+            "none",
+            (_REL,),
+            "bpref",
+            None,
+            "binary preference",
+            aliases=("bpref",),
+        ),
+    )
+}
