@@ -253,12 +253,16 @@ _JS = """
   function show(i) {
     current = Math.max(0, Math.min(slides.length - 1, i));
     slides.forEach(function (s, j) { s.classList.toggle('current', j === current); });
-    if (location.hash !== '#' + (current + 1)) { history.replaceState(null, '', '#' + (current + 1)); }
+    var hash = '#' + (current + 1);
+    if (location.hash !== hash) { history.replaceState(null, '', hash); }
   }
   document.addEventListener('keydown', function (e) {
     if (['ArrowRight', 'ArrowDown', 'PageDown', ' '].indexOf(e.key) >= 0) { show(current + 1); }
-    else if (['ArrowLeft', 'ArrowUp', 'PageUp', 'Backspace'].indexOf(e.key) >= 0) { show(current - 1); }
-    else if (e.key === 'Home') { show(0); } else if (e.key === 'End') { show(slides.length - 1); }
+    else if (['ArrowLeft', 'ArrowUp', 'PageUp', 'Backspace'].indexOf(e.key) >= 0) {
+      show(current - 1);
+    }
+    else if (e.key === 'Home') { show(0); }
+    else if (e.key === 'End') { show(slides.length - 1); }
     else { return; }
     e.preventDefault();
   });
