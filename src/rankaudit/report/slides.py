@@ -156,6 +156,12 @@ def resolve_glue(text: str, values: Mapping[str, str]) -> str:
     return _ROLE.sub(role, _GLUE.sub(glue, text))
 
 
+def _caption_html(text: str) -> str:
+    """A MyST caption as HTML text: literals unquoted, ``$…$`` as MathJax's ``\\(…\\)``."""
+    text = html.escape(re.sub(r"`([^`]*)`", r"\1", text).replace("**", ""))
+    return re.sub(r"\$([^$]+)\$", r"\\(\1\\)", text)
+
+
 def _table_size(table: str) -> tuple[int, int]:
     body = table.split("<tbody", 1)[-1]
     rows = body.count("<tr")
@@ -195,7 +201,7 @@ def chapter_slides(notebook: Mapping, chapter: str) -> list[Slide]:
         if cell.get("cell_type") != "code" or tags & {"remove-cell", "remove-output"}:
             continue
         figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
-        caption = resolve_glue(str(figure.get("caption", "")), values).strip()
+        caption = _caption_html(resolve_glue(str(figure.get("caption", "")), values).strip())
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if output.get("metadata", {}).get("scrapbook"):
@@ -204,7 +210,7 @@ def chapter_slides(notebook: Mapping, chapter: str) -> list[Slide]:
                 png = _text(data["image/png"]).replace("\n", "")
                 base64.b64decode(png, validate=True)  # a corrupt payload fails the build here
                 body = f'<img alt="figure" src="data:image/png;base64,{png}">'
-                slides.append(Slide("figure", chapter, section, body, html.escape(caption)))
+                slides.append(Slide("figure", chapter, section, body, caption))
             elif "text/html" in data:
                 for table in _TABLE.findall(_text(data["text/html"])):
                     rows, columns = _table_size(table)
