@@ -170,11 +170,8 @@ def run_chapter(
             os.environ["RANKAUDIT_RESULTS_DIR"] = env_before
     seconds = time.perf_counter() - start
     executed = nbformat.read(out, as_version=4)
-    executed.metadata["rankaudit_run"] = {
-        "parameters": dict(parameters or {}),
-        "smoke": smoke,
-        "preset": preset,
-    }
+    run = {"parameters": dict(parameters or {}), "smoke": smoke, "preset": preset}
+    executed.metadata["rankaudit_run"] = run
     add_results_links(executed, name, paths, plain=plain_links)
     nbformat.write(executed, out)
     log(
@@ -223,9 +220,8 @@ def run_chapter_into(
     except OSError as exc:
         raise ValueError(f"out={str(out)!r}: cannot create the folder ({exc.strerror})") from None
     mine = Paths(base.root, base.notebooks, base.book, out, out)
-    notebook = run_chapter(
-        name, parameters, paths=mine, smoke=smoke, preset=preset, plain_links=True, log=log
-    )
+    size = {"smoke": smoke, "preset": preset}
+    notebook = run_chapter(name, parameters, paths=mine, plain_links=True, log=log, **size)
     figures = export_figures(notebook, out / "figures")
     page = render_page(notebook, out / f"{name}.html")
     log(f"  {name}: {len(figures)} figure(s), page {page}")
@@ -350,13 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     one = sub.add_parser("run", help="execute one chapter")
     one.add_argument("name")
     one.add_argument("--smoke", action="store_true", help="use the chapter's smoke parameters")
-    one.add_argument(
-        "--preset",
-        choices=["class"],
-        default=None,
-        help="start from a named parameter set of the chapter: 'class' is a laptop-sized run "
-        "(chapters 08-12, under 30 s each on two cores); -p values override it",
-    )
+    one.add_argument("--preset", choices=["class"], help="'class': laptop-sized (chapters 08-12)")
     one.add_argument(
         "-p", "--parameter", nargs=2, action="append", default=[], metavar=("KEY", "VALUE")
     )
@@ -376,14 +366,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             params = _parse_params(args.parameter)
             if args.out:
-                run_chapter_into(
-                    args.name,
-                    Path(args.out),
-                    params,
-                    paths=paths,
-                    smoke=args.smoke,
-                    preset=args.preset,
-                )
+                size = {"smoke": args.smoke, "preset": args.preset}
+                run_chapter_into(args.name, Path(args.out), params, paths=paths, **size)
             else:
                 run_chapter(args.name, params, paths=paths, smoke=args.smoke, preset=args.preset)
         elif args.command == "run-all":
