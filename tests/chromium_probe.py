@@ -75,7 +75,7 @@ def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
     finally:
         copy.unlink()
     assert proc.returncode == 0, proc.stderr[-2000:]
-    found = re.search(r'<pre id="rankaudit-probe">(.*?)</pre>', proc.stdout, re.S)
+    found = re.search(r'<pre id="rankaudit-probe"[^>]*>(.*?)</pre>', proc.stdout, re.S)
     assert found, f"{page.name}: the probe never reported (page failed to load or script error)"
     value = json.loads(html.unescape(found.group(1)))
     assert not (isinstance(value, dict) and "error" in value), f"{page.name}: {value}"

@@ -30,14 +30,22 @@ function name(el) {
   var text = (el.textContent || el.getAttribute('src') || '').replace(/\\s+/g, ' ').trim();
   return el.tagName.toLowerCase() + ': ' + text.slice(0, 70);
 }
-var bad = [], counted = {table: 0, equation: 0, figure: 0};
+var bad = [], scrolled = [], counted = {table: 0, equation: 0, figure: 0};
 col.querySelectorAll('table').forEach(function (t) {
   var r = t.getBoundingClientRect();
   if (!r.width) { return; }
   counted.table += 1;
-  if (r.right <= right) { return; }
-  var s = scroller(t);
-  if (s && s.getBoundingClientRect().right <= right) { return; }
+  var wide = r.right > right || t.scrollWidth > t.clientWidth + 1;
+  for (var p = t; !wide && p && p !== col; p = p.parentElement) {
+    wide = p.scrollWidth > p.clientWidth + 1 && getComputedStyle(p).overflowX !== 'visible';
+  }
+  if (!wide) { return; }
+  var s = getComputedStyle(t).overflowX;
+  var wrap = (s === 'auto' || s === 'scroll') ? t : scroller(t);
+  if (wrap && wrap.getBoundingClientRect().right <= right) {
+    scrolled.push(['table', t.scrollWidth - t.clientWidth, name(t)]);
+    return;
+  }
   bad.push(['table', Math.round(r.right - box.right), name(t)]);
 });
 col.querySelectorAll('mjx-container[display="true"]').forEach(function (m) {
@@ -58,7 +66,7 @@ col.querySelectorAll('img, figure, svg').forEach(function (f) {
     bad.push(['figure', Math.round(r.right - box.right), name(f)]);
   }
 });
-report({width: Math.round(box.width), overflow: bad, counted: counted});
+report({width: Math.round(box.width), overflow: bad, scrolled: scrolled, counted: counted});
 """
 
 
@@ -73,32 +81,50 @@ def _pages(site):
         yield page
 
 
+#: Pages whose tables must fit without scrolling (the issue's projector pages: Table 1 of the
+#: ablation chapters was cut at 1280 px and is now split with its key columns first).
+NO_SCROLL_PAGES = {"chapters/11_ablation.html", "chapters/12_sequence_models.html"}
+
+
 def test_every_page_fits_a_1280_projector(site):
     problems, measured = {}, {"table": 0, "equation": 0, "figure": 0}
     pages = list(_pages(site))
     assert len(pages) > 20
     for page in pages:
+        rel = page.relative_to(site).as_posix()
         seen = probe(page, _FIT_PROBE, width=1280, height=800)
         for kind, n in seen["counted"].items():
             measured[kind] += n
-        if seen["overflow"]:
-            problems[str(page.relative_to(site))] = seen["overflow"]
+        found = seen["overflow"] + (seen["scrolled"] if rel in NO_SCROLL_PAGES else [])
+        if found:
+            problems[rel] = found
     assert measured["table"] and measured["equation"] and measured["figure"], measured
     assert not problems, problems
 
 
-def test_the_fit_probe_sees_an_overflowing_equation(site, tmp_path):
-    page = site / "notation.html"
-    wide = page.with_name("__wide_probe_fixture.html")
-    eq = (
-        '<div class="math notranslate nohighlight">\\\\['
-        + " + ".join(["x_{i}"] * 200)
-        + "\\\\]</div>"
+def _with(page, html, name):
+    fixture = page.with_name(name)
+    fixture.write_text(
+        page.read_text(encoding="utf-8").replace("</article>", html + "</article>", 1),
+        encoding="utf-8",
     )
-    text = page.read_text(encoding="utf-8").replace("</article>", eq + "</article>", 1)
-    wide.write_text(text, encoding="utf-8")
+    return fixture
+
+
+def test_the_fit_probe_sees_an_overflowing_equation_and_table(site):
+    page = site / "chapters" / "02_random_tie_expectation.html"
+    eq = '<div class="math notranslate nohighlight">\\[' + " + ".join(["x_{i}"] * 200) + "\\]</div>"
+    cells = "".join(f"<td>column {i}</td>" for i in range(60))
+    table = f'<table style="display: table; overflow: visible"><tr>{cells}</tr></table>'
+    output = (
+        '<div class="cell_output docutils container"><div class="output text_html">'
+        f'<table class="dataframe"><tr>{cells}</tr></table></div></div>'
+    )
+    fixture = _with(page, eq + table + output, "__wide_probe_fixture.html")
     try:
-        seen = probe(wide, _FIT_PROBE, width=1280, height=800)
+        seen = probe(fixture, _FIT_PROBE, width=1280, height=800)
     finally:
-        wide.unlink()
-    assert [kind for kind, *_ in seen["overflow"]] == ["equation"], seen
+        fixture.unlink()
+    assert sorted(kind for kind, *_ in seen["overflow"]) == ["equation", "table"], seen
+    # the notebook output's table scrolls inside the layout's own wrapper: allowed, but counted
+    assert [kind for kind, *_ in seen["scrolled"]] == ["table"], seen

@@ -90,7 +90,10 @@ report({
   typeset: document.querySelectorAll('mjx-container').length,
   images_loaded: imgs.length, images: document.images.length,
   code: document.querySelectorAll('pre, code, .highlight').length,
-  resources: performance.getEntriesByType('resource').map(function (e) { return e.name; })
+  resources: performance.getEntriesByType('resource').map(function (e) { return e.name; }),
+  urls: Array.prototype.map.call(
+    document.querySelectorAll('script[src], link[href], img[src], iframe[src], source[src]'),
+    function (e) { return e.src || e.href; })
 });
 """
 
@@ -111,6 +114,7 @@ def test_deck_renders_offline_in_chromium(site, session):
     assert seen["images"] == seen["kinds"]["figure"] == seen["images_loaded"]
     assert seen["typeset"] >= seen["kinds"]["equation"], "MathJax did not typeset the equations"
     assert seen["code"] == 0, "a slide shows code"
-    remote = [r for r in seen["resources"] if not r.startswith(("file:", "data:"))]
+    loaded = seen["resources"] + seen["urls"]
+    remote = [r for r in loaded if not r.startswith(("file:", "data:"))]
     assert not remote, f"the deck loaded network resources: {remote[:5]}"
-    assert any(r.endswith("tex-chtml.js") for r in seen["resources"]), "MathJax not loaded locally"
+    assert any(u.startswith("file:") and u.endswith("tex-chtml.js") for u in seen["urls"])
