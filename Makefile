@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PIPELINE := $(PY) -m rankaudit.report.pipeline
 STAMP := $(VENV)/.rankaudit-installed
 
-.PHONY: help setup data chromium chapters book chapter site test lint bench lock clean
+.PHONY: help setup data chromium chapters book chapter site test lint bench lock clean student
 
 help:
 	@echo "make book     set up, fetch data, run every chapter, build the site (book/_build/html)"
@@ -16,6 +16,7 @@ help:
 	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\" OUT=~/rerun   the same into a folder of your own (site untouched)"
 	@echo "make bench    speed benchmarks against peers (prints ratio tables)"
 	@echo "make lint     ruff"
+	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/"
 
 # --- setup -------------------------------------------------------------------------------
 $(STAMP): requirements/lock.txt pyproject.toml
@@ -35,6 +36,31 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
 	  { (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || \
 	    { echo "ERROR: could not install chromium (apt-get install chromium)"; exit 1; }; }
+
+# --- a student's own machine: session 1 without torch, LightGBM or the encoders ------------
+# requirements/student.in lists what session 1 needs; requirements/lock.txt pins the versions.
+# The chapters come from the course guide's plan (rankaudit.report.slides.SESSIONS).
+STUDENT_VENV ?= .venv-student
+STUDENT_OUT ?= student-runs
+SPY := $(STUDENT_VENV)/bin/python
+STUDENT_STAMP := $(STUDENT_VENV)/.rankaudit-student
+
+$(STUDENT_STAMP): requirements/student.in requirements/lock.txt pyproject.toml
+	@start=$$(date +%s); \
+	{ test -x $(SPY) || $(PYTHON_BOOTSTRAP) -m venv $(STUDENT_VENV); } && \
+	$(SPY) -m pip install --disable-pip-version-check -q -r requirements/student.in -c requirements/lock.txt && \
+	$(SPY) -m pip install --disable-pip-version-check -q --no-deps -e . && \
+	$(SPY) -m pip check && \
+	echo "student environment $(STUDENT_VENV): $$(du -sh $(STUDENT_VENV) | cut -f1), installed in $$(( $$(date +%s) - start )) s"
+	@touch $@
+
+student: $(STUDENT_STAMP)
+	$(SPY) -m rankaudit.data.fetch
+	@start=$$(date +%s); \
+	for nb in $$($(SPY) -c "from rankaudit.report.slides import SESSIONS; print(*SESSIONS[0].chapters)"); do \
+	  $(SPY) -m rankaudit.report.pipeline run $$nb --out $(STUDENT_OUT)/$$nb || exit 1; \
+	done; \
+	echo "session 1's chapters ran in $$(( $$(date +%s) - start )) s; pages: $(STUDENT_OUT)/*/*.html"
 
 # --- the book ----------------------------------------------------------------------------
 chapters: data

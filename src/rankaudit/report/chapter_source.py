@@ -15,8 +15,14 @@ __all__ = [
     "check_parameter_names",
     "declared_parameters",
     "parse_cli_value",
+    "PRESETS",
+    "preset_parameters",
     "smoke_parameters",
 ]
+
+#: Named parameter sets a chapter may declare in its front matter (``rankaudit.<name>_parameters``):
+#: ``smoke`` for the tests, ``class`` for a laptop-sized run in a class (under 30 s on two cores).
+PRESETS = ("smoke", "class")
 
 
 def chapter_names(notebooks: Path) -> list[str]:
@@ -39,6 +45,25 @@ def smoke_parameters(notebooks: Path, name: str) -> dict[str, Any]:
     ``rankaudit.smoke_parameters``)."""
     nb = _read_source(notebooks, name)
     return dict(nb.metadata.get("rankaudit", {}).get("smoke_parameters", {}) or {})
+
+
+def preset_parameters(notebooks: Path, name: str, preset: str) -> dict[str, Any]:
+    """The parameters of a named preset (front matter ``rankaudit.<preset>_parameters``).
+
+    A chapter that does not declare the preset raises a ValueError naming the chapters that do
+    not apply to it, so ``--preset class`` on a chapter without a class size fails loudly
+    instead of silently running the defaults.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+    nb = _read_source(notebooks, name)
+    found = nb.metadata.get("rankaudit", {}).get(f"{preset}_parameters")
+    if found is None:
+        raise ValueError(
+            f"Chapter {name} declares no {preset!r} preset (front matter "
+            f"rankaudit.{preset}_parameters); run it at its defaults or with -p"
+        )
+    return dict(found)
 
 
 def declared_parameters(notebooks: Path, name: str) -> list[str]:

@@ -121,11 +121,15 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
 
 #: The progressive design of Part III: each step's features, added to the previous baseline.
 DESIGN_STEPS = (
-    ("MLR", "engine features\n(no session context)"),
-    ("P1", "+ NCD, CosSim of\nlast click, last 5 clicks"),
-    ("P2", "+ NCD, CosSim of the\nquery-matched click (Ref)"),
-    ("P2 + seq", "+ CosSim to a\nsequence encoder's summary"),
+    ("MLR", "engine features\n(no session\ncontext)"),
+    ("P1", "+ NCD, CosSim of\nlast click and\nlast 5 clicks"),
+    ("P2", "+ NCD, CosSim of\nthe query-matched\nclick (Ref)"),
+    ("P2 + seq", "+ CosSim to a\nsequence encoder's\nsummary"),
 )
+
+
+#: A time window's name is written inside its bar only when the bar is at least this wide.
+_MIN_LABELLED_SHARE = 0.12
 
 
 def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
@@ -148,8 +152,8 @@ def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
     top.axis("off")
     for i, (name, added) in enumerate(DESIGN_STEPS):
         top.text(
-            i + 0.4,
-            0.68,
+            i + 0.5,
+            0.75,
             name,
             ha="center",
             va="center",
@@ -157,12 +161,12 @@ def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
             weight="bold",
             bbox={"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"},
         )
-        top.text(i + 0.4, 0.22, added, ha="center", va="center", fontsize=10)
+        top.text(i + 0.5, 0.22, added, ha="center", va="center", fontsize=9.5)
         if i:
             top.annotate(
                 "",
-                xy=(i + 0.1, 0.68),
-                xytext=(i - 0.3, 0.68),
+                xy=(i + 0.25, 0.75),
+                xytext=(i - 0.25, 0.75),
                 arrowprops={"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f"},
             )
     labels = list(windows)
@@ -170,13 +174,17 @@ def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
         left = 0.0
         for name, share in windows[label].items():
             bottom.barh(y, share, left=left, color=palette.get(name, "grey"), edgecolor="white")
-            bottom.text(
-                left + share / 2, y, f"{name}\n{share:.0%}", ha="center", va="center", fontsize=10
-            )
+            # a name inside its bar only where it fits; every share is on the row's label
+            if share >= _MIN_LABELLED_SHARE:
+                bottom.text(left + share / 2, y, name, ha="center", va="center", fontsize=10)
             left += share
+    rows = [
+        f"{label}\n" + ", ".join(f"{name} {share:.0%}" for name, share in windows[label].items())
+        for label in labels
+    ]
     bottom.set(
         yticks=range(len(labels)),
-        yticklabels=labels,
+        yticklabels=rows,
         xlim=(0, 1),
         xlabel="sessions, ordered by start time (share of the log)",
         title="Time windows: a session belongs wholly to the window of its start",

@@ -6,7 +6,9 @@ after the cell tagged ``parameters``) into ``book/_build/executed/NN_name.ipynb`
 chapter writes ``book/_build/results/NN_name.json``. The site is then built from the
 executed notebooks by Jupyter Book 1 with ``execute_notebooks: "off"`` and
 ``-W -n --keep-going``, so a warning or a broken reference fails the build, and MathJax 3
-is copied next to the HTML so that math typesets offline.
+is copied next to the HTML so that math typesets offline; the course guide's two slide decks
+(:mod:`rankaudit.report.slides`) are written into ``html/slides`` from the same executed
+notebooks.
 
 ``run NN_name --out DIR`` is a student's rerun (:func:`run_chapter_into`): the executed
 notebook, the results JSON, the figures and one readable HTML page all go into ``DIR``, and
@@ -14,7 +16,8 @@ nothing under ``book/_build`` (the site, the executed chapters, the results) is 
 
 Command line (what the Makefile calls)::
 
-    python -m rankaudit.report.pipeline run NN_name [--smoke] [-p key value ...] [--out DIR]
+    python -m rankaudit.report.pipeline run NN_name [--smoke | --preset class] [-p key value ...]
+        [--out DIR]
     python -m rankaudit.report.pipeline run-all [--smoke] [--force]
     python -m rankaudit.report.pipeline build
 """
@@ -42,8 +45,10 @@ from rankaudit.report.chapter_source import (
     check_parameter_names,
     declared_parameters,
     parse_cli_value,
+    preset_parameters,
     smoke_parameters,
 )
+from rankaudit.report.slides import build_slides
 from rankaudit.report.standalone import export_figures, render_page
 
 __all__ = [
@@ -56,6 +61,7 @@ __all__ = [
     "declared_parameters",
     "install_mathjax",
     "parse_cli_value",
+    "preset_parameters",
     "results_files",
     "results_links_markdown",
     "run_chapter",
@@ -97,7 +103,8 @@ def _is_fresh(paths: Paths, name: str) -> bool:
     if not out.is_file() or not result.is_file():
         return False
     meta = json.loads(out.read_text(encoding="utf-8")).get("metadata", {})
-    if meta.get("rankaudit_run", {}).get("parameters", None) != {}:
+    run = meta.get("rankaudit_run", {})
+    if run.get("parameters", None) != {} or run.get("smoke") or run.get("preset"):
         return False
     newest = max((paths.notebooks / f"{name}.md").stat().st_mtime, _src_mtime(paths.root))
     return out.stat().st_mtime > newest
@@ -109,11 +116,14 @@ def run_chapter(
     *,
     paths: Paths | None = None,
     smoke: bool = False,
+    preset: str | None = None,
     plain_links: bool = False,
     log=print,
 ) -> Path:
     """Execute one chapter with papermill and return the executed notebook's path.
 
+    ``preset`` (``"class"``) starts from the chapter's named parameter set
+    (:func:`preset_parameters`); explicit ``parameters`` override it.
     ``plain_links`` writes the results links as plain Markdown links relative to the executed
     notebook (a standalone folder) instead of the site's ``{download}`` roles.
     Raises :class:`ChapterFailed` naming the chapter and the failing cell, and a
@@ -125,6 +135,8 @@ def run_chapter(
     paths = paths or Paths.default()
     nb = _read_source(paths.notebooks, name)
     params = dict(smoke_parameters(paths.notebooks, name) if smoke else {})
+    if preset is not None:
+        params.update(preset_parameters(paths.notebooks, name, preset))
     params.update(parameters or {})
     check_parameter_names(paths.notebooks, name, params)
     paths.executed.mkdir(parents=True, exist_ok=True)
@@ -158,7 +170,8 @@ def run_chapter(
             os.environ["RANKAUDIT_RESULTS_DIR"] = env_before
     seconds = time.perf_counter() - start
     executed = nbformat.read(out, as_version=4)
-    executed.metadata["rankaudit_run"] = {"parameters": dict(parameters or {}), "smoke": smoke}
+    run = {"parameters": dict(parameters or {}), "smoke": smoke, "preset": preset}
+    executed.metadata["rankaudit_run"] = run
     add_results_links(executed, name, paths, plain=plain_links)
     nbformat.write(executed, out)
     log(
@@ -180,6 +193,7 @@ def run_chapter_into(
     *,
     paths: Paths | None = None,
     smoke: bool = False,
+    preset: str | None = None,
     log=print,
 ) -> dict[str, Any]:
     """A student's rerun of one chapter into the folder ``out``, leaving the built site alone.
@@ -206,7 +220,8 @@ def run_chapter_into(
     except OSError as exc:
         raise ValueError(f"out={str(out)!r}: cannot create the folder ({exc.strerror})") from None
     mine = Paths(base.root, base.notebooks, base.book, out, out)
-    notebook = run_chapter(name, parameters, paths=mine, smoke=smoke, plain_links=True, log=log)
+    size = {"smoke": smoke, "preset": preset}
+    notebook = run_chapter(name, parameters, paths=mine, plain_links=True, log=log, **size)
     figures = export_figures(notebook, out / "figures")
     page = render_page(notebook, out / f"{name}.html", base.notebooks)
     log(f"  {name}: {len(figures)} figure(s), page {page}")
@@ -288,7 +303,8 @@ def install_mathjax(html_dir: Path) -> Path:
 
 
 def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
-    """Build the site in ``book_dir/_build/html`` from the executed notebooks, strictly.
+    """Build the site in ``book_dir/_build/html`` from the executed notebooks, strictly, then
+    the course guide's two slide decks into ``html/slides`` (:mod:`rankaudit.report.slides`).
 
     ``book_dir/chapters`` must resolve to ``executed`` (in the repository it is a
     symlink to ``_build/executed``).
@@ -310,6 +326,8 @@ def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
     if not (html / "index.html").is_file():
         raise RuntimeError(f"jupyter-book exited 0 but wrote no {html / 'index.html'}.")
     install_mathjax(html)
+    for deck in build_slides(html, executed):
+        log(f"  slides: {deck}")
     log(f"  site: {html / 'index.html'}")
     return html
 
@@ -328,6 +346,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     one = sub.add_parser("run", help="execute one chapter")
     one.add_argument("name")
     one.add_argument("--smoke", action="store_true", help="use the chapter's smoke parameters")
+    one.add_argument("--preset", choices=["class"], help="'class': laptop-sized (chapters 08-12)")
     one.add_argument(
         "-p", "--parameter", nargs=2, action="append", default=[], metavar=("KEY", "VALUE")
     )
@@ -347,9 +366,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             params = _parse_params(args.parameter)
             if args.out:
-                run_chapter_into(args.name, Path(args.out), params, paths=paths, smoke=args.smoke)
+                size = {"smoke": args.smoke, "preset": args.preset}
+                run_chapter_into(args.name, Path(args.out), params, paths=paths, **size)
             else:
-                run_chapter(args.name, params, paths=paths, smoke=args.smoke)
+                run_chapter(args.name, params, paths=paths, smoke=args.smoke, preset=args.preset)
         elif args.command == "run-all":
             failures = []
             for name in chapter_names(paths.notebooks):

@@ -1,0 +1,82 @@
+"""Run a measuring script inside a page in headless Chromium and read back what it reports.
+
+The page is copied next to itself (so its relative links still resolve) with ``script``
+appended; the script must end by calling ``report(value)``, which writes ``value`` as JSON into
+the DOM that ``--dump-dom`` prints. Network access is cut (every host name resolves nowhere), so
+a page that needs the network cannot pass by fetching it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+__all__ = ["chromium", "probe"]
+
+_REPORT = """
+<script>
+function report(value) {
+  var pre = document.createElement('pre');
+  pre.id = 'rankaudit-probe';
+  pre.textContent = JSON.stringify(value);
+  document.body.appendChild(pre);
+}
+window.addEventListener('load', function () {
+  var ready = (window.MathJax && MathJax.startup && MathJax.startup.promise) || Promise.resolve();
+  ready.then(function () { return new Promise(function (r) { setTimeout(r, 300); }); })
+       .then(function () { %s })
+       .catch(function (e) { report({error: String(e)}); });
+});
+</script>
+"""
+
+
+def chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.fail(
+        "headless Chromium is not installed; `make test` installs it (apt-get install chromium)"
+    )
+
+
+def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
+    """The value ``script`` reports from inside ``page`` at ``width`` x ``height``."""
+    text = page.read_text(encoding="utf-8")
+    injected = _REPORT % script
+    copy = page.with_name(page.stem + ".__probe__.html")
+    copy.write_text(text.replace("</body>", injected + "</body>", 1), encoding="utf-8")
+    try:
+        proc = subprocess.run(
+            [
+                chromium(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--allow-file-access-from-files",
+                "--host-resolver-rules=MAP * ~NOTFOUND",
+                f"--window-size={width},{height}",
+                "--hide-scrollbars",
+                "--virtual-time-budget=20000",
+                "--dump-dom",
+                copy.as_uri(),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+    finally:
+        copy.unlink()
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    found = re.search(r'<pre id="rankaudit-probe"[^>]*>(.*?)</pre>', proc.stdout, re.S)
+    assert found, f"{page.name}: the probe never reported (page failed to load or script error)"
+    value = json.loads(html.unescape(found.group(1)))
+    assert not (isinstance(value, dict) and "error" in value), f"{page.name}: {value}"
+    return value
