@@ -4,27 +4,18 @@ Chromium."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
 
+from tests.chromium_probe import chromium
+
 pytestmark = [pytest.mark.slow, pytest.mark.real_data]
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    pytest.fail(
-        "headless Chromium is not installed; `make test` installs it (apt-get install chromium)"
-    )
 
 
 def _rendered_dom(page) -> str:
     cmd = [
-        _chromium(),
+        chromium(),
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
