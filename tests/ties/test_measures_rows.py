@@ -58,5 +58,9 @@ def test_bad_input_names_the_argument():
         evaluate(scores, labels, ties="random", measures=["AP"])
     with pytest.raises(ValueError, match="did you mean 'nDCG'"):
         evaluate(scores, labels, measures=["nDGC@10"])
+    graded = labels.copy()
+    graded[0, 0] = 5
+    with pytest.raises(ValueError, match="above max_grade=4"):
+        evaluate(scores, graded, measures=["ERR@5"])
     with pytest.raises(ValueError, match="needs item_ids"):
         evaluate(scores, labels, ties="hash", measures=["AP"])

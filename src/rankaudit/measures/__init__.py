@@ -9,7 +9,8 @@ Below both input shapes (the rectangular rows of :mod:`rankaudit.ties` and the r
 - :mod:`~rankaudit.measures.hashing`: the documented 64-bit tie hash;
 - :mod:`~rankaudit.measures.list_kernels` (with :mod:`~rankaudit.measures.list_support`) /
   :mod:`~rankaudit.measures.list_reference`: every measure over ranked lists (any rule, exact
-  expectation), fast and plainly;
+  expectation), fast and plainly; :mod:`~rankaudit.measures.list_evaluate` is their one entry
+  point (and where each measure's bounds are ordered by its own utility);
 - :mod:`~rankaudit.measures.row_expected`, :mod:`~rankaudit.measures.row_ordered`,
   :mod:`~rankaudit.measures.row_sampled` (with :mod:`~rankaudit.measures.row_support` and the
   definitions in :mod:`~rankaudit.measures.row_metrics`): the specialised kernels of HR@k,

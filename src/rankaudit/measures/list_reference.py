@@ -13,7 +13,7 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from rankaudit.measures.registry import FAMILIES, Measure
+from rankaudit.measures.registry import Measure
 
 __all__ = [
     "expected_by_enumeration",
@@ -51,12 +51,6 @@ def ideal_dcg(
     return sum(g / math.log2(r + 1) for r, g in enumerate(gains, start=1))
 
 
-def _level(measure: Measure, relevance_level: int) -> int:
-    has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
-    rel = measure.param("rel") if has_rel else None
-    return relevance_level if rel is None else int(rel)  # type: ignore[call-overload]
-
-
 def measure_of_ranking(
     measure: Measure,
     ranked_labels: Sequence[int | None],
@@ -66,7 +60,7 @@ def measure_of_ranking(
     """The measure of one ranked list, written from its definition
     (:mod:`rankaudit.measures.registry`); ``ranked_labels[r-1]`` is the label at rank r
     (None = unjudged); ``judged_labels`` all labels of the query in the qrels."""
-    level = _level(measure, relevance_level)
+    level = measure.level(relevance_level)
     rel = [lab is not None and lab >= level for lab in ranked_labels]
     n_rel = sum(1 for lab in judged_labels if lab >= level)
     n_nonrel = sum(1 for lab in judged_labels if 0 <= lab < level)

@@ -140,6 +140,13 @@ class Measure:
                 return value
         return FAMILIES[self.family].param(name).default
 
+    def level(self, relevance_level: int) -> int:
+        """The label at or above which a document is relevant for this measure: its ``rel``
+        parameter when given, else ``relevance_level`` (trec_eval's ``-l``)."""
+        has_rel = any(p.name == "rel" for p in FAMILIES[self.family].params)
+        rel = self.param("rel") if has_rel else None
+        return relevance_level if rel is None else int(rel)  # type: ignore[call-overload]
+
     @property
     def code(self) -> int:
         """The list kernel's code of the family."""
@@ -312,8 +319,7 @@ def measure_spec(measures: Sequence[Measure], relevance_level: int) -> K.Measure
     for m in measures:
         codes.append(m.code)
         cutoffs.append(m.cutoff or 0)
-        rel = m.param("rel") if "rel" in [p.name for p in FAMILIES[m.family].params] else None
-        levels.append(relevance_level if rel is None else rel)
+        levels.append(m.level(relevance_level))
         reals.append(float(m.param("p")) if m.family in ("RBP", "RBPres") else 0.0)
         ints.append(int(m.param("max_grade")) if m.family == "ERR" else 0)
         gains = m.param("gains") if m.family == "nDCG" else None

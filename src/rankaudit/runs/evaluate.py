@@ -16,17 +16,13 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_seed
-from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
-from rankaudit.measures.list_support import (
-    ListDocs,
-    QueryJudgments,
-    list_tables,
-)
-from rankaudit.measures.registry import FAMILIES, Measure, measure_spec, parse_measures
+from rankaudit.measures.list_evaluate import evaluate_lists
+from rankaudit.measures.list_support import ListDocs, QueryJudgments
+from rankaudit.measures.registry import FAMILIES, Measure, parse_measures
 from rankaudit.measures.rules import check_rule, check_rules
 from rankaudit.runs.layout import QueryBatch, join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
-from rankaudit.runs.tie_keys import bound_key, tie_keys, utility_class
+from rankaudit.runs.tie_keys import tie_keys
 
 __all__ = ["RunAudit", "audit_run", "evaluate_batch", "evaluate_run"]
 
@@ -38,46 +34,14 @@ MOVE_TOLERANCE = 1e-12
 def evaluate_batch(
     batch: QueryBatch, measures: Sequence[Measure], ties: str, *, seed: int = 0
 ) -> np.ndarray:
-    """``(queries, measures)`` values of ``batch`` under ``ties`` (kernels, no checks).
-
-    The bound rules sort by each measure's own utility, so measures are grouped by what they
-    order by and each group is ranked once.
-    """
-    check_labels_for(batch, measures)
-    out = np.empty((batch.n_queries, len(measures)))
+    """``(queries, measures)`` values of ``batch`` under ``ties`` (the core's
+    :func:`~rankaudit.measures.list_evaluate.evaluate_lists`; no argument checks)."""
     docs = ListDocs(batch.offsets, batch.score_order, batch.scores, batch.labels, batch.judged)
     judg = QueryJudgments(batch.judged_offsets, batch.judged_labels)
-    tables = list_tables(batch.max_len)
-    if ties == "expected":
-        list_expected_kernel(docs, judg, measure_spec(measures, batch.relevance_level), tables, out)
-        return out
-    if ties not in ("pessimistic", "optimistic"):
-        keys = np.ascontiguousarray(tie_keys(batch, ties, seed), dtype=np.int64)
-        spec = measure_spec(measures, batch.relevance_level)
-        list_ordered_kernel(docs, judg, spec, tables, keys, out)
-        return out
-    groups: dict[tuple, list[int]] = {}
-    for j, m in enumerate(measures):
-        groups.setdefault(utility_class(m, batch.relevance_level), []).append(j)
-    for utility, columns in groups.items():
-        keys = np.ascontiguousarray(bound_key(batch, utility, ties), dtype=np.int64)
-        spec = measure_spec([measures[j] for j in columns], batch.relevance_level)
-        part = np.empty((batch.n_queries, len(columns)))
-        list_ordered_kernel(docs, judg, spec, tables, keys, part)
-        out[:, columns] = part
-    return out
-
-
-def check_labels_for(batch: QueryBatch, measures: Sequence[Measure]) -> None:
-    """ERR's stopping probability needs labels <= ``max_grade`` (gdeval refuses larger
-    ones); raise a ValueError naming the measure and the label otherwise."""
-    top = int(batch.judged_labels.max(initial=0))
-    for m in measures:
-        if m.family == "ERR" and top > int(m.param("max_grade")):  # type: ignore[call-overload]
-            raise ValueError(
-                f"measure {m}: a qrels label is {top}, above max_grade="
-                f"{m.param('max_grade')}; use ERR(max_grade={top})@k"
-            )
+    keys = (
+        None if ties in ("expected", "pessimistic", "optimistic") else tie_keys(batch, ties, seed)
+    )
+    return evaluate_lists(docs, judg, measures, ties, batch.relevance_level, keys)
 
 
 def evaluate_run(

@@ -16,14 +16,9 @@ import numpy as np
 
 from rankaudit._checks import LABEL_LIMIT
 from rankaudit.measures.hashing import normalize_ids, splitmix64_array
-from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
-from rankaudit.measures.list_support import (
-    ListDocs,
-    QueryJudgments,
-    list_tables,
-    score_order_kernel,
-)
-from rankaudit.measures.registry import Measure, measure_spec
+from rankaudit.measures.list_evaluate import evaluate_lists
+from rankaudit.measures.list_support import ListDocs, QueryJudgments, score_order_kernel
+from rankaudit.measures.registry import Measure
 from rankaudit.ties.validation import Batch, row_keys
 
 __all__ = ["ROW_MEASURE_RULES", "evaluate_measures"]
@@ -116,25 +111,12 @@ def evaluate_measures(
     order, _ = score_order_kernel(offsets, scores)
     docs = ListDocs(offsets, order, scores, labels.astype(np.int64), np.ones(len(scores), bool))
     judg = _judged(batch, labels, ideal_labels)
-    tables = list_tables(max(batch.max_len, int(np.diff(judg.offsets).max(initial=0))))
-    out = np.empty((batch.n_rows, len(measures)))
-    if ties == "expected":
-        list_expected_kernel(docs, judg, measure_spec(measures, 1), tables, out)
-    elif ties in ("input_order", "hash"):
-        if ties == "hash":
-            keys = _hash_key(batch, offsets, seed)
-        else:
-            keys = np.arange(len(scores), dtype=np.int64)
-        list_ordered_kernel(docs, judg, measure_spec(measures, 1), tables, keys, out)
-    else:
-        for j, m in enumerate(measures):
-            key = _bound_key(m, labels)
-            part = np.empty((batch.n_rows, 1))
-            spec = measure_spec([m], 1)
-            list_ordered_kernel(
-                docs, judg, spec, tables, key if ties == "pessimistic" else -key, part
-            )
-            out[:, j] = part[:, 0]
+    keys = None
+    if ties == "hash":
+        keys = _hash_key(batch, offsets, seed)
+    elif ties == "input_order":
+        keys = np.arange(len(scores), dtype=np.int64)
+    out = evaluate_lists(docs, judg, measures, ties, 1, keys)
     has_rel = (
         np.bincount(
             np.repeat(np.arange(batch.n_rows), np.diff(offsets)),
@@ -144,15 +126,3 @@ def evaluate_measures(
         > 0
     )
     return {str(m): out[:, j] for j, m in enumerate(measures)}, has_rel
-
-
-def _bound_key(measure: Measure, labels: np.ndarray) -> np.ndarray:
-    """Utility of each candidate for ``measure`` (every candidate is judged): its gain under a
-    gain map, else its label (every other measure rises with the label or the relevance)."""
-    gains = measure.param("gains") if measure.family == "nDCG" else None
-    if gains is None:
-        return labels.astype(np.int64)
-    mapped = labels.copy()
-    for label, gain in gains:  # type: ignore[union-attr]
-        mapped[labels == label] = gain
-    return np.unique(np.maximum(mapped, 0.0), return_inverse=True)[1].astype(np.int64)

@@ -1,0 +1,133 @@
+"""Any set of registered measures over ranked lists under one tie rule: the one entry point of
+the list kernels, which both input shapes call (runs: :mod:`rankaudit.runs.evaluate`; rows:
+:mod:`rankaudit.ties.measures_rows`).
+
+The adapters lay their input out as :class:`~rankaudit.measures.list_support.ListDocs` and
+:class:`~rankaudit.measures.list_support.QueryJudgments` and, for a rule that orders every
+measure alike (``trec_eval``, ``input_order``, ``hash``), pass the rule's sort key.  The bound
+rules sort each tie block by the *measure's* utility instead (:func:`utility_class`,
+:func:`utility_key`): lowest first for ``pessimistic``, highest first for ``optimistic``, so
+each measure gets its own minimum and maximum; measures with the same utility share one sort.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
+from rankaudit.measures.list_support import (
+    BPREF,
+    JUDGED,
+    NDCG,
+    RBPRES,
+    ListDocs,
+    QueryJudgments,
+    list_tables,
+)
+from rankaudit.measures.registry import FAMILIES, Measure, measure_spec
+
+__all__ = ["check_labels", "evaluate_lists", "utility_class", "utility_key"]
+
+BOUND_RULES = ("pessimistic", "optimistic")
+
+
+def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None:
+    """ERR's stopping probability needs labels <= ``max_grade`` (gdeval refuses larger
+    ones); raise a ValueError naming the measure and the label otherwise."""
+    top = int(judged_labels.max(initial=0))
+    for m in measures:
+        if m.family == "ERR" and top > int(m.param("max_grade")):  # type: ignore[call-overload]
+            raise ValueError(
+                f"measure {m}: a qrels label is {top}, above max_grade="
+                f"{m.param('max_grade')}; use ERR(max_grade={top})@k"
+            )
+
+
+def utility_class(measure: Measure, relevance_level: int) -> tuple:
+    """What a measure's bound orders by; measures with equal classes share one sort.
+
+    Most measures share the class ``("label",)``: the key ``2 g + b``, ``g`` the label of a
+    judged document (0 unjudged or negative), ``b = 0`` for a judged label-0 document and 1
+    otherwise.  It orders by the label (so by the linear or exponential gain, ERR's stopping
+    probability and relevance at any level >= 1) and, among gain-0 documents, puts judged
+    non-relevant ones below unjudged ones (Bpref at level 1).  A gain map, Bpref at another
+    level, level 0, Judged and RBP's residual order by their own utilities.
+    """
+    has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
+    level = measure.level(relevance_level)
+    if measure.code == NDCG and measure.param("gains") is not None:
+        return ("gain", measure.param("gains"))
+    if measure.code == JUDGED:
+        return ("judged",)
+    if measure.code == RBPRES:
+        return ("unjudged",)
+    if measure.code == BPREF and level != 1:
+        return ("bpref", level)
+    if has_rel and level < 1:
+        return ("relevant", level)
+    return ("label",)
+
+
+def utility_key(utility: tuple, labels: np.ndarray, judged: np.ndarray) -> np.ndarray:
+    """The int64 utility of each document for a class of :func:`utility_class` (higher is
+    better for the measure)."""
+    kind = utility[0]
+    if kind == "label":
+        gain = np.where(judged, np.maximum(labels, 0), 0).astype(np.int64)
+        return 2 * gain + (~(judged & (labels == 0))).astype(np.int64)
+    if kind == "gain":
+        mapped = np.where(judged, labels, 0).astype(np.float64)
+        for label, gain in utility[1]:
+            mapped = np.where(judged & (labels == label), gain, mapped)
+        return np.unique(np.maximum(mapped, 0.0), return_inverse=True)[1].astype(np.int64)
+    if kind == "judged":
+        return judged.astype(np.int64)
+    if kind == "unjudged":
+        return (~judged).astype(np.int64)
+    if kind == "bpref":
+        level = utility[1]
+        rel = judged & (labels >= level)
+        nonrel = judged & (labels >= 0) & (labels < level)
+        return 2 * rel.astype(np.int64) + (~nonrel).astype(np.int64)
+    return (judged & (labels >= utility[1])).astype(np.int64)
+
+
+def evaluate_lists(
+    docs: ListDocs,
+    judg: QueryJudgments,
+    measures: Sequence[Measure],
+    ties: str,
+    relevance_level: int,
+    keys: np.ndarray | None = None,
+) -> np.ndarray:
+    """``(queries, measures)`` values under ``ties``: the exact expectation, the bounds, or
+    the order of ``keys`` (ascending inside a tie block; required by every other rule)."""
+    check_labels(measures, judg.labels)
+    n_queries = len(docs.offsets) - 1
+    longest = max(
+        int(np.diff(docs.offsets).max(initial=0)), int(np.diff(judg.offsets).max(initial=0))
+    )
+    tables = list_tables(longest)
+    out = np.empty((n_queries, len(measures)))
+    if ties == "expected":
+        list_expected_kernel(docs, judg, measure_spec(measures, relevance_level), tables, out)
+        return out
+    if ties not in BOUND_RULES:
+        if keys is None:
+            raise ValueError(f"ties={ties!r} needs the rule's sort key")
+        key = np.ascontiguousarray(keys, dtype=np.int64)
+        list_ordered_kernel(docs, judg, measure_spec(measures, relevance_level), tables, key, out)
+        return out
+    groups: dict[tuple, list[int]] = {}
+    for j, m in enumerate(measures):
+        groups.setdefault(utility_class(m, relevance_level), []).append(j)
+    for utility, columns in groups.items():
+        key = utility_key(utility, docs.labels, docs.judged)
+        key = np.ascontiguousarray(key if ties == "pessimistic" else -key, dtype=np.int64)
+        spec = measure_spec([measures[j] for j in columns], relevance_level)
+        part = np.empty((n_queries, len(columns)))
+        list_ordered_kernel(docs, judg, spec, tables, key, part)
+        out[:, columns] = part
+    return out
