@@ -45,7 +45,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import platform
@@ -60,8 +59,8 @@ from pathlib import Path
 
 import numpy as np
 from bench_runs import timed as timed_rusage
-from bench_runs import write_workload
-from bench_ties import FULL_ROWS, make_data
+from bench_runs import write_workloads
+from bench_ties import FULL_ROWS, best_times_interleaved, make_data
 
 __all__ = ["DEFAULT_MEASURES", "DEFAULT_RULES", "trec_eval_spec", "trec_eval_flags", "main"]
 
@@ -207,18 +206,6 @@ def parse_trec_eval(text: str) -> dict[str, float]:
     return out
 
 
-def best_interleaved(fns: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Best wall time of each function, running them in turn within every repeat."""
-    best = dict.fromkeys(fns, np.inf)
-    for _ in range(repeats):
-        for name, fn in fns.items():
-            gc.collect()
-            t0 = time.perf_counter()
-            fn()
-            best[name] = min(best[name], time.perf_counter() - t0)
-    return {k: float(v) for k, v in best.items()}
-
-
 def _evaluate_fns(
     scores: np.ndarray, labels: np.ndarray, tmp: Path
 ) -> dict[str, Callable[[], object]]:
@@ -239,7 +226,7 @@ def bench_evaluate(rows: int, candidates: int, repeats: int, tmp: Path) -> dict[
         scores, labels = make_data(rows, candidates, case)
         np.save(tmp / "scores.npy", scores)
         np.save(tmp / "labels.npy", labels)
-        res = best_interleaved(_evaluate_fns(scores, labels, tmp), max(repeats, 7))
+        res = best_times_interleaved(_evaluate_fns(scores, labels, tmp), max(repeats, 7))
         res["ratio_read_sum"] = res["evaluate_expected"] / res["read_sum"]
         res["ratio_np_load"] = res["evaluate_expected"] / res["np_load"]
         out[case] = res
@@ -315,16 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     OUT_DIR.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        t0 = time.perf_counter()
-        run_path, qrels_path = write_workload(d, args.queries, args.docs)
-        print(
-            f"workload: {args.queries} queries x {args.docs} docs = {lines:,} lines, "
-            f"{run_path.stat().st_size / 1e6:.0f} MB (written in {time.perf_counter() - t0:.1f} s)",
-            flush=True,
-        )
-        small = d / "small"
-        small.mkdir()
-        warm_run, warm_qrels = write_workload(small, 20, 50, seed=1)
+        run_path, qrels_path, warm_run, warm_qrels = write_workloads(d, args.queries, args.docs)
         contenders = {
             "a_audit_default": [*audit, "--format", "json"],
             "b_audit_many": [*audit, *many],

@@ -126,6 +126,23 @@ def write_workload(
     return run_path, qrels_path
 
 
+def write_workloads(directory: Path, n_queries: int, n_docs: int) -> tuple[Path, Path, Path, Path]:
+    """The timed run and qrels (printing their size and writing time) and a small pair in
+    ``directory/small`` to warm numba's cache before timing: ``(run, qrels, warm_run,
+    warm_qrels)``."""
+    t0 = time.perf_counter()
+    run_path, qrels_path = write_workload(directory, n_queries, n_docs)
+    print(
+        f"workload: {n_queries} queries x {n_docs} docs = {n_queries * n_docs:,} lines, "
+        f"{run_path.stat().st_size / 1e6:.0f} MB (written in {time.perf_counter() - t0:.1f} s)",
+        flush=True,
+    )
+    small = directory / "small"
+    small.mkdir()
+    warm_run, warm_qrels = write_workload(small, 20, 50, seed=1)
+    return run_path, qrels_path, warm_run, warm_qrels
+
+
 def timed(cmd: list[str]) -> tuple[float, float, str]:
     """Wall seconds, peak RSS (GB) and stdout of one child process."""
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
@@ -170,17 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        t0 = time.perf_counter()
-        run_path, qrels_path = write_workload(d, args.queries, args.docs)
-        print(
-            f"workload: {args.queries} queries x {args.docs} docs = "
-            f"{args.queries * args.docs:,} lines, {run_path.stat().st_size / 1e6:.0f} MB "
-            f"(written in {time.perf_counter() - t0:.1f} s)",
-            flush=True,
-        )
-        small = d / "small"
-        small.mkdir()
-        warm_run, warm_qrels = write_workload(small, 20, 50, seed=1)
+        run_path, qrels_path, warm_run, warm_qrels = write_workloads(d, args.queries, args.docs)
         audit = [
             py,
             "-m",
