@@ -4,15 +4,17 @@ and identical audit results (TREC text and CSV/TSV alike)."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import threading
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rankaudit.runs import Qrels, Run, audit_run
+from rankaudit.runs import Qrels, Run, audit_run, blocks
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
 
@@ -53,7 +55,22 @@ def layouts(draw):
         "gzip": draw(st.booleans()),
         "pipe": draw(st.booleans()),
         "trailing_blank_lines": draw(st.integers(0, 2)),
+        # the TREC readers' block and read sizes (None: the defaults): tiny blocks put block
+        # edges inside lines, CRLF pairs, the byte-order mark and gzip members
+        "block": draw(st.sampled_from([None, (1, 1), (5, 3), (17, 2), (64, 7)])),
     }
+
+
+@contextlib.contextmanager
+def _block_sizes(how: dict):
+    """Read with ``how['block']`` = (block bytes, raw read bytes) instead of the defaults."""
+    saved = blocks.BLOCK_BYTES, blocks.RAW_CHUNK
+    if how.get("block"):
+        blocks.BLOCK_BYTES, blocks.RAW_CHUNK = how["block"]
+    try:
+        yield
+    finally:
+        blocks.BLOCK_BYTES, blocks.RAW_CHUNK = saved
 
 
 def _text(rows: list[list[str]], how: dict, sep: str | None = None) -> bytes:
@@ -75,6 +92,11 @@ def _text(rows: list[list[str]], how: dict, sep: str | None = None) -> bytes:
 
 
 def _read(reader, data: bytes, path, how: dict, **kw):
+    with _block_sizes(how):
+        return _read_once(reader, data, path, how, **kw)
+
+
+def _read_once(reader, data: bytes, path, how: dict, **kw):
     if not how["pipe"]:
         path.write_bytes(data)
         return reader(path, **kw)
@@ -139,11 +161,13 @@ def test_csv_and_tsv_read_the_same_however_they_are_written(tmp_path, collection
     _same(qrels, Qrels.from_arrays(*zip(*qrels_rows, strict=True)))
 
 
-def test_error_lines_are_physical_lines_after_blank_lines_and_a_bom(tmp_path):
+@pytest.mark.parametrize("block", [None, (1, 1), (4, 2), (13, 5)])
+def test_error_lines_are_physical_lines_after_blank_lines_and_a_bom(tmp_path, block):
     path = tmp_path / "q.qrels"
     path.write_bytes("\ufeff1 0 d1 1\r\n\r\n  \r\n1 0 d2 x\r\n".encode())
     try:
-        read_trec_qrels(path)
+        with _block_sizes({"block": block}):
+            read_trec_qrels(path)
     except ValueError as err:
         assert str(err).startswith(f"{path}:4: relevance 'x' is not an integer")
     else:  # pragma: no cover - the test fails here

@@ -18,25 +18,35 @@ from rankaudit.cli.common import (
     version,
 )
 from rankaudit.measures.registry import parse_measures
-from rankaudit.runs.evaluate import audit_run
+from rankaudit.runs.evaluate import audit_batch
+from rankaudit.runs.layout import QueryBatch, join_run_qrels
 
 __all__ = ["cmd_audit", "register"]
+
+
+def _joined(args: argparse.Namespace) -> tuple[QueryBatch, list[dict[str, str]]]:
+    """The run joined with its qrels, and the input records; the run and qrels themselves are
+    freed on return (the layout is all the rules need), which keeps a large run's peak
+    memory down."""
+    run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
+    batch = join_run_qrels(run, qrels, relevance_level=args.relevance_level, complete=args.complete)
+    return batch, input_records(run=run, qrels=qrels)
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = tie_rules(args.ties)
     check_output(args.output, args.run, args.qrels)
-    run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
-    audit = audit_run(
-        run,
-        qrels,
+    batch, inputs = _joined(args)
+    audit = audit_batch(
+        batch,
         measures,
         ties=rules,
-        relevance_level=args.relevance_level,
-        complete=args.complete,
         seed=args.seed,
+        run_sha256=inputs[0]["sha256"],
+        qrels_sha256=inputs[1]["sha256"],
     )
+    del batch
     envelope = audit.envelope()
     if args.format == "json":
         doc: dict[str, object] = {
@@ -46,7 +56,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
             "n_queries": audit.n_queries,
             "relevance_level": args.relevance_level,
             "complete": bool(args.complete),
-            "inputs": input_records(run=run, qrels=qrels),
+            "inputs": inputs,
             "rankaudit_version": version(),
         }
         if args.per_query:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 
 from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
@@ -70,28 +71,50 @@ def utility_class(measure: Measure, relevance_level: int) -> tuple:
     return ("label",)
 
 
+@numba.njit(cache=True)
+def _label_utility(labels, judged, out):  # pragma: no cover - compiled
+    """``out[i] = 2 g + b`` (class ``("label",)`` of :func:`utility_class`), one pass."""
+    for i in range(len(labels)):
+        lab = labels[i]
+        if judged[i]:
+            out[i] = 2 * max(lab, 0) + (lab != 0)
+        else:
+            out[i] = 1
+
+
 def utility_key(utility: tuple, labels: np.ndarray, judged: np.ndarray) -> np.ndarray:
-    """The int64 utility of each document for a class of :func:`utility_class` (higher is
-    better for the measure)."""
+    """The utility of each document for a class of :func:`utility_class` (higher is better
+    for the measure), as int32 when it fits (int64 otherwise): a run's keys are as long as
+    the run."""
     kind = utility[0]
     if kind == "label":
-        gain = np.where(judged, np.maximum(labels, 0), 0).astype(np.int64)
-        return 2 * gain + (~(judged & (labels == 0))).astype(np.int64)
+        top = int(labels.max(initial=0))
+        out = np.empty(len(labels), np.int32 if top < 2**30 else np.int64)
+        _label_utility(labels, judged, out)
+        return out
     if kind == "gain":
         mapped = np.where(judged, labels, 0).astype(np.float64)
         for label, gain in utility[1]:
             mapped = np.where(judged & (labels == label), gain, mapped)
         return np.unique(np.maximum(mapped, 0.0), return_inverse=True)[1].astype(np.int64)
     if kind == "judged":
-        return judged.astype(np.int64)
+        return judged.astype(np.int32)
     if kind == "unjudged":
-        return (~judged).astype(np.int64)
+        return (~judged).astype(np.int32)
     if kind == "bpref":
         level = utility[1]
         rel = judged & (labels >= level)
         nonrel = judged & (labels >= 0) & (labels < level)
-        return 2 * rel.astype(np.int64) + (~nonrel).astype(np.int64)
-    return (judged & (labels >= utility[1])).astype(np.int64)
+        return 2 * rel.astype(np.int32) + (~nonrel).astype(np.int32)
+    return (judged & (labels >= utility[1])).astype(np.int32)
+
+
+def _sort_key(keys: np.ndarray) -> np.ndarray:
+    """``keys`` as the kernels take them: contiguous int32 or int64."""
+    keys = np.ascontiguousarray(keys)
+    if keys.dtype not in (np.int32, np.int64):
+        keys = keys.astype(np.int64)
+    return keys
 
 
 def evaluate_lists(
@@ -117,15 +140,16 @@ def evaluate_lists(
     if ties not in BOUND_RULES:
         if keys is None:
             raise ValueError(f"ties={ties!r} needs the rule's sort key")
-        key = np.ascontiguousarray(keys, dtype=np.int64)
+        key = _sort_key(keys)
         list_ordered_kernel(docs, judg, measure_spec(measures, relevance_level), tables, key, out)
         return out
     groups: dict[tuple, list[int]] = {}
     for j, m in enumerate(measures):
         groups.setdefault(utility_class(m, relevance_level), []).append(j)
     for utility, columns in groups.items():
-        key = utility_key(utility, docs.labels, docs.judged)
-        key = np.ascontiguousarray(key if ties == "pessimistic" else -key, dtype=np.int64)
+        key = _sort_key(utility_key(utility, docs.labels, docs.judged))
+        if ties == "optimistic":
+            np.negative(key, out=key)
         spec = measure_spec([measures[j] for j in columns], relevance_level)
         part = np.empty((n_queries, len(columns)))
         list_ordered_kernel(docs, judg, spec, tables, key, part)

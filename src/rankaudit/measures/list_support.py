@@ -185,7 +185,7 @@ def score_order_kernel(offsets, scores):  # pragma: no cover - compiled
     Computed once per batch and shared by every rule.
     """
     nq = len(offsets) - 1
-    order = np.empty(len(scores), np.int64)
+    order = np.empty(len(scores), np.int32)  # positions within one query
     tied = np.zeros(nq, np.bool_)
     for q in numba.prange(nq):
         a = offsets[q]

@@ -19,7 +19,7 @@ import pyarrow.compute as pc
 from rankaudit.measures.registry import Measure, parse_measure
 from rankaudit.runs.evaluate import evaluate_batch
 from rankaudit.runs.layout import join_run_qrels
-from rankaudit.runs.tables import Qrels, Run
+from rankaudit.runs.tables import Qrels, Run, distinct_ids
 
 __all__ = ["RunComparison", "compare_runs"]
 
@@ -98,9 +98,9 @@ def compare_runs(
     Raises ValueError when the runs share no evaluated query.
     """
     m = parse_measure(measure)
-    judged = pc.unique(qrels.query)
+    judged = distinct_ids(qrels.query)
     answered_a, answered_b = (
-        np.asarray(pc.filter(judged, pc.is_in(judged, value_set=pc.unique(r.query))), dtype=str)
+        np.asarray(pc.filter(judged, pc.is_in(judged, value_set=distinct_ids(r.query))), dtype=str)
         for r in (run_a, run_b)
     )
     vals = []

@@ -24,7 +24,7 @@ from rankaudit.runs.layout import QueryBatch, join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tie_keys import tie_keys
 
-__all__ = ["RunAudit", "audit_run", "evaluate_batch", "evaluate_run"]
+__all__ = ["RunAudit", "audit_batch", "audit_run", "evaluate_batch", "evaluate_run"]
 
 DEFAULT_MEASURES = ("nDCG@10", "P@10", "AP", "RR")
 #: two values closer than this (relative to 1) count as equal for the prevalence
@@ -145,6 +145,30 @@ class RunAudit:
         return out
 
 
+def audit_batch(
+    batch: QueryBatch,
+    measures: Sequence[str | Measure] = DEFAULT_MEASURES,
+    *,
+    ties: Sequence[str] = ("trec_eval", "expected", "pessimistic", "optimistic"),
+    seed: int = 0,
+    run_sha256: str | None = None,
+    qrels_sha256: str | None = None,
+) -> RunAudit:
+    """:func:`audit_run` on a run already joined with its qrels (:func:`~rankaudit.runs.
+    layout.join_run_qrels`), so a caller can let the run itself go before evaluating: the
+    layout is all the rules need."""
+    ms = parse_measures(measures)
+    rules = check_rules(ties, api="runs")
+    seed = check_seed(seed)
+    computed = {
+        rule: evaluate_batch(batch, ms, rule, seed=seed)
+        for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])
+    }
+    moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
+    values = {rule: computed[rule] for rule in rules}
+    return RunAudit(batch.queries, ms, values, moves, batch.tied, run_sha256, qrels_sha256)
+
+
 def audit_run(
     run: Run,
     qrels: Qrels,
@@ -157,14 +181,10 @@ def audit_run(
 ) -> RunAudit:
     """Evaluate ``run`` under every rule of ``ties`` (the bounds are always computed, for the
     prevalence) on one layout."""
-    ms = parse_measures(measures)
-    rules = check_rules(ties, api="runs")
-    seed = check_seed(seed)
+    parse_measures(measures)
+    check_rules(ties, api="runs")
+    check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
-    computed = {
-        rule: evaluate_batch(batch, ms, rule, seed=seed)
-        for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])
-    }
-    moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
-    values = {rule: computed[rule] for rule in rules}
-    return RunAudit(batch.queries, ms, values, moves, batch.tied, run.sha256, qrels.sha256)
+    return audit_batch(
+        batch, measures, ties=ties, seed=seed, run_sha256=run.sha256, qrels_sha256=qrels.sha256
+    )

@@ -16,8 +16,6 @@ and line (as trec_eval, which stops with "duplicate docs").
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,6 +24,7 @@ import pyarrow.compute as pc
 
 from rankaudit._checks import check_label_level
 from rankaudit.measures.list_support import score_order_kernel
+from rankaudit.runs.encoding import encode_ids, gather, index_dtype
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.grouping import group_rows, label_rows
 from rankaudit.runs.tables import Qrels, Run
@@ -38,10 +37,12 @@ class QueryBatch:
     """The evaluated queries of one run against one qrels, laid out for the kernels.
 
     ``queries`` (numpy object array, byte order) names the ``n`` queries; query ``q`` owns rows
-    ``offsets[q]:offsets[q+1]`` of the per-row arrays (file order inside a query):
-    ``scores``, ``labels`` (int64 qrels label, 0 when unjudged), ``judged`` (bool),
-    ``docno_rank`` (int64, byte order of the docno among all docnos), ``position`` (0-based
-    line in the run), ``docno_code`` (index into ``docno_names``).
+    ``offsets[q]:offsets[q+1]`` of the per-row arrays, in file order inside a query (so the
+    row order is the input order): ``scores``, ``labels`` (qrels label, 0 when unjudged;
+    int32 when every label fits), ``judged`` (bool) and ``docno_rank`` (the byte order of the
+    row's docno among all docnos, whose names in that order are ``docno_sorted``; int32 when
+    it fits, :func:`index_dtype`).  Nothing else is kept per row, so the layout of a large
+    run stays small (about 20 bytes a line).
     ``judged_offsets`` / ``judged_labels``: every qrels label of each query, decreasing (``R``,
     ``N`` and the ideal gains at any level and gain come from them).
     ``score_order``: per query, positions by score descending (ties in file order), shared by
@@ -54,9 +55,7 @@ class QueryBatch:
     labels: np.ndarray
     judged: np.ndarray
     docno_rank: np.ndarray
-    position: np.ndarray
-    docno_code: np.ndarray
-    docno_names: pa.Array
+    docno_sorted: pa.Array
     judged_offsets: np.ndarray
     judged_labels: np.ndarray
     relevance_level: int
@@ -104,44 +103,19 @@ def _sorted(values: pa.Array) -> pa.Array:
     return values.take(pc.sort_indices(values))
 
 
-#: Arrays longer than this are dictionary-encoded in slices on several threads.
-PARALLEL_ENCODE_MIN = 1 << 20
-
-
-def _encode(*arrays: pa.Array, parts: int | None = None) -> tuple[pa.Array, np.ndarray]:
-    """``(distinct values, code of each value)`` of the arrays laid end to end, distinct values
-    in order of first appearance.
-
-    Arrays of ``PARALLEL_ENCODE_MIN`` values or more are cut into ``parts`` contiguous slices
-    (default: one per core, at most 4; an explicit ``parts`` cuts every array); all
-    pieces are encoded on a thread pool (pyarrow releases the GIL), then their dictionaries are
-    unified: piece 1's dictionary followed by the new values of piece 2, and so on, which is
-    the order of first appearance over the whole sequence, so the codes equal those of one
-    pass over the concatenation whatever ``parts`` is (tested).  Nothing is concatenated.
-    """
-    threads = min(os.cpu_count() or 1, 4)
-    pieces = []
-    for values in arrays:
-        n = len(values)
-        if parts is None:
-            cut = threads if n >= PARALLEL_ENCODE_MIN else 1
-        else:
-            cut = max(1, min(parts, n))
-        bounds = [n * i // cut for i in range(cut + 1)]
-        pieces += [values.slice(a, b - a) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-    if len(pieces) == 1:
-        encoded = pc.dictionary_encode(pieces[0])
-    else:
-        with ThreadPoolExecutor(min(len(pieces), threads)) as pool:
-            chunks = list(pool.map(pc.dictionary_encode, pieces))
-        encoded = pa.chunked_array(chunks).unify_dictionaries().combine_chunks()
-    return encoded.dictionary, encoded.indices.to_numpy().astype(np.int64)
+def _narrow_labels(labels: np.ndarray) -> np.ndarray:
+    """The qrels labels as int32 when they fit (|label| < 2**31), so the per-line labels of a
+    large run take half the memory; int64 otherwise."""
+    lo, hi = (int(labels.min(initial=0)), int(labels.max(initial=0)))
+    i32 = np.iinfo(np.int32)
+    return labels.astype(np.int32) if i32.min < lo and hi < i32.max else labels
 
 
 def _recode(names: pa.Array, codes: np.ndarray, onto: pa.Array) -> np.ndarray:
     """``codes`` into ``names`` re-expressed as indices into ``onto`` (-1 where absent)."""
-    mapping = pc.index_in(names, value_set=onto).fill_null(-1).to_numpy().astype(np.int64)
-    return mapping[codes] if len(codes) else codes
+    mapping = pc.index_in(names, value_set=onto).fill_null(-1).to_numpy()
+    mapping = mapping.astype(index_dtype(len(onto)), copy=False)
+    return gather(mapping, codes)
 
 
 def join_run_qrels(
@@ -151,8 +125,8 @@ def join_run_qrels(
     if not isinstance(run, Run) or not isinstance(qrels, Qrels):
         raise ValueError("join_run_qrels needs a Run and a Qrels (see rankaudit.runs readers)")
     level = _check_level(relevance_level)
-    run_qnames, run_qcodes = _encode(run.query)
-    qrels_qnames, qrels_qcodes = _encode(qrels.query)
+    run_qnames, (run_qcodes,) = encode_ids(run.query)
+    qrels_qnames, (qrels_qcodes,) = encode_ids(qrels.query)
     qrels_queries = _sorted(qrels_qnames)
     if complete:
         queries = qrels_queries
@@ -160,29 +134,32 @@ def join_run_qrels(
         in_qrels = pc.is_in(run_qnames, value_set=qrels_queries)
         queries = _sorted(run_qnames.filter(in_qrels))
     n_q = len(queries)
-    run_q = _recode(run_qnames, run_qcodes, queries)
+    line_index = np.empty(0, index_dtype(len(run) + len(qrels)))
+    # lines of each evaluated query (file order kept); the query codes are dropped at once
+    offsets, grouped = group_rows(_recode(run_qnames, run_qcodes, queries), n_q, line_index)
+    del run_qcodes
     qrels_q = _recode(qrels_qnames, qrels_qcodes, queries)
+    qrels_offsets, qrels_grouped = group_rows(qrels_q, n_q, line_index)
 
     # shared docno dictionary for run and qrels; its byte order ranks trec_eval's tie-break
-    names, codes = _encode(run.docno, qrels.docno)
+    names, (run_doc, qrels_doc) = encode_ids(run.docno, qrels.docno)
     n_docs = len(names)
-    rank_of_code = np.empty(n_docs, dtype=np.int64)
-    rank_of_code[pc.sort_indices(names).to_numpy()] = np.arange(n_docs)
-    run_doc, qrels_doc = codes[: len(run)], codes[len(run) :]
+    by_name = pc.sort_indices(names)
+    rank_of_code = np.empty(n_docs, dtype=index_dtype(n_docs))
+    rank_of_code[by_name.to_numpy()] = np.arange(n_docs)
 
-    # lines of each evaluated query (file order kept), labels, repeated documents
-    offsets, grouped = group_rows(run_q, n_q)
-    qrels_offsets, qrels_grouped = group_rows(qrels_q, n_q)
-    labels, judged, doc, docno_rank, repeated_judgment, repeated_retrieval = label_rows(
+    # labels of the grouped lines, repeated documents
+    labels, judged, docno_rank, repeated_judgment, repeated_retrieval = label_rows(
         offsets,
         grouped,
         run_doc,
         qrels_offsets,
         qrels_grouped,
         qrels_doc,
-        qrels.relevance,
+        _narrow_labels(qrels.relevance),
         rank_of_code,
     )
+    del run_doc, qrels_doc
     if repeated_judgment >= 0:
         row = int(repeated_judgment)
         source, line, where = qrels.location(row)
@@ -201,7 +178,8 @@ def join_run_qrels(
             f"document {run.docno[row].as_py()!r} is retrieved twice "
             f"for query {run.query[row].as_py()!r} ({where}); trec_eval rejects this",
         )
-    scores = np.ascontiguousarray(run.score[grouped])
+    scores = gather(run.score, grouped)
+    del grouped
     score_order, tied = score_order_kernel(offsets, scores)
 
     # every judged label of each query, decreasing
@@ -215,6 +193,7 @@ def join_run_qrels(
         np.int64
     )
 
+    pa.default_memory_pool().release_unused()  # the encoders' freed buffers, back to the system
     return QueryBatch(
         queries=np.asarray(queries.to_pylist(), dtype=object),
         offsets=offsets,
@@ -222,9 +201,7 @@ def join_run_qrels(
         labels=labels,
         judged=judged,
         docno_rank=docno_rank,
-        position=grouped,
-        docno_code=doc,
-        docno_names=names,
+        docno_sorted=names.take(by_name),
         judged_offsets=judged_offsets,
         judged_labels=judged_labels,
         relevance_level=level,

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from rankaudit._checks import LABEL_RANGE, first_label_out_of_range
 
-__all__ = ["Qrels", "Run"]
+__all__ = ["Qrels", "Run", "distinct_ids"]
 
 
 def _as_string_array(values: object, name: str) -> pa.Array:
@@ -43,6 +44,14 @@ def _as_string_array(values: object, name: str) -> pa.Array:
         row = int(np.flatnonzero(np.asarray(arr.is_null()))[0])
         raise ValueError(f"{name} has a missing value at row {row}")
     return arr
+
+
+def distinct_ids(ids: pa.Array) -> pa.Array:
+    """The distinct values of an id column (plain or dictionary-encoded strings), as strings."""
+    if pa.types.is_dictionary(ids.type):
+        used = np.bincount(ids.indices.to_numpy(), minlength=len(ids.dictionary)) > 0
+        return pc.unique(ids.dictionary.filter(pa.array(used)))
+    return pc.unique(ids)
 
 
 def _location(table: Run | Qrels, row: int) -> tuple[str, int | None, str]:
@@ -98,7 +107,8 @@ class Run:
     Attributes
     ----------
     query, docno
-        ``pyarrow`` string arrays, one entry per line.
+        ``pyarrow`` string arrays, one entry per line; the TREC readers return them
+        dictionary-encoded (int32 codes into the distinct ids), which every consumer accepts.
     score
         ``float64`` numpy array, finite.
     source
@@ -157,7 +167,8 @@ class Run:
 
 @dataclass(frozen=True)
 class Qrels:
-    """Relevance judgments in long format: ``query``, ``docno`` (string arrays) and
+    """Relevance judgments in long format: ``query``, ``docno`` (string arrays, plain or
+    dictionary-encoded) and
     ``relevance`` (``int64`` numpy array; negative = judged unjudgeable, as trec_eval)."""
 
     query: pa.Array

@@ -39,6 +39,7 @@ import math
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -47,8 +48,8 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from rankaudit._checks import LABEL_LIMIT, LABEL_RANGE, first_label_out_of_range
+from rankaudit.runs.blocks import BlockStream, TextBlock, text_blocks
 from rankaudit.runs.errors import RunFileError
-from rankaudit.runs.inputs import InputBytes, blank_separated, read_input
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["read_trec_qrels", "read_trec_run", "write_trec_qrels", "write_trec_run"]
@@ -115,21 +116,23 @@ def _ident(field: bytes) -> str:
 
 
 def _exact_parse(
-    inp: InputBytes,
+    block: TextBlock,
+    name: str,
     names: tuple[str, ...],
     converters: dict[int, Callable[[bytes], object]],
     what: str,
 ) -> tuple[list[list[object]], np.ndarray]:
-    """Line-by-line parse (fields split on runs of blanks); raises RunFileError at the first
-    malformed line.  The fast path's fallback: it names the line the fast path could not read."""
+    """Line-by-line parse of one block (fields split on runs of blanks); raises RunFileError
+    at the first malformed line.  The fast path's fallback: it names the line the fast path
+    could not read."""
     n_fields = len(names)
     columns: list[list[object]] = [[] for _ in converters]
     lines: list[int] = []
-    for line_no, line in enumerate(inp.to_bytes().split(b"\n"), start=1):
+    for line_no, line in enumerate(block.raw.split(b"\n"), start=block.first_line):
         try:
             line.decode("utf-8")
         except UnicodeDecodeError:
-            raise RunFileError(inp.name, line_no, "not valid UTF-8 text") from None
+            raise RunFileError(name, line_no, "not valid UTF-8 text") from None
         stripped = line.strip(b" \t")
         if not stripped:
             continue
@@ -137,7 +140,7 @@ def _exact_parse(
         if len(fields) != n_fields:
             shown = stripped.decode()[:80]
             raise RunFileError(
-                inp.name,
+                name,
                 line_no,
                 f"expected {n_fields} fields ({' '.join(names)}) in a {what} line, "
                 f"got {len(fields)}: {shown!r}",
@@ -146,54 +149,154 @@ def _exact_parse(
             try:
                 out.append(convert(fields[i]))
             except ValueError as exc:
-                raise RunFileError(inp.name, line_no, f"{names[i]} {exc}") from None
+                raise RunFileError(name, line_no, f"{names[i]} {exc}") from None
         lines.append(line_no)
-    if not lines:
-        raise RunFileError(inp.name, None, f"no {what} lines (empty file)")
     return columns, np.asarray(lines, dtype=np.int64)
 
 
-def _line_of(lines: np.ndarray | None, row: int) -> int:
-    return int(lines[row]) if lines is not None else row + 1
+def _encoded_ids(column: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """A string column dictionary-encoded (int32 codes, values in order of first appearance)."""
+    encoded = pc.dictionary_encode(column)
+    if isinstance(encoded, pa.ChunkedArray):
+        encoded = encoded.unify_dictionaries().combine_chunks()
+    return encoded
+
+
+@dataclass
+class _Parsed:
+    """The columns of a text file read block by block (ids dictionary-encoded)."""
+
+    ids: list[list[pa.Array]]
+    numbers: list[list[np.ndarray]]
+    lines: list[np.ndarray | None]
+    starts: list[int]
+    rows: list[int]
+
+    def id_column(self, j: int) -> pa.Array:
+        """Column ``j``'s blocks as one dictionary array; the blocks are let go as it is built
+        (so a large file never holds two copies of every column at once)."""
+        chunks, self.ids[j] = self.ids[j], []
+        if len(chunks) == 1:
+            return chunks[0]
+        return pa.chunked_array(chunks).unify_dictionaries().combine_chunks()
+
+    def number_column(self, j: int, dtype: type) -> np.ndarray:
+        """Column ``j``'s blocks as one array; the blocks are let go as it is built."""
+        parts, self.numbers[j] = self.numbers[j], []
+        return np.ascontiguousarray(parts[0] if len(parts) == 1 else np.concatenate(parts), dtype)
+
+    def line_column(self) -> np.ndarray | None:
+        """Physical line of every row, ``None`` when row ``i`` is line ``i + 1``."""
+        if all(x is None for x in self.lines) and all(
+            a == sum(self.rows[:i]) + 1 for i, a in enumerate(self.starts)
+        ):
+            return None
+        return np.concatenate(
+            [
+                x if x is not None else np.arange(a, a + n, dtype=np.int64)
+                for x, a, n in zip(self.lines, self.starts, self.rows, strict=True)
+            ]
+        )
+
+
+def _release_arrow_memory() -> None:
+    """Give the parser's freed block buffers back to the system: Arrow's allocator keeps freed
+    pages for Arrow alone, where the NumPy arrays built next cannot use them."""
+    pa.default_memory_pool().release_unused()
+
+
+_ARROW_TYPES = {"id": pa.string(), "score": pa.float64(), "label": pa.int64()}
+_EXACT = {"id": _ident, "score": _score, "label": _label}
+
+
+def _parse_block(
+    block: TextBlock, name: str, names: tuple[str, ...], fields: dict[int, str], what: str
+) -> tuple[list[object], np.ndarray | None]:
+    """One block's columns (ids as string arrays, numbers as numpy) and its line numbers:
+    pyarrow's parser first, the exact parser when it cannot (a bad field, a non-finite
+    score), which names the first bad line."""
+    if block.text.size:
+        types = {names[i]: _ARROW_TYPES[k] for i, k in fields.items()}
+        table = _fast_read(block.text, names, types)
+        if table is not None and table.num_rows:
+            cols = [
+                table.column(names[i]) if k == "id" else table.column(names[i]).to_numpy()
+                for i, k in fields.items()
+            ]
+            finite = all(
+                np.isfinite(c).all()
+                for c, k in zip(cols, fields.values(), strict=True)
+                if k == "score"
+            )
+            if finite:
+                return cols, block.lines
+    converters = {i: _EXACT[k] for i, k in fields.items()}
+    parsed, lines = _exact_parse(block, name, names, converters, what)
+    cols = [
+        pa.array(c, pa.string()) if k == "id" else np.asarray(c)
+        for c, k in zip(parsed, fields.values(), strict=True)
+    ]
+    return cols, lines
+
+
+def _read_text(
+    path: str | os.PathLike, names: tuple[str, ...], fields: dict[int, str], what: str
+) -> tuple[_Parsed, BlockStream]:
+    """Parse a TREC text file block by block.  ``fields`` maps a field index to its kind:
+    ``"id"`` (a string, dictionary-encoded), ``"score"`` (a finite double) or ``"label"`` (an
+    integer within :data:`~rankaudit._checks.LABEL_LIMIT`)."""
+    kinds = list(fields.values())
+    stream = text_blocks(path)
+    out = _Parsed([[] for _ in kinds], [[] for _ in kinds], [], [], [])
+    for block in stream:
+        cols, lines = _parse_block(block, stream.name, names, fields, what)
+        n = len(cols[0])
+        if not n:
+            continue
+        for j, (c, k) in enumerate(zip(cols, kinds, strict=True)):
+            if k == "id":
+                out.ids[j].append(_encoded_ids(c))
+                continue
+            if k == "label":
+                row = first_label_out_of_range(c)
+                if row >= 0:
+                    line = lines[row] if lines is not None else block.first_line + row
+                    raise RunFileError(
+                        stream.name,
+                        int(line),
+                        f"relevance {c[row]} is out of range ({LABEL_RANGE})",
+                    )
+            out.numbers[j].append(c)
+        out.lines.append(lines)
+        out.starts.append(block.first_line)
+        out.rows.append(n)
+    if not out.rows:
+        raise RunFileError(stream.name, None, f"no {what} lines (empty file)")
+    return out, stream
 
 
 def read_trec_run(path: str | os.PathLike) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``) into a :class:`Run`.
 
     ``path`` may be a pipe or ``-`` (standard input); gzip is recognised by content
-    (:mod:`rankaudit.runs.inputs`).  Raises :class:`~rankaudit.runs.errors.RunFileError` (a
-    ValueError) naming the file and line of the first malformed line, a non-finite score, or a
-    missing / empty file.
+    (:mod:`rankaudit.runs.blocks`).  The file is read in blocks, so the text is never held
+    whole; ``query`` and ``docno`` come back dictionary-encoded.  Raises
+    :class:`~rankaudit.runs.errors.RunFileError` (a ValueError) naming the file and line of
+    the first malformed line, a non-finite score, or a missing / empty file.
     """
-    inp = read_input(path)
-    text, lines = blank_separated(inp.data)
-    types = {"query": pa.string(), "docno": pa.string(), "score": pa.float64()}
-    table = _fast_read(text, _RUN_FIELDS, types) if text else None
-    if table is not None and table.num_rows:
-        score = np.ascontiguousarray(table.column("score").to_numpy())
-        if np.isfinite(score).all():
-            return Run(
-                table.column("query").combine_chunks(),
-                table.column("docno").combine_chunks(),
-                score,
-                inp.name,
-                lines,
-                True,
-                inp.sha256,
-            )
-        # a non-finite score: the exact parser names its line and its text as written
-    (query, docno, score), lines = _exact_parse(
-        inp, _RUN_FIELDS, {0: _ident, 2: _ident, 4: _score}, "run"
-    )
-    return Run(
-        pa.array(query, pa.string()),
-        pa.array(docno, pa.string()),
-        np.asarray(score, dtype=np.float64),
-        inp.name,
-        lines,
+    parsed, stream = _read_text(path, _RUN_FIELDS, {0: "id", 2: "id", 4: "score"}, "run")
+    run = Run(
+        parsed.id_column(0),
+        parsed.id_column(1),
+        parsed.number_column(2, np.float64),
+        stream.name,
+        parsed.line_column(),
         True,
-        inp.sha256,
+        stream.sha256,
     )
+    del parsed
+    _release_arrow_memory()
+    return run
 
 
 def read_trec_qrels(path: str | os.PathLike) -> Qrels:
@@ -204,40 +307,19 @@ def read_trec_qrels(path: str | os.PathLike) -> Qrels:
     malformed line, non-integer label or label out of range (:data:`rankaudit._checks.
     LABEL_LIMIT`), or a missing / empty file.
     """
-    inp = read_input(path)
-    text, lines = blank_separated(inp.data)
-    types = {"query": pa.string(), "docno": pa.string(), "relevance": pa.int64()}
-    table = _fast_read(text, _QRELS_FIELDS, types) if text else None
-    if table is not None and table.num_rows:
-        rel = np.ascontiguousarray(table.column("relevance").to_numpy())
-        row = first_label_out_of_range(rel)
-        if row >= 0:
-            raise RunFileError(
-                inp.name,
-                _line_of(lines, row),
-                f"relevance {rel[row]} is out of range ({LABEL_RANGE})",
-            )
-        return Qrels(
-            table.column("query").combine_chunks(),
-            table.column("docno").combine_chunks(),
-            rel,
-            inp.name,
-            lines,
-            True,
-            inp.sha256,
-        )
-    (query, docno, rel), lines = _exact_parse(
-        inp, _QRELS_FIELDS, {0: _ident, 2: _ident, 3: _label}, "qrels"
-    )
-    return Qrels(
-        pa.array(query, pa.string()),
-        pa.array(docno, pa.string()),
-        np.asarray(rel, dtype=np.int64),
-        inp.name,
-        lines,
+    parsed, stream = _read_text(path, _QRELS_FIELDS, {0: "id", 2: "id", 3: "label"}, "qrels")
+    qrels = Qrels(
+        parsed.id_column(0),
+        parsed.id_column(1),
+        parsed.number_column(2, np.int64),
+        stream.name,
+        parsed.line_column(),
         True,
-        inp.sha256,
+        stream.sha256,
     )
+    del parsed
+    _release_arrow_memory()
+    return qrels
 
 
 def _write(table: pa.Table, path: str | os.PathLike) -> Path:
