@@ -29,7 +29,7 @@ import numpy as np
 import pyarrow as pa
 
 from rankaudit.runs.errors import RunFileError
-from rankaudit.runs.inputs import _HASHER, blank_separated, input_name
+from rankaudit.runs.inputs import _HASHER, blank_separated, crlf_to_lf, input_name
 
 __all__ = ["BLOCK_BYTES", "RAW_CHUNK", "BlockStream", "TextBlock", "text_blocks"]
 
@@ -188,15 +188,7 @@ class BlockStream:
 
     def _block(self, raw: bytes, first_line: int) -> TextBlock:
         if b"\r" in raw:
-            raw = raw.replace(b"\r\n", b"\n")
-            lone = raw.find(b"\r")
-            if lone >= 0:
-                raise RunFileError(
-                    self.name,
-                    first_line + raw.count(b"\n", 0, lone),
-                    "a carriage return (\\r) inside a line; save the file with \\n or \\r\\n "
-                    "line ends",
-                )
+            raw = crlf_to_lf(raw, self.name, first_line)
         text, lines = blank_separated(pa.py_buffer(raw))
         if lines is not None:
             lines = lines + (first_line - 1)

@@ -1,6 +1,8 @@
 """Reading an input file once, whatever it is: a file, a pipe, ``/dev/stdin`` or ``-``.
 
-Every reader of :mod:`rankaudit.runs` starts here, so they share one contract:
+Every reader of :mod:`rankaudit.runs` keeps this one contract: the tabular readers through
+:func:`read_input`, the TREC text readers through :mod:`rankaudit.runs.blocks`, which reads
+the same way in line-aligned blocks and shares these helpers:
 
 - The input is read **once**, start to end, so pipes and process substitution
   (``rankaudit audit <(zcat run.gz) q.qrels``) work; nothing seeks or reads it again.  ``-``
@@ -39,7 +41,7 @@ import pyarrow as pa
 
 from rankaudit.runs.errors import RunFileError
 
-__all__ = ["InputBytes", "blank_separated", "input_name", "read_input"]
+__all__ = ["InputBytes", "blank_separated", "crlf_to_lf", "input_name", "read_input"]
 
 _BOM = b"\xef\xbb\xbf"
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -104,6 +106,20 @@ def _count_byte(buf, value):  # pragma: no cover - compiled
     return total
 
 
+def crlf_to_lf(text: bytes, name: str, first_line: int = 1) -> bytes:
+    """``text`` with CRLF line ends as LF; a lone carriage return is a RunFileError naming its
+    line (``first_line`` is the line ``text`` starts on)."""
+    plain = text.replace(b"\r\n", b"\n")
+    lone = plain.find(b"\r")
+    if lone >= 0:
+        raise RunFileError(
+            name,
+            first_line + plain.count(b"\n", 0, lone),
+            "a carriage return (\\r) inside a line; save the file with \\n or \\r\\n line ends",
+        )
+    return plain
+
+
 def _bytes_of(data: pa.Buffer | bytes) -> np.ndarray:
     return np.frombuffer(data, dtype=np.uint8)
 
@@ -127,16 +143,7 @@ def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
         if data.size >= len(_BOM) and data.slice(0, len(_BOM)).to_pybytes() == _BOM:
             data = data.slice(len(_BOM))
         if data.size and _count_byte(_bytes_of(data), 13):
-            plain = data.to_pybytes().replace(b"\r\n", b"\n")
-            lone = plain.find(b"\r")
-            if lone >= 0:
-                raise RunFileError(
-                    name,
-                    plain.count(b"\n", 0, lone) + 1,
-                    "a carriage return (\\r) inside a line; save the file with \\n or \\r\\n "
-                    "line ends",
-                )
-            data = pa.py_buffer(plain)
+            data = pa.py_buffer(crlf_to_lf(data.to_pybytes(), name))
     return InputBytes(name, data, digest, compressed)
 
 

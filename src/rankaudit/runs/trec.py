@@ -26,11 +26,14 @@ label that is not an integer is an error, a :class:`~rankaudit.runs.errors.RunFi
 naming the file and the line.  Duplicate documents within a query, which trec_eval rejects
 at evaluation, are reported by :func:`rankaudit.runs.layout.join_run_qrels` with their line.
 
-Speed: the text is laid out with single spaces (a no-op for a file that already is, a few
-vectorised passes otherwise, keeping every line's number) and parsed by ``pyarrow.csv``
-(multi-threaded C++).  When pyarrow cannot read it (a bad field), an exact line-by-line parser
-with the same splitting rule reads it or stops at the first bad line and names it.  Numbers
-are read strictly: ``1_0`` is not 10, ``+1`` is a label, ``inf`` is not a score.
+Speed and memory: the file is read once, in line-aligned blocks of about 32 MB
+(:mod:`rankaudit.runs.blocks`), so its text is never held whole.  Each block is laid out with
+single spaces (a no-op for a file that already is, a few vectorised passes otherwise, keeping
+every line's number) and parsed by ``pyarrow.csv`` (multi-threaded C++); its ids are
+dictionary-encoded at once, so a run holds int32 codes and its distinct ids, not a string
+per line.  When pyarrow cannot read a block (a bad field), an exact line-by-line parser with
+the same splitting rule reads it or stops at the first bad line and names it.  Numbers are
+read strictly: ``1_0`` is not 10, ``+1`` is a label, ``inf`` is not a score.
 """
 
 from __future__ import annotations
