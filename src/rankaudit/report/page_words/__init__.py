@@ -23,13 +23,19 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from rankaudit.report.page_words import ch00_quickstart, ch06_amazon_audit, ch17_real_recommenders
+from rankaudit.report.page_words import (
+    ch00_quickstart,
+    ch01_stable_sort_bias,
+    ch06_amazon_audit,
+    ch17_real_recommenders,
+)
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
     "00_quickstart": ch00_quickstart,
+    "01_stable_sort_bias": ch01_stable_sort_bias,
     "06_amazon_audit": ch06_amazon_audit,
     "17_real_recommenders": ch17_real_recommenders,
 }
