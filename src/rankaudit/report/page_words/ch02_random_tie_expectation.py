@@ -1,4 +1,5 @@
-"""Chapter 02's computed words: whether the closed form's gaps to enumeration and scikit-learn
+"""Chapter 02's computed words: the worked row's standard deviation against its expectation,
+whether the closed form's gaps to enumeration and scikit-learn
 are within rounding (against :data:`rankaudit.report.checks.EXACT_TOL`, stated on the page),
 whether the Monte Carlo's largest ``|z|`` stays below its Šidák chance bound, and whether the
 small rows cover several relevant items and a hit rate below 1.
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit.report.prose import comparison_word
 from rankaudit.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -19,7 +21,9 @@ __all__ = ["DEPENDS", "words"]
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 02 glues, from its results dict alone."""
     cf, mc, rows = results["closed_form_check"], results["monte_carlo_check"], results["small_rows"]
+    worked = results["worked_row"]
     return {
+        "worked_sd_vs_mean": comparison_word(worked["ndcg_sd"], worked["ndcg_expected"]),
         "rounding_words": threshold_word(
             max(cf["err_enumeration"], cf["err_sklearn"]),
             cf["tolerance"],
@@ -54,6 +58,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
 
 
 DEPENDS = [
+    ("worked_row", None, "ndcg_sd"),
+    ("worked_row", None, "ndcg_expected"),
     ("closed_form_check", None, "err_enumeration"),
     ("closed_form_check", None, "err_sklearn"),
     ("closed_form_check", None, "tolerance"),

@@ -1,6 +1,7 @@
 """Chapter 04's computed words: each quoted evaluator's observed tie rule and invariance verdict
 (its largest row change under permutation against the audit's ``atol``, stated on the page), how
-many evaluators are invariant, and how many could be audited at all.
+many evaluators are invariant, how many could be audited at all, and which way ``np.argsort``'s
+unstable order leans (relevant-first against relevant-last).
 
 An evaluator the page quotes but could not audit (its library missing) reads "not audited".
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.report.prose import count_phrase
+from rankaudit.report.prose import count_phrase, direction_word
 from rankaudit.report.prose_rules import flag_word, threshold_word
 
 __all__ = ["DEPENDS", "PEER_NAMES", "words"]
@@ -52,6 +53,19 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         d = by_name.get(name)
         out[f"{name}_rule"] = str(d["tie_rule_observed"]) if d else "not audited"
         out[f"{name}_invariant"] = _invariant(d) if d else "not audited"
+    argsort = by_name.get("numpy_argsort")
+    out["numpy_argsort_lean"] = (
+        direction_word(
+            argsort["relevant_first"] - argsort["relevant_last"],
+            words=(
+                "leans towards the input order",
+                "leans against the input order",
+                "leans neither way",
+            ),
+        )
+        if argsort
+        else "was not audited"
+    )
     n_audited = len(details)
     n_invariant = sum(_invariant(d) == "yes" for d in details)
     verb = flag_word(n_invariant == 1 and n_audited == 1, words=("is", "are"))
@@ -63,8 +77,15 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
 
 
 def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  # noqa: N802
-    """Every audited evaluator's largest row change (its verdict and the invariant count)."""
-    return [
+    """Every audited evaluator's largest row change (its verdict and the invariant count), and
+    the two layouts of ``np.argsort`` (which way it leans)."""
+    lean = [
+        ("peer_audit_details", i, f)
+        for i, d in enumerate(results["peer_audit_details"])
+        if d["name"] == "numpy_argsort"
+        for f in ("relevant_first", "relevant_last")
+    ]
+    return lean + [
         ("peer_audit_details", i, "max_row_change")
         for i in range(len(results["peer_audit_details"]))
     ]
