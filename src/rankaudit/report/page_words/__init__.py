@@ -23,12 +23,27 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from rankaudit.report.page_words import ch06_amazon_audit, ch17_real_recommenders
+from rankaudit.report.page_words import (
+    ch00_quickstart,
+    ch01_stable_sort_bias,
+    ch02_random_tie_expectation,
+    ch03_tie_breaking_rules,
+    ch04_evaluator_audit,
+    ch05_movielens_audit,
+    ch06_amazon_audit,
+    ch17_real_recommenders,
+)
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
+    "00_quickstart": ch00_quickstart,
+    "01_stable_sort_bias": ch01_stable_sort_bias,
+    "02_random_tie_expectation": ch02_random_tie_expectation,
+    "03_tie_breaking_rules": ch03_tie_breaking_rules,
+    "04_evaluator_audit": ch04_evaluator_audit,
+    "05_movielens_audit": ch05_movielens_audit,
     "06_amazon_audit": ch06_amazon_audit,
     "17_real_recommenders": ch17_real_recommenders,
 }
