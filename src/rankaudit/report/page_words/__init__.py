@@ -23,7 +23,11 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from rankaudit.report.page_words import ch06_amazon_audit, ch17_real_recommenders
+from rankaudit.report.page_words import (
+    ch06_amazon_audit,
+    ch07_hash_seeds_vs_expectation,
+    ch17_real_recommenders,
+)
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
@@ -31,6 +35,7 @@ __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 _MODULES: dict[str, ModuleType] = {
     "06_amazon_audit": ch06_amazon_audit,
     "17_real_recommenders": ch17_real_recommenders,
+    "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
 }
 
 #: chapter stem -> its words function.
