@@ -26,6 +26,7 @@ from typing import Any
 from rankaudit.report.page_words import (
     ch06_amazon_audit,
     ch07_hash_seeds_vs_expectation,
+    ch08_session_data,
     ch17_real_recommenders,
 )
 
@@ -36,6 +37,7 @@ _MODULES: dict[str, ModuleType] = {
     "06_amazon_audit": ch06_amazon_audit,
     "17_real_recommenders": ch17_real_recommenders,
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
+    "08_session_data": ch08_session_data,
 }
 
 #: chapter stem -> its words function.
