@@ -27,6 +27,7 @@ from rankaudit.report.page_words import (
     ch06_amazon_audit,
     ch07_hash_seeds_vs_expectation,
     ch08_session_data,
+    ch09_heuristic_features,
     ch17_real_recommenders,
 )
 
@@ -38,6 +39,7 @@ _MODULES: dict[str, ModuleType] = {
     "17_real_recommenders": ch17_real_recommenders,
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "08_session_data": ch08_session_data,
+    "09_heuristic_features": ch09_heuristic_features,
 }
 
 #: chapter stem -> its words function.
