@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rankaudit.report.prose_limits import best_name, order_word, within_word
+from rankaudit.report.prose_limits import best_name, covers_word, order_word, within_word
 
 
 def test_within_word_flips_at_the_limit():
@@ -37,3 +37,13 @@ def test_best_name_follows_the_largest_and_refuses_ties():
         best_name({"a": 0.3, "b": 0.3})
     with pytest.raises(ValueError, match="at least one"):
         best_name({})
+
+
+def test_covers_word_flips_when_the_interval_leaves_the_value():
+    assert covers_word(-0.1, 0.2) == "includes zero"
+    assert covers_word(0.1, 0.2) == "excludes zero"
+    assert covers_word(-0.3, -0.1) == "excludes zero"
+    assert covers_word(0.0, 0.2) == "includes zero"
+    assert covers_word(1.0, 2.0, 1.5, words=("in", "out")) == "in"
+    with pytest.raises(ValueError, match="ci_low"):
+        covers_word(0.3, 0.1)

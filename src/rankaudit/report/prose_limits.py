@@ -8,6 +8,8 @@ Limits    ``within_word(v, limit)``: ``words[0]`` when ``|v| <= limit`` ("agrees
           ``words[1]``.
 Order     ``order_word(a, b)``: ``words[0]`` when ``a > b`` ("above"), ``words[1]`` when
           ``a < b``, ``words[2]`` when equal (e.g. click rate at position 1 against position 10).
+Covers    ``covers_word(lo, hi, v)``: ``words[0]`` when ``lo <= v <= hi`` ("includes zero"),
+          else ``words[1]`` ("excludes zero").
 Best      ``best_name(values)``: the name with the largest value (ties refused, so a page never
           names one of two equal rows "the best" by dictionary order).
 
@@ -19,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-__all__ = ["best_name", "order_word", "within_word"]
+__all__ = ["best_name", "covers_word", "order_word", "within_word"]
 
 
 def _finite(value: float, name: str) -> float:
@@ -46,6 +48,21 @@ def order_word(
     if x > y:
         return words[0]
     return words[1] if x < y else words[2]
+
+
+def covers_word(
+    ci_low: float,
+    ci_high: float,
+    value: float = 0.0,
+    *,
+    words: tuple[str, str] = ("includes zero", "excludes zero"),
+) -> str:
+    """``words[0]`` when the interval ``[ci_low, ci_high]`` contains ``value``, else
+    ``words[1]``."""
+    lo, hi, v = _finite(ci_low, "ci_low"), _finite(ci_high, "ci_high"), _finite(value, "value")
+    if lo > hi:
+        raise ValueError(f"ci_low must be <= ci_high, got {lo} > {hi}")
+    return words[0] if lo <= v <= hi else words[1]
 
 
 def best_name(values: Mapping[str, float], *, largest: bool = True) -> str:

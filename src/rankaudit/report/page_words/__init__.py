@@ -28,6 +28,7 @@ from rankaudit.report.page_words import (
     ch07_hash_seeds_vs_expectation,
     ch08_session_data,
     ch09_heuristic_features,
+    ch11_ablation,
     ch17_real_recommenders,
 )
 
@@ -40,6 +41,7 @@ _MODULES: dict[str, ModuleType] = {
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "08_session_data": ch08_session_data,
     "09_heuristic_features": ch09_heuristic_features,
+    "11_ablation": ch11_ablation,
 }
 
 #: chapter stem -> its words function.
