@@ -27,7 +27,16 @@ from rankaudit.report.prose import (
 )
 from rankaudit.report.prose_limits import best_name, covers_word, within_word
 
-__all__ = ["ALPHA", "BUDGET_SECONDS", "DEPENDS", "MIN_POWER", "words"]
+__all__ = [
+    "ALPHA",
+    "BUDGET_SECONDS",
+    "DEPENDS",
+    "MIN_POWER",
+    "claim_depends",
+    "claim_verdict",
+    "claim_words",
+    "words",
+]
 
 ALPHA = 0.05
 MIN_POWER = 0.8
@@ -217,7 +226,7 @@ def _measured_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     )
 
 
-def _claim_verdict(c: Mapping[str, Any]) -> str:
+def claim_verdict(c: Mapping[str, Any]) -> str:
     """A claim's verdict from its numbers: superiority by its 95% CI against 0, equivalence by
     its TOST p-value at ``ALPHA`` (a contradiction of equivalence needs the 95% CI, which the
     results keep only as the verdict)."""
@@ -230,9 +239,9 @@ def _claim_verdict(c: Mapping[str, Any]) -> str:
     return "contradicts" if c["verdict"] == "contradicts" else "not resolved"
 
 
-def _claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
+def claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     claims = results["paired_claims"]
-    verdicts = [_claim_verdict(c) for c in claims]
+    verdicts = [claim_verdict(c) for c in claims]
     n = len(claims)
     out["agree_phrase"] = count_phrase(verdicts.count("agrees"), n, "claims")
     out["contra_phrase"] = count_phrase(verdicts.count("contradicts"), n)
@@ -253,6 +262,19 @@ def _claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         if named
         else "No claim's point estimate goes against the paper on this log."
     )
+
+
+def claim_depends(results: Mapping[str, Any]) -> list[tuple[str, int, Any]]:
+    """The claims' values :func:`claim_words` reads: a superiority claim's CI and difference,
+    an equivalence claim's TOST p-value, and every Holm-adjusted p-value."""
+    out: list[tuple[str, int, Any]] = []
+    for i, c in enumerate(results["paired_claims"]):
+        if c["test"] == "superiority":
+            out += [("paired_claims", i, ("ci_low", "ci_high")), ("paired_claims", i, "diff_pct")]
+        else:
+            out.append(("paired_claims", i, "p_value"))
+        out.append(("paired_claims", i, "p_holm"))
+    return out
 
 
 def _tie_index(results: Mapping[str, Any], field: str) -> int:
@@ -294,7 +316,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     _oracle_words(results, out)
     _power_words(results, out)
     _measured_words(results, out)
-    _claim_words(results, out)
+    claim_words(results, out)
     _tie_words(results, out)
     return out
 
@@ -331,12 +353,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:  # noqa: 
     for i in range(len(results.get("power_design_measured", []))):
         out += [("power_design_measured", i, "wall_seconds")]
         out += [("power_design_measured", i, "n_sessions")]
-    for i, c in enumerate(results["paired_claims"]):
-        if c["test"] == "superiority":
-            out += [("paired_claims", i, ci), ("paired_claims", i, "diff_pct")]
-        else:
-            out.append(("paired_claims", i, "p_value"))
-        out.append(("paired_claims", i, "p_holm"))
+    out += claim_depends(results)
     out += [
         ("ties", _tie_index(results, "frac_relevant_tied"), "frac_relevant_tied"),
         ("ties", _tie_index(results, "best_iteration"), "best_iteration"),
