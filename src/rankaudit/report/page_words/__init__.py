@@ -28,6 +28,7 @@ from rankaudit.report.page_words import (
     ch07_hash_seeds_vs_expectation,
     ch08_session_data,
     ch09_heuristic_features,
+    ch10_intent_aware_features,
     ch11_ablation,
     ch12_sequence_models,
     ch17_real_recommenders,
@@ -42,6 +43,7 @@ _MODULES: dict[str, ModuleType] = {
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "08_session_data": ch08_session_data,
     "09_heuristic_features": ch09_heuristic_features,
+    "10_intent_aware_features": ch10_intent_aware_features,
     "11_ablation": ch11_ablation,
     "12_sequence_models": ch12_sequence_models,
 }
