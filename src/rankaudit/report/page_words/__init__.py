@@ -31,6 +31,12 @@ from rankaudit.report.page_words import (
     ch04_evaluator_audit,
     ch05_movielens_audit,
     ch06_amazon_audit,
+    ch07_hash_seeds_vs_expectation,
+    ch08_session_data,
+    ch09_heuristic_features,
+    ch10_intent_aware_features,
+    ch11_ablation,
+    ch12_sequence_models,
     ch17_real_recommenders,
 )
 
@@ -45,6 +51,12 @@ _MODULES: dict[str, ModuleType] = {
     "04_evaluator_audit": ch04_evaluator_audit,
     "05_movielens_audit": ch05_movielens_audit,
     "06_amazon_audit": ch06_amazon_audit,
+    "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
+    "08_session_data": ch08_session_data,
+    "09_heuristic_features": ch09_heuristic_features,
+    "10_intent_aware_features": ch10_intent_aware_features,
+    "11_ablation": ch11_ablation,
+    "12_sequence_models": ch12_sequence_models,
     "17_real_recommenders": ch17_real_recommenders,
 }
 
