@@ -38,8 +38,11 @@ chromium:
 	    { echo "ERROR: could not install chromium (apt-get install chromium)"; exit 1; }; }
 
 # --- a student's own machine: session 1 without torch, LightGBM or the encoders ------------
-# requirements/student.in lists what session 1 needs; requirements/lock.txt pins the versions.
-# The chapters come from the course guide's plan (rankaudit.report.slides.SESSIONS).
+# requirements/student.in lists what session 1 needs (tests/test_student_env.py checks it against
+# the chapters' imports); requirements/lock.txt pins the versions. The chapters come from the
+# course guide's plan (rankaudit.report.slides.SESSIONS); each runs into its own folder with a
+# readable page (no site build, so no jupyter-book). The size is printed after installing and
+# again after the run (du -sh of the whole environment, the byte code compiled on the way included).
 STUDENT_VENV ?= .venv-student
 STUDENT_OUT ?= student-runs
 SPY := $(STUDENT_VENV)/bin/python
@@ -60,7 +63,8 @@ student: $(STUDENT_STAMP)
 	for nb in $$($(SPY) -c "from rankaudit.report.slides import SESSIONS; print(*SESSIONS[0].chapters)"); do \
 	  $(SPY) -m rankaudit.report.pipeline run $$nb --out $(STUDENT_OUT)/$$nb || exit 1; \
 	done; \
-	echo "session 1's chapters ran in $$(( $$(date +%s) - start )) s; pages: $(STUDENT_OUT)/*/*.html"
+	echo "session 1's chapters ran in $$(( $$(date +%s) - start )) s; pages: $(STUDENT_OUT)/*/*.html"; \
+	echo "student environment $(STUDENT_VENV) after the run: $$(du -sh $(STUDENT_VENV) | cut -f1)"
 
 # --- the book ----------------------------------------------------------------------------
 chapters: data
