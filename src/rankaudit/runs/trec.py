@@ -278,6 +278,31 @@ def _read_text(
     return out, stream
 
 
+def _read_table(
+    path: str | os.PathLike,
+    cls: type[Run] | type[Qrels],
+    names: tuple[str, ...],
+    fields: dict[int, str],
+    what: str,
+) -> Run | Qrels:
+    """A :class:`Run` or :class:`Qrels` from a TREC text file (``fields``: two ids, then the
+    score or the label); the parser's block buffers are let go before it returns."""
+    parsed, stream = _read_text(path, names, fields, what)
+    dtype = np.float64 if what == "run" else np.int64
+    table = cls(
+        parsed.id_column(0),
+        parsed.id_column(1),
+        parsed.number_column(2, dtype),
+        stream.name,
+        parsed.line_column(),
+        True,
+        stream.sha256,
+    )
+    del parsed
+    _release_arrow_memory()
+    return table
+
+
 def read_trec_run(path: str | os.PathLike) -> Run:
     """Read a TREC run file (``qid Q0 docno rank score tag``) into a :class:`Run`.
 
@@ -287,19 +312,7 @@ def read_trec_run(path: str | os.PathLike) -> Run:
     :class:`~rankaudit.runs.errors.RunFileError` (a ValueError) naming the file and line of
     the first malformed line, a non-finite score, or a missing / empty file.
     """
-    parsed, stream = _read_text(path, _RUN_FIELDS, {0: "id", 2: "id", 4: "score"}, "run")
-    run = Run(
-        parsed.id_column(0),
-        parsed.id_column(1),
-        parsed.number_column(2, np.float64),
-        stream.name,
-        parsed.line_column(),
-        True,
-        stream.sha256,
-    )
-    del parsed
-    _release_arrow_memory()
-    return run
+    return _read_table(path, Run, _RUN_FIELDS, {0: "id", 2: "id", 4: "score"}, "run")
 
 
 def read_trec_qrels(path: str | os.PathLike) -> Qrels:
@@ -310,19 +323,7 @@ def read_trec_qrels(path: str | os.PathLike) -> Qrels:
     malformed line, non-integer label or label out of range (:data:`rankaudit._checks.
     LABEL_LIMIT`), or a missing / empty file.
     """
-    parsed, stream = _read_text(path, _QRELS_FIELDS, {0: "id", 2: "id", 3: "label"}, "qrels")
-    qrels = Qrels(
-        parsed.id_column(0),
-        parsed.id_column(1),
-        parsed.number_column(2, np.int64),
-        stream.name,
-        parsed.line_column(),
-        True,
-        stream.sha256,
-    )
-    del parsed
-    _release_arrow_memory()
-    return qrels
+    return _read_table(path, Qrels, _QRELS_FIELDS, {0: "id", 2: "id", 3: "label"}, "qrels")
 
 
 def _write(table: pa.Table, path: str | os.PathLike) -> Path:
