@@ -32,10 +32,13 @@ CHAPTERS = chapter_names(ROOT / "notebooks")
 
 def _node(results, path):
     """The dict holding the value at ``path``; ``key`` None is the results dict itself (a
-    top-level value: ``(None, None, "n_sensitive")``)."""
+    top-level value: ``(None, None, "n_sensitive")``); ``index`` a tuple walks further down
+    (``("checklist", ("permutation_test", "facts"), "is_invariant")``)."""
     key, index, _ = path
     node = results if key is None else results[key]
-    return node if index is None else node[index]
+    for step in index if isinstance(index, tuple) else () if index is None else (index,):
+        node = node[step]
+    return node
 
 
 def _candidates(v):

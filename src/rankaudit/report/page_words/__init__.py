@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
+import rankaudit.report.page_words.ch13_reporting_checklist as ch13_reporting_checklist
+import rankaudit.report.page_words.ch15_audit_your_run as ch15_audit_your_run
 from rankaudit.report.page_words import ch06_amazon_audit, ch17_real_recommenders
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
@@ -31,6 +33,8 @@ __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 _MODULES: dict[str, ModuleType] = {
     "06_amazon_audit": ch06_amazon_audit,
     "17_real_recommenders": ch17_real_recommenders,
+    "13_reporting_checklist": ch13_reporting_checklist,
+    "15_audit_your_run": ch15_audit_your_run,
 }
 
 #: chapter stem -> its words function.
