@@ -165,3 +165,14 @@ def test_list_phrase_lists_names_in_order():
     assert list_phrase(["a", "b"], conjunction="or") == "a or b"
     with pytest.raises(ValueError, match="at least one"):
         list_phrase([])
+
+
+def test_plural_phrase_flips_its_noun_with_the_count():
+    from rankaudit.report.prose import plural_phrase
+
+    assert plural_phrase(1, "false rejection", "false rejections") == "1 false rejection"
+    assert plural_phrase(0, "false rejection", "false rejections") == "0 false rejections"
+    assert plural_phrase(2.0, "row", "rows") == "2 rows"
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="count"):
+            plural_phrase(bad, "row", "rows")

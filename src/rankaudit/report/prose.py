@@ -19,6 +19,7 @@ Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effec
 Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
 Flags          ``flag_word(flag, (yes, no))``: the caller's two words for a computed bool.
 Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
+Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections".
 Intervals      ``interval_phrase(lo, hi, ref, name="the paper's")``: where a CI lies against a
                reference value: "lies above the paper's 0.1702", "lies below ...", "includes ...".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
@@ -39,6 +40,7 @@ __all__ = [
     "flag_word",
     "interval_phrase",
     "list_phrase",
+    "plural_phrase",
     "same_word",
     "p_value_phrase",
     "share_word",
@@ -266,3 +268,10 @@ def list_phrase(names: list[str] | tuple[str, ...], *, conjunction: str = "and")
     if len(items) == 1:
         return items[0]
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def plural_phrase(n: int, singular: str, plural: str) -> str:
+    """A count with its noun in the right number: "1 false rejection", "0 false rejections"."""
+    if isinstance(n, bool) or float(n) != int(n) or int(n) < 0:
+        raise ValueError(f"n must be a count (an integer >= 0), got {n!r}")
+    return f"{int(n)} {singular if int(n) == 1 else plural}"

@@ -25,6 +25,7 @@ from typing import Any
 
 import rankaudit.report.page_words.ch13_reporting_checklist as ch13_reporting_checklist
 import rankaudit.report.page_words.ch15_audit_your_run as ch15_audit_your_run
+import rankaudit.report.page_words.ch16_comparing_rankers as ch16_comparing_rankers
 from rankaudit.report.page_words import ch06_amazon_audit, ch17_real_recommenders
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
@@ -35,6 +36,7 @@ _MODULES: dict[str, ModuleType] = {
     "17_real_recommenders": ch17_real_recommenders,
     "13_reporting_checklist": ch13_reporting_checklist,
     "15_audit_your_run": ch15_audit_your_run,
+    "16_comparing_rankers": ch16_comparing_rankers,
 }
 
 #: chapter stem -> its words function.
