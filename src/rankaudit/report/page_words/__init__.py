@@ -24,8 +24,10 @@ from types import ModuleType
 from typing import Any
 
 import rankaudit.report.page_words.ch13_reporting_checklist as ch13_reporting_checklist
+import rankaudit.report.page_words.ch14_evaluating_at_scale as ch14_evaluating_at_scale
 import rankaudit.report.page_words.ch15_audit_your_run as ch15_audit_your_run
 import rankaudit.report.page_words.ch16_comparing_rankers as ch16_comparing_rankers
+import rankaudit.report.page_words.ch18_leaderboard_ties as ch18_leaderboard_ties
 from rankaudit.report.page_words import ch06_amazon_audit, ch17_real_recommenders
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
@@ -35,8 +37,10 @@ _MODULES: dict[str, ModuleType] = {
     "06_amazon_audit": ch06_amazon_audit,
     "17_real_recommenders": ch17_real_recommenders,
     "13_reporting_checklist": ch13_reporting_checklist,
+    "14_evaluating_at_scale": ch14_evaluating_at_scale,
     "15_audit_your_run": ch15_audit_your_run,
     "16_comparing_rankers": ch16_comparing_rankers,
+    "18_leaderboard_ties": ch18_leaderboard_ties,
 }
 
 #: chapter stem -> its words function.
