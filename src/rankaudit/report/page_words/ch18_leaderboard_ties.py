@@ -4,8 +4,8 @@ interval on nDCG@10, the naive test's p-value and verdict on the simulated track
 its rank intervals cover every place, and how the fewer-ties exercise's spread compares.
 
 The counts of moved places and of tie-decided pairs per measure are written by the chapter
-under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings`` and ``tie_decided_pairs``); rank
-intervals are read from the leaderboard itself.
+under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings``
+and ``tie_decided_pairs``); rank intervals are read from the leaderboard itself.
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankaudit.report.page_words`).
 """
