@@ -42,14 +42,16 @@ def _node(results, path):
 
 
 def _candidates(v):
-    """Generic moves of a value: a number is moved by sign, scale, complement and shifts; a
-    flag is negated; a name (str) or a missing value (None) is replaced by another one."""
+    """Generic moves of a value: a number is moved by sign, scale, complement, shifts and
+    relative steps of 5% and 1%; a flag is negated; a name (str) or a missing value (None) is
+    replaced by another one."""
     if isinstance(v, bool):
         return [not v]
     if v is None or isinstance(v, str):
         return ["another" if v is None else v + "-moved", None]
     v = float(v)
-    return [-v, 10 * v, v / 10, 0.0, 1.0 - v, v + 1, v - 1, v + 0.5, v - 0.5, v + 0.05, v - 0.05]
+    steps = [-v, 10 * v, v / 10, 0.0, 1.0 - v, v + 1, v - 1, v + 0.5, v - 0.5, v + 0.05, v - 0.05]
+    return steps + [v * 0.95, v * 1.05, v * 0.99, v * 1.01]  # relative moves of 5% and 1%
 
 
 def _perturbed(results, path):

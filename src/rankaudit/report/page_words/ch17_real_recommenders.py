@@ -1,7 +1,9 @@
 """Chapter 17's computed words: the best model by NDCG@10 (expected rule, float64) on each
 protocol, whether the full catalog's best is "also" or "not" the best on sampled rows, how many
-models change place between the protocols, and how many places on the full catalog are settled
-by the scores at float64 and how many stop being so somewhere in the precision sweep.
+models change place between the protocols, how many places on the full catalog are settled
+by the scores at float64 and how many stop being so somewhere in the precision sweep, and the
+names chosen by a maximum (the largest move from the expectation to input order; in float16,
+the highest tie prevalence and the largest move).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankaudit.report.page_words`).
 """
@@ -45,6 +47,50 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             "places",
         ),
         "unsettled_places": count_phrase(len(_unsettled_models(results)), n_models, "places"),
+        **_largest(results),
+    }
+
+
+def _input_order_float64(results: Mapping[str, Any]) -> list[int]:
+    """Indices of chapter 17's metric lines under input order at full precision."""
+    return [
+        i
+        for i, m in enumerate(results["metrics"])
+        if m["ties"] == "input_order" and m.get("precision", "float64") in ("float64", None)
+    ]
+
+
+def _float16(results: Mapping[str, Any]) -> list[int]:
+    """Indices of the full catalog's float16 records of the precision sweep."""
+    return [
+        i
+        for i, r in enumerate(results["precision_sweep"])
+        if r["protocol"] == "full" and r["precision"] == "float16"
+    ]
+
+
+def _largest(results: Mapping[str, Any]) -> dict[str, str]:
+    """The names chosen by a maximum: the (protocol, model) whose NDCG@10 moves most from the
+    expectation to input order at float64 (first in (protocol, model) order on a tie), and in
+    float16 on the full catalog the model with the highest tie prevalence and the one with the
+    largest |input order - expected| (first in sweep order on a tie)."""
+    ndcg = {
+        (m["protocol"], m["model"], m["ties"]): float(m["ndcg10"])
+        for m in (
+            results["metrics"][i]
+            for i in _input_order_float64(results) + _expected_float64(results)
+        )
+    }
+    keys = sorted({(p, m) for p, m, _ in ndcg})
+    worst = max(keys, key=lambda k: abs(ndcg[(*k, "input_order")] - ndcg[(*k, "expected")]))
+    at16 = [results["precision_sweep"][i] for i in _float16(results)]
+    return {
+        "worst_protocol": worst[0],
+        "worst_model": worst[1],
+        "f16_model": max(at16, key=lambda r: float(r["prevalence"]))["model"],
+        "f16_gap_model": max(at16, key=lambda r: abs(float(r["gap_input_order_vs_expected"])))[
+            "model"
+        ],
     }
 
 
@@ -98,6 +144,9 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int, str]]:  # noqa: 
     ]
     return [
         *[("metrics", i, "ndcg10") for i in _expected_float64(results)],
+        *[("metrics", i, "ndcg10") for i in _input_order_float64(results)],
+        *[("precision_sweep", i, "prevalence") for i in _float16(results)],
+        *[("precision_sweep", i, "gap_input_order_vs_expected") for i in _float16(results)],
         *[("place_settled", i, "settled") for i in _settled_f64(results)],
         *[("place_settled", i, "settled") for i in deciding],
     ]

@@ -1,7 +1,8 @@
 """Chapter 18's computed words: on how many measures places move between the trec_eval and
 the expected leaderboard, how many pairs ties decide, which systems have the widest rank
 interval on nDCG@10, the naive test's p-value and verdict on the simulated track, how many of
-its rank intervals cover every place, and how the fewer-ties exercise's spread compares.
+its rank intervals cover every place, its first and last system under trec_eval (the pair
+the naive test compares), and how the fewer-ties exercise's spread compares.
 
 The counts of moved places and of tie-decided pairs per measure are written by the chapter
 under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings``
@@ -53,6 +54,22 @@ def _n_full(board: Mapping[str, Any], n_systems: int) -> int:
     return sum(float(r["worst"]) - float(r["best"]) + 1 >= n_systems for r in rows)
 
 
+def _trec_eval_ndcg(sim: Mapping[str, Any]) -> list[int]:
+    """Indices of the simulated track's trec_eval nDCG@10 values."""
+    return [
+        i
+        for i, v in enumerate(sim["leaderboard"]["values"])
+        if v["measure"] == _MEASURE and v["ties"] == "trec_eval"
+    ]
+
+
+def _first_last(sim: Mapping[str, Any]) -> tuple[str, str]:
+    """trec_eval's first and last system on nDCG@10 (the first listed on a tie)."""
+    rows = [sim["leaderboard"]["values"][i] for i in _trec_eval_ndcg(sim)]
+    top = max(rows, key=lambda v: float(v["value"]))["run"]
+    return top, min(rows, key=lambda v: float(v["value"]))["run"]
+
+
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 18 glues, from its results dict alone."""
     params, summary = results["params"], results["summary"]
@@ -61,7 +78,10 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     n_systems, n_sim = len(board["runs"]), len(sim["leaderboard"]["runs"])
     moved = summary["places_moved"]
     p_naive = sim["naive_trec_eval_test"]["p_value"]
+    top, bottom = _first_last(sim)
     return {
+        "sim_top": top,
+        "sim_bottom": bottom,
         "moved_measures": count_phrase(
             sum(float(v) > 0 for v in moved.values()), len(moved), "measures"
         ),
@@ -97,6 +117,10 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: 
         *[
             ("simulated_track", ("leaderboard", "rank_intervals", i), "worst")
             for i in _intervals(sim)
+        ],
+        *[
+            ("simulated_track", ("leaderboard", "values", i), "value")
+            for i in _trec_eval_ndcg(results["simulated_track"])
         ],
         ("simulated_track", "naive_trec_eval_test", "p_value"),
         ("params", None, "alpha"),
