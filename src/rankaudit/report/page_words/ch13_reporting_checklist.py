@@ -1,5 +1,6 @@
 """Chapter 13's computed words: whether its Amazon rows and scores are chapter 06's (their
-fingerprints equal), and the input-order checklist's permutation-test status.
+fingerprints equal), the input-order checklist's permutation-test status, and how many audits
+are sensitive to the tie rule (NDCG@10 range across rules above the stated ``tolerance``).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankaudit.report.page_words`).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.report.prose import flag_word, same_word
+from rankaudit.report.prose import count_phrase, flag_word, same_word
 
 __all__ = ["DEPENDS", "words"]
 
@@ -33,16 +34,29 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             results["amazon_rows_fingerprint"], results["chapter06_rows_fingerprint"]
         ),
         "stable_perm_status": flag_word(invariant, _STATUS),
+        "sensitive_audits": count_phrase(
+            sum(
+                float(cl["sensitivity"]["facts"]["ndcg_range"]) > float(results["tolerance"])
+                for cl in results["checklist"].values()
+            ),
+            len(results["checklist"]),
+            "audits",
+        ),
     }
 
 
 def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: N802
-    """The two fingerprints (ours only matters once chapter 06's exists) and the invariance
-    flag of the input-order checklist's permutation test."""
+    """The two fingerprints (ours only matters once chapter 06's exists), the invariance flag
+    of the input-order checklist's permutation test, every audit's NDCG@10 range and the
+    tolerance."""
     paths: list[tuple[Any, Any, str]] = [
         (None, None, "chapter06_rows_fingerprint"),
         (_STABLE, ("permutation_test", "facts"), "is_invariant"),
     ]
+    paths += [
+        ("checklist", (key, "sensitivity", "facts"), "ndcg_range") for key in results["checklist"]
+    ]
+    paths.append((None, None, "tolerance"))
     if results["chapter06_rows_fingerprint"] is not None:
         paths.append((None, None, "amazon_rows_fingerprint"))
     return paths
