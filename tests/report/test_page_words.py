@@ -43,7 +43,8 @@ def _node(results, path):
 
 def _candidates(v):
     """Generic moves of a value: a number is moved by sign, scale, complement, shifts and
-    relative steps of 5% and 1%; a flag is negated; a name (str) or a missing value (None) is
+    relative steps of 5% and 1% (and, in a list of records, to its neighbours' values, see
+    :func:`_neighbours`); a flag is negated; a name (str) or a missing value (None) is
     replaced by another one."""
     if isinstance(v, bool):
         return [not v]
@@ -52,6 +53,25 @@ def _candidates(v):
     v = float(v)
     steps = [-v, 10 * v, v / 10, 0.0, 1.0 - v, v + 1, v - 1, v + 0.5, v - 0.5, v + 0.05, v - 0.05]
     return steps + [v * 0.95, v * 1.05, v * 0.99, v * 1.01]  # relative moves of 5% and 1%
+
+
+def _neighbours(results, path) -> list[float]:
+    """The same field of the records before and after this one, when the value sits in a list
+    of records: a value moved to its neighbour's (e.g. one tie rule's NDCG@10 to the next
+    rule's), a move of the size the data actually show."""
+    key, index, field = path
+    steps = index if isinstance(index, tuple) else () if index is None else (index,)
+    if not steps or not isinstance(steps[-1], int):
+        return []
+    parent = _node(results, (key, steps[:-1] or None, field))
+    j = steps[-1]
+    out = []
+    for k in (j - 1, j + 1):
+        if 0 <= k < len(parent) and isinstance(parent[k], dict):
+            v = parent[k].get(field)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                out.append(float(v))
+    return out
 
 
 def _perturbed(results, path):
@@ -64,7 +84,7 @@ def _perturbed(results, path):
         mid, half = (lo + hi) / 2, (hi - lo) / 2
         values = [{field[0]: c - half, field[1]: c + half} for c in _candidates(mid)]
     else:
-        values = [{field: c} for c in _candidates(node[field])]
+        values = [{field: c} for c in _candidates(node[field]) + _neighbours(results, path)]
     for update in values:
         out = copy.deepcopy(results)
         _node(out, path).update(update)
@@ -103,6 +123,9 @@ def test_flip_moves_flags_names_and_top_level_values():
 
     for field in ("same", "name", "none"):
         assert flips(reads, results, (None, None, field))
+    # a value moved to its neighbour's: only the neighbour's exact value flips this word
+    rows = {"rows": [{"v": 0.5}, {"v": 0.123456}]}
+    assert flips(lambda r: {"w": str(r["rows"][0]["v"] == 0.123456)}, rows, ("rows", 0, "v"))
     assert not flips(lambda r: {"w": str(r["name"])}, results, (None, None, "same"))
 
 
