@@ -45,7 +45,8 @@ def _candidates(v):
     """Generic moves of a value: a number is moved by sign, scale, complement, shifts and
     relative steps of 5% and 1% (and, in a list of records, to its neighbours' values, see
     :func:`_neighbours`); a flag is negated; a name (str) or a missing value (None) is
-    replaced by another one."""
+    replaced by another one (a name also by the other names of its record, see
+    :func:`_perturbed`)."""
     if isinstance(v, bool):
         return [not v]
     if v is None or isinstance(v, str):
@@ -85,6 +86,8 @@ def _perturbed(results, path):
         values = [{field[0]: c - half, field[1]: c + half} for c in _candidates(mid)]
     else:
         values = [{field: c} for c in _candidates(node[field]) + _neighbours(results, path)]
+        if isinstance(node[field], str):  # a name moved to another name of the same record
+            values += [{field: v} for k, v in node.items() if k != field and isinstance(v, str)]
     for update in values:
         out = copy.deepcopy(results)
         _node(out, path).update(update)
@@ -123,6 +126,9 @@ def test_flip_moves_flags_names_and_top_level_values():
 
     for field in ("same", "name", "none"):
         assert flips(reads, results, (None, None, field))
+    # a name moved to another name of its record: only equality flips this word
+    prints = {"ours": "abc", "theirs": "def"}
+    assert flips(lambda r: {"w": str(r["ours"] == r["theirs"])}, prints, (None, None, "ours"))
     # a value moved to its neighbour's: only the neighbour's exact value flips this word
     rows = {"rows": [{"v": 0.5}, {"v": 0.123456}]}
     assert flips(lambda r: {"w": str(r["rows"][0]["v"] == 0.123456)}, rows, ("rows", 0, "v"))
