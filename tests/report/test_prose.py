@@ -140,3 +140,39 @@ def test_interval_phrase_flips_as_the_interval_crosses_the_reference():
         interval_phrase(0.2, 0.1, 0.15)
     with pytest.raises(ValueError, match="reference"):
         interval_phrase(0.1, 0.2, float("nan"))
+
+
+def test_flag_word_flips_with_its_flag_and_refuses_non_bools():
+    import numpy as np
+
+    from rankaudit.report.prose import flag_word
+
+    words = ("survives", "does not survive")
+    assert flag_word(True, words) == "survives"
+    assert flag_word(False, words) == "does not survive"
+    assert flag_word(np.bool_(False), words) == "does not survive"
+    for bad in (1, 0.0, "yes", None):
+        with pytest.raises(ValueError, match="flag must be a bool"):
+            flag_word(bad, words)
+
+
+def test_list_phrase_lists_names_in_order():
+    from rankaudit.report.prose import list_phrase
+
+    assert list_phrase(["bm25"]) == "bm25"
+    assert list_phrase(["a", "b"]) == "a and b"
+    assert list_phrase(["a", "b", "c"]) == "a, b and c"
+    assert list_phrase(["a", "b"], conjunction="or") == "a or b"
+    with pytest.raises(ValueError, match="at least one"):
+        list_phrase([])
+
+
+def test_plural_phrase_flips_its_noun_with_the_count():
+    from rankaudit.report.prose import plural_phrase
+
+    assert plural_phrase(1, "false rejection", "false rejections") == "1 false rejection"
+    assert plural_phrase(0, "false rejection", "false rejections") == "0 false rejections"
+    assert plural_phrase(2.0, "row", "rows") == "2 rows"
+    for bad in (-1, 2.5, True):
+        with pytest.raises(ValueError, match="count"):
+            plural_phrase(bad, "row", "rows")

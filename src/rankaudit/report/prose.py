@@ -17,6 +17,9 @@ Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effec
                1988); "resolved" when it excludes the null; otherwise "not resolved at this
                size (power 0.30)".
 Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
+Flags          ``flag_word(flag, (yes, no))``: the caller's two words for a computed bool.
+Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
+Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections".
 Intervals      ``interval_phrase(lo, hi, ref, name="the paper's")``: where a CI lies against a
                reference value: "lies above the paper's 0.1702", "lies below ...", "includes ...".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
@@ -34,7 +37,10 @@ __all__ = [
     "comparison_word",
     "count_phrase",
     "direction_word",
+    "flag_word",
     "interval_phrase",
+    "list_phrase",
+    "plural_phrase",
     "same_word",
     "p_value_phrase",
     "share_word",
@@ -237,3 +243,35 @@ def same_word(a: object, b: object, *, words: tuple[str, str] = ("also", "not"))
     """``words[0]`` when ``a == b`` (two computed names, e.g. the best model of two protocols),
     else ``words[1]``: "it is also the best" / "it is not the best"."""
     return words[0] if a == b else words[1]
+
+
+def flag_word(flag: bool, words: tuple[str, str]) -> str:
+    """``words[0]`` when the computed predicate ``flag`` holds, else ``words[1]``: "survives" /
+    "does not survive", "identical" / "NOT identical". ``flag`` must be a real bool (a numpy
+    bool is accepted), never a number or a string whose truth would be a guess."""
+    if not isinstance(flag, (bool, _np_bool())):
+        raise ValueError(f"flag must be a bool, got {flag!r}")
+    return words[0] if flag else words[1]
+
+
+def _np_bool() -> type:
+    import numpy as np
+
+    return np.bool_
+
+
+def list_phrase(names: list[str] | tuple[str, ...], *, conjunction: str = "and") -> str:
+    """Computed names as a list in words: "a", "a and b", "a, b and c" (in the given order)."""
+    items = [str(n) for n in names]
+    if not items:
+        raise ValueError("list_phrase needs at least one name")
+    if len(items) == 1:
+        return items[0]
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def plural_phrase(n: int, singular: str, plural: str) -> str:
+    """A count with its noun in the right number: "1 false rejection", "0 false rejections"."""
+    if isinstance(n, bool) or float(n) != int(n) or int(n) < 0:
+        raise ValueError(f"n must be a count (an integer >= 0), got {n!r}")
+    return f"{int(n)} {singular if int(n) == 1 else plural}"

@@ -37,7 +37,12 @@ from rankaudit.report.page_words import (
     ch10_intent_aware_features,
     ch11_ablation,
     ch12_sequence_models,
+    ch13_reporting_checklist,
+    ch14_evaluating_at_scale,
+    ch15_audit_your_run,
+    ch16_comparing_rankers,
     ch17_real_recommenders,
+    ch18_leaderboard_ties,
 )
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
@@ -57,7 +62,12 @@ _MODULES: dict[str, ModuleType] = {
     "10_intent_aware_features": ch10_intent_aware_features,
     "11_ablation": ch11_ablation,
     "12_sequence_models": ch12_sequence_models,
+    "13_reporting_checklist": ch13_reporting_checklist,
+    "14_evaluating_at_scale": ch14_evaluating_at_scale,
+    "15_audit_your_run": ch15_audit_your_run,
+    "16_comparing_rankers": ch16_comparing_rankers,
     "17_real_recommenders": ch17_real_recommenders,
+    "18_leaderboard_ties": ch18_leaderboard_ties,
 }
 
 #: chapter stem -> its words function.
