@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rankaudit.report.prose_rules import flag_word, list_phrase, threshold_word
+from rankaudit.report.prose import flag_word, list_phrase
+from rankaudit.report.prose_rules import threshold_word
 
 
 def test_threshold_word_flips_at_the_threshold():
@@ -39,7 +40,9 @@ def test_flag_word_refuses_what_is_not_a_flag(bad):
 
 
 def test_list_phrase_joins_and_says_when_empty():
-    assert list_phrase([]) == "none"
+    assert list_phrase([], empty="none") == "none"
+    with pytest.raises(ValueError):
+        list_phrase([])
     assert list_phrase([], empty="no rule") == "no rule"
     assert list_phrase(["hash"]) == "hash"
     assert list_phrase(["hash", "expected"]) == "hash and expected"

@@ -32,6 +32,7 @@ Public API: the functions in ``__all__``.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 __all__ = [
     "comparison_word",
@@ -245,13 +246,16 @@ def same_word(a: object, b: object, *, words: tuple[str, str] = ("also", "not"))
     return words[0] if a == b else words[1]
 
 
-def flag_word(flag: bool, words: tuple[str, str]) -> str:
+def flag_word(flag: object, words: tuple[str, str] = ("yes", "no")) -> str:
     """``words[0]`` when the computed predicate ``flag`` holds, else ``words[1]``: "survives" /
-    "does not survive", "identical" / "NOT identical". ``flag`` must be a real bool (a numpy
-    bool is accepted), never a number or a string whose truth would be a guess."""
-    if not isinstance(flag, (bool, _np_bool())):
-        raise ValueError(f"flag must be a bool, got {flag!r}")
-    return words[0] if flag else words[1]
+    "does not survive", "identical" / "NOT identical". ``flag`` must be a bool (a numpy bool
+    is accepted) or the number 1 or 0 (a JSON flag); anything else is refused rather than read
+    by Python's truthiness."""
+    if isinstance(flag, (bool, _np_bool())):
+        return words[0] if flag else words[1]
+    if isinstance(flag, (int, float)) and float(flag) in (0.0, 1.0):
+        return words[0] if float(flag) == 1.0 else words[1]
+    raise ValueError(f"flag must be True/False (or 1/0), got {flag!r}")
 
 
 def _np_bool() -> type:
@@ -260,11 +264,14 @@ def _np_bool() -> type:
     return np.bool_
 
 
-def list_phrase(names: list[str] | tuple[str, ...], *, conjunction: str = "and") -> str:
-    """Computed names as a list in words: "a", "a and b", "a, b and c" (in the given order)."""
+def list_phrase(names: Sequence[str], *, conjunction: str = "and", empty: str | None = None) -> str:
+    """Computed names as a list in words: "a", "a and b", "a, b and c" (in the given order);
+    ``empty`` when there is none (an error when ``empty`` is not given)."""
     items = [str(n) for n in names]
     if not items:
-        raise ValueError("list_phrase needs at least one name")
+        if empty is None:
+            raise ValueError("list_phrase needs at least one name")
+        return empty
     if len(items) == 1:
         return items[0]
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

@@ -1,4 +1,5 @@
-"""Words from a number against a stated threshold, from a recorded flag, and lists of names.
+"""Words from a number against a stated threshold (flags and lists of names:
+:func:`rankaudit.report.prose.flag_word`, :func:`rankaudit.report.prose.list_phrase`).
 
 A sibling of :mod:`rankaudit.report.prose` (same contract: every word is a predicate of a
 computed value, and flips when the value crosses its threshold). The threshold is an argument:
@@ -7,20 +8,15 @@ the page that uses the word states it.
 Thresholds     ``threshold_word(v, t)``: ``words[0]`` when ``v < t`` (``v <= t`` with
                ``inclusive=True``), else ``words[1]``; e.g. "agrees with" when ``|z| < 2``,
                "holds" when a largest gap is at most ``1e-12``.
-Flags          ``flag_word(flag)``: "yes" / "no" for a flag recorded in a results file (a
-               verdict computed upstream against its own stated tolerance).
-Lists          ``list_phrase(names)``: "a", "a and b", "a, b and c"; ``empty`` when there are
-               none ("no rule").
 
-Public API: :func:`threshold_word`, :func:`flag_word`, :func:`list_phrase`.
+Public API: :func:`threshold_word`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
-__all__ = ["flag_word", "list_phrase", "threshold_word"]
+__all__ = ["threshold_word"]
 
 
 def threshold_word(
@@ -40,26 +36,3 @@ def threshold_word(
         raise ValueError(f"threshold_word needs finite numbers, got {value!r} and {threshold!r}")
     below = v <= t if inclusive else v < t
     return words[0] if below else words[1]
-
-
-def flag_word(flag: object, *, words: tuple[str, str] = ("yes", "no")) -> str:
-    """``words[0]`` for a true flag, ``words[1]`` for a false one.
-
-    Accepts ``True``/``False`` or the numbers 1 and 0 (a JSON flag); anything else is refused
-    rather than read by Python's truthiness.
-    """
-    if isinstance(flag, bool):
-        return words[0] if flag else words[1]
-    if isinstance(flag, (int, float)) and float(flag) in (0.0, 1.0):
-        return words[0] if float(flag) == 1.0 else words[1]
-    raise ValueError(f"flag must be True/False (or 1/0), got {flag!r}")
-
-
-def list_phrase(names: Sequence[str], *, empty: str = "none") -> str:
-    """Names joined as a sentence lists them: "a", "a and b", "a, b and c"; ``empty`` if none."""
-    items = [str(n) for n in names]
-    if not items:
-        return empty
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.report.prose import direction_word
-from rankaudit.report.prose_rules import flag_word, list_phrase, threshold_word
+from rankaudit.report.prose import direction_word, flag_word, list_phrase
+from rankaudit.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
 

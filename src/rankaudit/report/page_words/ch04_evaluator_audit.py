@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.report.prose import count_phrase, direction_word
-from rankaudit.report.prose_rules import flag_word, threshold_word
+from rankaudit.report.prose import count_phrase, direction_word, flag_word
+from rankaudit.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "PEER_NAMES", "words"]
 

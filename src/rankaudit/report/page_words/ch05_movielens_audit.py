@@ -12,8 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.report.prose import comparison_word, count_phrase, direction_word
-from rankaudit.report.prose_rules import flag_word, list_phrase, threshold_word
+from rankaudit.report.prose import (
+    comparison_word,
+    count_phrase,
+    direction_word,
+    flag_word,
+    list_phrase,
+)
+from rankaudit.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
 
@@ -84,7 +90,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "ov_within": flag_word(ov["within_1se"], words=("within", "not within")),
         "within_2se_phrase": count_phrase(sum(within_2), len(agree), "families"),
         "outside_2se": flag_word(
-            not outside, words=("every family agrees", f"outside: {list_phrase(outside)}")
+            not outside,
+            words=("every family agrees", f"outside: {list_phrase(outside, empty='none')}"),
         ),
         "res_tie_words": direction_word(
             _tie(results, "residualized") - _tie(results, "overlap"),
