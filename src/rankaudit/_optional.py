@@ -25,7 +25,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-__all__ = ["EXTRAS", "install_hint", "require"]
+__all__ = ["EXTRAS", "install_hint", "not_computed", "require"]
 
 #: Which extra provides each optional top-level module.
 EXTRAS: dict[str, str] = {
@@ -58,6 +58,11 @@ def install_hint(extra: str) -> str:
         f'pip install ".[{extra}]" from a rankaudit checkout (distribution name rankaudit-book; '
         f"not `pip install rankaudit`, which is an unrelated project)"
     )
+
+
+def not_computed(package: str) -> str:
+    """What a page prints in place of a value that needs ``package`` when it is absent."""
+    return f"not computed ({package} is not installed)"
 
 
 def require(module: str, *, extra: str | None = None, purpose: str | None = None) -> ModuleType:

@@ -23,13 +23,42 @@ import pandas as pd
 
 from rankaudit.report.prose import p_value_phrase
 
-__all__ = ["table1_views"]
+__all__ = ["format_frame", "format_values", "table1_views"]
 
 _KEY = "variant vs baseline"
 
 
+def format_values(
+    values: Sequence[Any] | Any,
+    spec: str = ".2f",
+    *,
+    missing: str = "—",
+    prefix: str = "",
+    integer_spec: str | None = None,
+) -> list[str]:
+    """Each value of a table column printed with the format ``spec`` after ``prefix``;
+    ``missing`` where there is no value (None or NaN); whole numbers with ``integer_spec``
+    when one is given (counts beside rates in one column)."""
+    out = []
+    for v in values:
+        if v is None or pd.isna(v):
+            out.append(missing)
+        elif integer_spec is not None and float(v).is_integer():
+            out.append(prefix + format(float(v), integer_spec))
+        else:
+            out.append(prefix + format(float(v), spec))
+    return out
+
+
+def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—") -> pd.DataFrame:
+    """Every cell of ``frame`` printed by :func:`format_values` (same index and columns)."""
+    return frame.apply(
+        lambda column: pd.Series(format_values(column, spec, missing=missing), index=column.index)
+    )
+
+
 def _dash(values: Sequence[Any]) -> list[str]:
-    return [f"{float(v):.2f}" if v is not None and pd.notna(v) else "—" for v in values]
+    return format_values(values, ".2f")
 
 
 def table1_views(

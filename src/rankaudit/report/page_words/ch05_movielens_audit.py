@@ -79,6 +79,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         abs(_ndcg(results, s, "input_order") - _ndcg(results, s, "optimistic")) for s in scores
     )
     return {
+        # the item attributes the data source recorded (a text value of the results, as read)
+        "attributes": str(results["data_source"]["details"]["attributes"]),
         "overlap_change": direction_word(gap, words=("a drop", "a rise", "no change")),
         "overlap_loses": direction_word(gap, words=("loses", "gains", "changes by")),
         "direction_agrees": direction_word(

@@ -318,6 +318,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     _measured_words(results, out)
     claim_words(results, out)
     _tie_words(results, out)
+    # what the run read and used, as its results file records it
+    out["data_label"] = str(results["table1"][0]["data_source"])
+    out["embedder_name"] = str(results["embedder"])
     return out
 
 

@@ -22,7 +22,7 @@ from rankaudit.report.page_words.ch11_ablation import (
     claim_verdict,
     claim_words,
 )
-from rankaudit.report.prose import count_phrase, signed_phrase, verdict_phrase
+from rankaudit.report.prose import count_phrase, list_phrase, signed_phrase, verdict_phrase
 from rankaudit.report.prose_limits import covers_word, order_word
 
 __all__ = ["DEPENDS", "KINDS", "RESOLVE_PCT", "words"]
@@ -280,6 +280,13 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     claim_words(results, out)
     _perc_words(results, out)
     _shared_words(results, out)
+    out["online_lifts"] = list_phrase(
+        [f"{r['variant']} ({r['lift_pct']:+.2f}%)" for r in results["paper_online_lifts"]]
+    )
+    # what the run read and used, as its results file records it
+    out["data_label"] = str(results["table1"][0]["data_source"])
+    out["embedder_name"] = str(results["embedder"])
+    out["hardware"] = str(results["hardware"])
     return out
 
 
