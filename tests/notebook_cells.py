@@ -24,6 +24,7 @@ from pathlib import Path
 
 __all__ = [
     "HIDING_TAGS",
+    "MYST_HEADER",
     "CodeCell",
     "Finding",
     "chapter_stems",
@@ -32,6 +33,19 @@ __all__ = [
     "hand_words",
     "visible_glue",
 ]
+
+#: The front matter of a jupytext MyST notebook, for the synthetic pages of the tests.
+MYST_HEADER = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+"""
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"

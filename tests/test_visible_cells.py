@@ -10,19 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.notebook_cells import NOTEBOOKS, chapter_stems, code_cells, visible_glue
+from tests.notebook_cells import MYST_HEADER, NOTEBOOKS, chapter_stems, code_cells, visible_glue
 
-_SYNTHETIC = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
+_SYNTHETIC = (
+    MYST_HEADER
+    + """
 ```{code-cell} ipython3
 :tags: [remove-input]
 
@@ -47,6 +39,7 @@ report.glue("folded", 3)
 glue_many(y=4)
 ```
 """
+)
 
 
 def test_the_scan_catches_visible_glue():

@@ -16,19 +16,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.notebook_cells import NOTEBOOKS, chapter_stems, code_cells, hand_words
+from tests.notebook_cells import MYST_HEADER, NOTEBOOKS, chapter_stems, code_cells, hand_words
 
-_SYNTHETIC = """---
-jupytext:
-  text_representation:
-    extension: .md
-    format_name: myst
-kernelspec:
-  display_name: Python 3
-  language: python
-  name: python3
----
-
+_SYNTHETIC = (
+    MYST_HEADER
+    + """
 # A page with hand-built words
 
 ```{code-cell} ipython3
@@ -50,6 +42,7 @@ note = "they are " + word
 glue("note", note)
 ```
 """
+)
 
 
 def test_the_scan_catches_hand_built_words():
