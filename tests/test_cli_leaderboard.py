@@ -249,3 +249,25 @@ def test_queries_answered_by_only_some_runs_are_counted_and_pipes_work(tmp_path,
     assert proc.returncode == 0, proc.stderr
     digests = {r["name"]: r["sha256"] for r in json.loads(proc.stdout)["inputs"]}
     assert len(set(digests.values())) == 3 and all(len(d) == 64 for d in digests.values())
+
+
+def test_a_busy_dashboard_port_does_not_reach_stderr(tmp_path):
+    """Two clusters on one machine (two leaderboards, or a book build beside a test run): the
+    scheduler's HTTP port 8787 is taken, and the error is still the one line it was."""
+    import socket
+
+    held = socket.socket()
+    try:
+        held.bind(("0.0.0.0", 8787))
+    except OSError:  # already taken by something else: the condition under test holds anyway
+        held.close()
+        held = None
+    else:
+        held.listen()
+    try:
+        test_malformed_line_names_file_and_line_and_writes_nothing(
+            tmp_path, ["--scheduler", "local", "--workers", "2"]
+        )
+    finally:
+        if held is not None:
+            held.close()

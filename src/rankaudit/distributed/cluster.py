@@ -36,6 +36,9 @@ def connect(scheduler: str | None, n_workers: int = 2) -> Iterator[object]:
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            # no dashboard, and the scheduler's HTTP routes on a free port rather than 8787,
+            # so two clusters on one machine do not collide (nor warn on stderr)
+            scheduler_kwargs={"dashboard": False, "dashboard_address": ":0"},
             silence_logs=logging.CRITICAL,
         )
     try:

@@ -103,6 +103,9 @@ def measure_with_dask(
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
+            # no dashboard, and the scheduler's HTTP routes on a free port rather than 8787,
+            # so two clusters on one machine do not collide (nor warn on stderr)
+            scheduler_kwargs={"dashboard": False, "dashboard_address": ":0"},
             silence_logs=logging.ERROR,
         ) as cluster,
         Client(cluster) as client,
