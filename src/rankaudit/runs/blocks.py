@@ -22,14 +22,20 @@ import zlib
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
-from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 import pyarrow as pa
 
 from rankaudit.runs.errors import RunFileError
-from rankaudit.runs.inputs import _HASHER, blank_separated, crlf_to_lf, input_name
+from rankaudit.runs.inputs import (
+    _HASHER,
+    BOM,
+    GZIP_MAGIC,
+    blank_separated,
+    crlf_to_lf,
+    input_name,
+    open_input,
+)
 
 __all__ = ["BLOCK_BYTES", "RAW_CHUNK", "BlockStream", "TextBlock", "text_blocks"]
 
@@ -37,8 +43,6 @@ __all__ = ["BLOCK_BYTES", "RAW_CHUNK", "BlockStream", "TextBlock", "text_blocks"
 BLOCK_BYTES = 32 << 20
 #: Bytes asked of the input per read.
 RAW_CHUNK = 4 << 20
-_BOM = b"\xef\xbb\xbf"
-_GZIP_MAGIC = b"\x1f\x8b"
 
 
 @dataclass(frozen=True)
@@ -78,22 +82,9 @@ class BlockStream:
             raise RuntimeError(f"{self.name}: the digest is known after the last block")
         return str(self._digest.result())
 
-    def _open(self) -> BinaryIO:
-        if str(self._path) == "-":
-            return sys.stdin.buffer
-        p = Path(self._path)
-        if not p.exists():
-            raise RunFileError(self.name, None, "no such file")
-        if p.is_dir():
-            raise RunFileError(self.name, None, "is a directory, not a file")
-        try:
-            return open(p, "rb")  # noqa: SIM115 - closed by _raw_chunks
-        except OSError as exc:
-            raise RunFileError(self.name, None, f"cannot be read ({exc.strerror or exc})") from None
-
     def _raw_chunks(self) -> Iterator[bytes]:
         """The input's bytes as read, each submitted to the hashing thread in order."""
-        fh = self._open()
+        fh = open_input(self._path)
         try:
             while True:
                 try:
@@ -152,7 +143,7 @@ class BlockStream:
                 yield first
             yield from chunks
 
-        self.compressed = first[:2] == _GZIP_MAGIC
+        self.compressed = first[:2] == GZIP_MAGIC
         return self._gunzip(replay()) if self.compressed else replay()
 
     def __iter__(self) -> Iterator[TextBlock]:
@@ -163,9 +154,9 @@ class BlockStream:
         for piece in self._decoded():
             if head is not None:
                 head += piece
-                if len(head) < len(_BOM) and _BOM.startswith(head):
+                if len(head) < len(BOM) and BOM.startswith(head):
                     continue
-                piece, head = head.removeprefix(_BOM), None
+                piece, head = head.removeprefix(BOM), None
             pieces.append(piece)
             size += len(piece)
             if size < self._block_bytes:
@@ -181,7 +172,7 @@ class BlockStream:
             yield self._block(block, line)
             line += block.count(b"\n")
         if head:
-            pieces.append(head.removeprefix(_BOM))
+            pieces.append(head.removeprefix(BOM))
         tail = b"".join(pieces)
         if tail:
             yield self._block(tail, line)

@@ -13,6 +13,7 @@ NumPy's fancy indexing would first copy an int32 index to int64, which on a run'
 the largest transient of the join.
 
 Public API: :func:`encode_ids`, :func:`index_dtype`, :func:`gather`, :func:`mark_used`,
+:func:`release_arrow_memory`,
 :data:`PARALLEL_ENCODE_MIN`.
 """
 
@@ -26,7 +27,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["PARALLEL_ENCODE_MIN", "encode_ids", "gather", "index_dtype", "mark_used"]
+__all__ = [
+    "PARALLEL_ENCODE_MIN",
+    "encode_ids",
+    "gather",
+    "index_dtype",
+    "mark_used",
+    "release_arrow_memory",
+]
 
 #: Plain columns longer than this are dictionary-encoded in slices on several threads.
 PARALLEL_ENCODE_MIN = 1 << 20
@@ -35,6 +43,13 @@ PARALLEL_ENCODE_MIN = 1 << 20
 def index_dtype(n: int) -> type:
     """The narrowest of int32 / int64 that holds indices ``0..n``."""
     return np.int32 if n < np.iinfo(np.int32).max else np.int64
+
+
+def release_arrow_memory() -> None:
+    """Give Arrow's freed buffers back to the system: its allocator keeps freed pages for Arrow
+    alone, where the NumPy arrays built next cannot use them (the readers and the join call
+    this once their Arrow temporaries are gone)."""
+    pa.default_memory_pool().release_unused()
 
 
 @numba.njit(cache=True)

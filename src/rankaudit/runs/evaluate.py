@@ -181,10 +181,10 @@ def audit_run(
 ) -> RunAudit:
     """Evaluate ``run`` under every rule of ``ties`` (the bounds are always computed, for the
     prevalence) on one layout."""
-    parse_measures(measures)
-    check_rules(ties, api="runs")
-    check_seed(seed)
+    ms = parse_measures(measures)  # checked before the join: bad arguments fail fast
+    rules = check_rules(ties, api="runs")
+    seed = check_seed(seed)
     batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
     return audit_batch(
-        batch, measures, ties=ties, seed=seed, run_sha256=run.sha256, qrels_sha256=qrels.sha256
+        batch, ms, ties=rules, seed=seed, run_sha256=run.sha256, qrels_sha256=qrels.sha256
     )

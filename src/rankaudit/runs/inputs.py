@@ -34,6 +34,7 @@ import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numba
 import numpy as np
@@ -41,10 +42,21 @@ import pyarrow as pa
 
 from rankaudit.runs.errors import RunFileError
 
-__all__ = ["InputBytes", "blank_separated", "crlf_to_lf", "input_name", "read_input"]
+__all__ = [
+    "BOM",
+    "GZIP_MAGIC",
+    "InputBytes",
+    "blank_separated",
+    "crlf_to_lf",
+    "input_name",
+    "open_input",
+    "read_input",
+]
 
-_BOM = b"\xef\xbb\xbf"
-_GZIP_MAGIC = b"\x1f\x8b"
+#: A UTF-8 byte-order mark, dropped at the start of a text input.
+BOM = b"\xef\xbb\xbf"
+#: The first two bytes of gzip data (how an input is recognised as compressed).
+GZIP_MAGIC = b"\x1f\x8b"
 _HASHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rankaudit-sha256")
 
 
@@ -79,22 +91,36 @@ def _hex_digest(raw: pa.Buffer) -> str:
     return hashlib.sha256(raw).hexdigest()  # hashlib releases the GIL on large buffers
 
 
-def _read_raw(path: str | os.PathLike) -> pa.Buffer:
+def open_input(path: str | os.PathLike) -> BinaryIO:
+    """``path`` opened for reading bytes once (standard input for ``-``); a missing file, a
+    directory or an unreadable file is a RunFileError naming it.  Never memory-mapped: a
+    mapped file that another process truncates while it is parsed or hashed kills the process
+    with SIGBUS."""
     name = input_name(path)
     if str(path) == "-":
-        return pa.py_buffer(sys.stdin.buffer.read())
+        return sys.stdin.buffer
     p = Path(path)
     if not p.exists():
         raise RunFileError(name, None, "no such file")
     if p.is_dir():
         raise RunFileError(name, None, "is a directory, not a file")
     try:
-        # read into memory, never memory-mapped: a mapped file that another process truncates
-        # while it is parsed or hashed kills the process with SIGBUS
-        with open(p, "rb") as fh:  # a file, a pipe, a device, process substitution: read once
-            return pa.py_buffer(fh.read())
+        return open(p, "rb")  # noqa: SIM115 - a file, a pipe, a device: the caller closes it
     except OSError as exc:
         raise RunFileError(name, None, f"cannot be read ({exc.strerror or exc})") from None
+
+
+def _read_raw(path: str | os.PathLike) -> pa.Buffer:
+    fh = open_input(path)
+    try:
+        return pa.py_buffer(fh.read())
+    except OSError as exc:
+        raise RunFileError(
+            input_name(path), None, f"cannot be read ({exc.strerror or exc})"
+        ) from None
+    finally:
+        if fh is not sys.stdin.buffer:
+            fh.close()
 
 
 @numba.njit(cache=True)
@@ -130,7 +156,7 @@ def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
     name = input_name(path)
     raw = _read_raw(path)
     digest = _HASHER.submit(_hex_digest, raw)
-    compressed = raw.size >= 2 and raw.slice(0, 2).to_pybytes() == _GZIP_MAGIC
+    compressed = raw.size >= 2 and raw.slice(0, 2).to_pybytes() == GZIP_MAGIC
     data = raw
     if compressed:
         try:
@@ -140,8 +166,8 @@ def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
                 name, None, f"starts as gzip data but cannot be decompressed ({exc})"
             ) from None
     if text:
-        if data.size >= len(_BOM) and data.slice(0, len(_BOM)).to_pybytes() == _BOM:
-            data = data.slice(len(_BOM))
+        if data.size >= len(BOM) and data.slice(0, len(BOM)).to_pybytes() == BOM:
+            data = data.slice(len(BOM))
         if data.size and _count_byte(_bytes_of(data), 13):
             data = pa.py_buffer(crlf_to_lf(data.to_pybytes(), name))
     return InputBytes(name, data, digest, compressed)

@@ -24,7 +24,7 @@ import pyarrow.compute as pc
 
 from rankaudit._checks import check_label_level
 from rankaudit.measures.list_support import score_order_kernel
-from rankaudit.runs.encoding import encode_ids, gather, index_dtype
+from rankaudit.runs.encoding import encode_ids, gather, index_dtype, release_arrow_memory
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.grouping import group_rows, label_rows
 from rankaudit.runs.tables import Qrels, Run
@@ -193,7 +193,7 @@ def join_run_qrels(
         np.int64
     )
 
-    pa.default_memory_pool().release_unused()  # the encoders' freed buffers, back to the system
+    release_arrow_memory()  # the encoders' freed buffers
     return QueryBatch(
         queries=np.asarray(queries.to_pylist(), dtype=object),
         offsets=offsets,

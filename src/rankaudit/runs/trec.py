@@ -52,6 +52,7 @@ import pyarrow.csv as pacsv
 
 from rankaudit._checks import LABEL_LIMIT, LABEL_RANGE, first_label_out_of_range
 from rankaudit.runs.blocks import BlockStream, TextBlock, text_blocks
+from rankaudit.runs.encoding import release_arrow_memory
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.tables import Qrels, Run
 
@@ -202,13 +203,8 @@ class _Parsed:
         )
 
 
-def _release_arrow_memory() -> None:
-    """Give the parser's freed block buffers back to the system: Arrow's allocator keeps freed
-    pages for Arrow alone, where the NumPy arrays built next cannot use them."""
-    pa.default_memory_pool().release_unused()
-
-
 _ARROW_TYPES = {"id": pa.string(), "score": pa.float64(), "label": pa.int64()}
+_NUMPY_TYPES = {"score": np.float64, "label": np.int64}
 _EXACT = {"id": _ident, "score": _score, "label": _label}
 
 
@@ -288,7 +284,7 @@ def _read_table(
     """A :class:`Run` or :class:`Qrels` from a TREC text file (``fields``: two ids, then the
     score or the label); the parser's block buffers are let go before it returns."""
     parsed, stream = _read_text(path, names, fields, what)
-    dtype = np.float64 if what == "run" else np.int64
+    dtype = _NUMPY_TYPES[fields[max(fields)]]  # the last field: the score or the label
     table = cls(
         parsed.id_column(0),
         parsed.id_column(1),
@@ -299,7 +295,7 @@ def _read_table(
         stream.sha256,
     )
     del parsed
-    _release_arrow_memory()
+    release_arrow_memory()
     return table
 
 
