@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PYTHON_BOOTSTRAP ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-PIPELINE := $(PY) -m rankaudit.report.pipeline
+PIPELINE := $(PY) -m rankbook.report.pipeline
 STAMP := $(VENV)/.rankaudit-installed
 
 .PHONY: help setup data chromium chapters book chapter site test lint bench lock clean student
@@ -19,17 +19,17 @@ help:
 	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/"
 
 # --- setup -------------------------------------------------------------------------------
-$(STAMP): requirements/lock.txt pyproject.toml
+$(STAMP): requirements/lock.txt pyproject.toml src/pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
 	$(PY) -m pip install --disable-pip-version-check -q -r requirements/lock.txt
-	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e .
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e . -e ./src
 	$(PY) -m pip check
 	@touch $@
 
 setup: $(STAMP)
 
 data: setup
-	$(PY) -m rankaudit.data.fetch
+	$(PY) -m rankbook.data.fetch
 
 # Headless Chromium for the site test (Debian package).
 chromium:
@@ -40,7 +40,7 @@ chromium:
 # --- a student's own machine: session 1 without torch, LightGBM or the encoders ------------
 # requirements/student.in lists what session 1 needs (tests/test_student_env.py checks it against
 # the chapters' imports); requirements/lock.txt pins the versions. The chapters come from the
-# course guide's plan (rankaudit.report.slides.SESSIONS); each runs into its own folder with a
+# course guide's plan (rankbook.report.slides.SESSIONS); each runs into its own folder with a
 # readable page (no site build, so no jupyter-book). The size is printed after installing and
 # again after the run (du -sh of the whole environment, the byte code compiled on the way included).
 STUDENT_VENV ?= .venv-student
@@ -48,20 +48,20 @@ STUDENT_OUT ?= student-runs
 SPY := $(STUDENT_VENV)/bin/python
 STUDENT_STAMP := $(STUDENT_VENV)/.rankaudit-student
 
-$(STUDENT_STAMP): requirements/student.in requirements/lock.txt pyproject.toml
+$(STUDENT_STAMP): requirements/student.in requirements/lock.txt pyproject.toml src/pyproject.toml
 	@start=$$(date +%s); \
 	{ test -x $(SPY) || $(PYTHON_BOOTSTRAP) -m venv $(STUDENT_VENV); } && \
 	$(SPY) -m pip install --disable-pip-version-check -q -r requirements/student.in -c requirements/lock.txt && \
-	$(SPY) -m pip install --disable-pip-version-check -q --no-deps -e . && \
+	$(SPY) -m pip install --disable-pip-version-check -q --no-deps -e . -e ./src && \
 	$(SPY) -m pip check && \
 	echo "student environment $(STUDENT_VENV): $$(du -sh $(STUDENT_VENV) | cut -f1), installed in $$(( $$(date +%s) - start )) s"
 	@touch $@
 
 student: $(STUDENT_STAMP)
-	$(SPY) -m rankaudit.data.fetch
+	$(SPY) -m rankbook.data.fetch
 	@start=$$(date +%s); \
-	for nb in $$($(SPY) -c "from rankaudit.report.slides import SESSIONS; print(*SESSIONS[0].chapters)"); do \
-	  $(SPY) -m rankaudit.report.pipeline run $$nb --out $(STUDENT_OUT)/$$nb || exit 1; \
+	for nb in $$($(SPY) -c "from rankbook.report.slides import SESSIONS; print(*SESSIONS[0].chapters)"); do \
+	  $(SPY) -m rankbook.report.pipeline run $$nb --out $(STUDENT_OUT)/$$nb || exit 1; \
 	done; \
 	echo "session 1's chapters ran in $$(( $$(date +%s) - start )) s; pages: $(STUDENT_OUT)/*/*.html"; \
 	echo "student environment $(STUDENT_VENV) after the run: $$(du -sh $(STUDENT_VENV) | cut -f1)"

@@ -41,7 +41,7 @@ from pathlib import Path
 import pandas as pd
 
 from rankaudit.distributed.synthetic import SyntheticTable
-from rankaudit.distributed.throughput import LAYOUTS, measure_one_machine, measure_with_dask
+from rankbook.throughput import LAYOUTS, measure_one_machine, measure_with_dask
 
 FULL_ROWS = 2_000_000
 

@@ -1,12 +1,12 @@
 """A whole track as one leaderboard: one process vs a ``LocalCluster`` of Dask workers.
 
-Workload: a SIMULATED track (:func:`rankaudit.runs.track.simulate_track`) of ``--runs`` TREC
+Workload: a SIMULATED track (:func:`rankbook.data.track.simulate_track`) of ``--runs`` TREC
 runs of ``--queries`` x ``--docs`` lines each (default 100 x 1,000 x 100 = 100 runs of
 100,000 lines) with heavy ties (``--levels`` 3 score levels), written to a temporary folder
 (not timed).  Measured (wall clock), each side in its own fresh Python process:
 
-- one process: :func:`rankaudit.ranking.leaderboard.audit_run_files` (runs read and audited
-  one after the other), then :func:`~rankaudit.ranking.leaderboard.build_leaderboard`;
+- one process: :func:`rankaudit.runs.leaderboard.audit_run_files` (runs read and audited
+  one after the other), then :func:`~rankaudit.runs.leaderboard.build_leaderboard`;
 - Dask: :func:`rankaudit.distributed.leaderboard.audit_run_files_on_cluster` on a
   ``LocalCluster`` of ``--workers`` single-threaded processes (started before the clock, so
   start-up is not timed), then the same ``build_leaderboard`` in the client.
@@ -49,8 +49,8 @@ def _peak_mb() -> float:
 
 def _side(folder: str, workers: int, n_perm: int) -> dict:
     """One side of the benchmark, in this (fresh) process; prints a JSON line."""
-    from rankaudit.ranking.leaderboard import audit_run_files, build_leaderboard
     from rankaudit.runs import read_trec_qrels, read_trec_run
+    from rankaudit.runs.leaderboard import audit_run_files, build_leaderboard
 
     paths = sorted(str(p) for p in Path(folder, "runs").glob("*.run"))
     names = [Path(p).name for p in paths]
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(_side(folder, int(workers), args.n_perm)))
         return 0
 
-    from rankaudit.runs.track import simulate_track, write_track
+    from rankbook.data.track import simulate_track, write_track
 
     with tempfile.TemporaryDirectory(prefix="rankaudit-track-") as folder:
         start = time.perf_counter()
@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             "measures": MEASURES,
             "rules": RULES,
             "paired_tests": f"against the first run, {args.n_perm} sign flips",
-            "data": "SIMULATED (rankaudit.runs.track.simulate_track, seed 0)",
+            "data": "SIMULATED (rankbook.data.track.simulate_track, seed 0)",
         },
         "write_track_s": write_s,
         "one_process": one,

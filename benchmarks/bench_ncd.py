@@ -32,8 +32,8 @@ import numpy as np
 
 
 def workload(n_pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    from rankaudit.context.features import click_history, serp_frame
-    from rankaudit.data.sessions import simulate_sessions
+    from rankbook.context.features import click_history, serp_frame
+    from rankbook.data.sessions import simulate_sessions
 
     n_sessions = 6000
     xs, ys, total = [], [], 0
@@ -70,7 +70,7 @@ def main() -> int:
         help="processes for the parallel run (the machine has 2 cores)",
     )
     args = ap.parse_args()
-    from rankaudit.context.ncd import NCD
+    from rankbook.context.ncd import NCD
 
     t0 = time.perf_counter()
     x, y = workload(args.pairs, args.seed)

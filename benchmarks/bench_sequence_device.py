@@ -1,7 +1,7 @@
 """Per-epoch wall time of the two sequence encoders on CPU and, when present, on CUDA.
 
 The prepared script for a GPU check (issue: Part III (b)). It trains the Transformer and the
-Perceiver-like encoder of :mod:`rankaudit.context.sequence_training` with the LambdaRank loss on a
+Perceiver-like encoder of :mod:`rankbook.context.sequence_training` with the LambdaRank loss on a
 synthetic click/SERP set with a planted intent signal, at a size chosen by flags, on every
 available device in the same run, and prints seconds per epoch and the CPU/GPU ratio.
 
@@ -21,7 +21,7 @@ import time
 import numpy as np
 import torch
 
-from rankaudit.context.sequence_training import SequenceData, device_description, train_encoder
+from rankbook.context.sequence_training import SequenceData, device_description, train_encoder
 
 
 def synthetic(n_queries: int, n_items: int, dim: int, serp: int, seed: int) -> SequenceData:

@@ -165,7 +165,7 @@ def run_case(case: str, args: argparse.Namespace) -> dict[str, float]:
     assert abs(ours - ndcg_score(sk_y, sk_s, k=k, ignore_ties=False)) < 1e-9
 
     if args.peers:
-        from rankaudit.ties.peers import PEERS
+        from rankbook.ties.peers import PEERS
 
         p = min(args.peer_rows, rows)
         res["peer_rows"] = p

@@ -28,7 +28,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from rankaudit.report.environment import git_state
+from rankbook.report.environment import git_state
 
 __all__ = ["main", "measure"]
 
@@ -52,7 +52,7 @@ def measure(design: dict, params: dict, out_dir: Path) -> dict:
     args = ["-p", "n_sessions", str(design["n_sessions"])]
     for key in ("seed", "encoder_sessions", "n_seeds", "n_boot", "n_perm"):
         args += ["-p", key, str(params[key])]
-    cmd = [sys.executable, "-m", "rankaudit.report.pipeline", "run", "11_ablation", *args]
+    cmd = [sys.executable, "-m", "rankbook.report.pipeline", "run", "11_ablation", *args]
     t0 = time.perf_counter()
     subprocess.run([*cmd, "--out", str(out_dir)], cwd=ROOT, check=True)
     wall = time.perf_counter() - t0

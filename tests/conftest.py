@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rankaudit.report.pipeline import (
+from rankbook.report.pipeline import (
     ChapterFailed,
     Paths,
     build_book,

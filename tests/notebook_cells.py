@@ -6,7 +6,7 @@ Two rules of the book are checked on the source of every chapter, not on one ren
   branch is a string (``"agrees" if ok else "does not agree"``) chooses a word in a cell; a
   ``glue``/``glue_many`` argument that is a string literal, an f-string, a concatenation, a
   ``%``/``.format`` template or a ``.join`` builds a sentence in a cell. Words come from
-  ``rankaudit.report.page_words`` (through ``rankaudit.report.prose``) instead.
+  ``rankbook.report.page_words`` (through ``rankbook.report.prose``) instead.
 - plumbing out of sight (``tests/test_visible_cells.py``): no visible code cell calls ``glue``
   or ``glue_many``.
 

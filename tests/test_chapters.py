@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rankaudit.report.pipeline import chapter_names, smoke_parameters
+from rankbook.report.pipeline import chapter_names, smoke_parameters
 from tests.conftest import ROOT
 
 CHAPTERS = chapter_names(ROOT / "notebooks")
@@ -49,7 +49,7 @@ def test_chapter_runs_at_smoke_parameters(smoke_book, name):
     assert name not in smoke_book.failures, smoke_book.failures.get(name)
     import jsonschema
 
-    from rankaudit.report.results import results_schema
+    from rankbook.report.results import results_schema
 
     record = json.loads((smoke_book.paths.results / f"{name}.json").read_text())
     assert {"params", "data_source", "rankaudit_version", "software", "checks"} <= set(record)
@@ -76,9 +76,9 @@ def test_chapter_runs_at_smoke_parameters(smoke_book, name):
 def test_table1_chapters_run_on_diginetica_files(tmp_path, name):
     """The real-data path of chapters 11 and 12, end to end: a simulated log written as
     DIGINETICA files (labelled SIMULATED by its export marker)."""
-    from rankaudit.data.diginetica_export import write_diginetica
-    from rankaudit.data.sessions import SessionConfig, simulate_sessions
-    from rankaudit.report.pipeline import Paths, run_chapter
+    from rankbook.data.diginetica_export import write_diginetica
+    from rankbook.data.sessions import SessionConfig, simulate_sessions
+    from rankbook.report.pipeline import Paths, run_chapter
 
     log = simulate_sessions(SessionConfig(n_sessions=800, n_products=600), progress=False)
     folder = write_diginetica(log, tmp_path / "diginetica")

@@ -247,7 +247,7 @@ def test_list_typed_parquet_column(capsys, files, tmp_path):
 
 
 def test_pipeline_out_onto_a_file(tmp_path, capsys):
-    from rankaudit.report.pipeline import main as pipeline
+    from rankbook.report.pipeline import main as pipeline
 
     target = _write(tmp_path / "afile", "keep")
     assert pipeline(["run", "00_quickstart", "--out", str(target)]) == 2

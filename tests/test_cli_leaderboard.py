@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 from rankaudit.cli import main as cli_main
-from rankaudit.runs.track import simulate_track, write_track
+from rankbook.data.track import simulate_track, write_track
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,23 +1,34 @@
 """The house rule, read off the source: imports run one way.
 
-Layers, bottom to top (a module may import its own layer and the layers below it, never a
-higher one):
+Two packages live under ``src/``: the library a user installs, ``rankaudit``, and the
+compendium's code the chapters import, ``rankbook``.  The library never imports the
+compendium.  Within each, layers run bottom to top (a module may import its own layer and the
+layers below it, never a higher one); every compendium layer sits above every library layer.
 
-    0  scalars, _version, _paths, _checks, _json   (the base)
+The library, ``rankaudit``:
+
+    0  scalars, _version, _checks, _json, _optional   (the base)
     1  measures      the evaluation core: measures, tie rules, kernels, exact expectations
-    2  data          loaders, simulators, synthetic rows
-    3  ties          rectangular rows: evaluate, checks, audits of evaluators
-    4  runs          TREC / CSV runs and qrels, trec_eval semantics
-    5  scores        Part II score families
-    6  audit         Part II audits: prepare, tables, row files, chapter runner
-    7  context       Part III features and sequence encoders
-    8  ranking       LambdaMART, ablation, significance, the paper's constants
-    9  distributed   the same evaluation on Dask
-    10 report        params, provenance, results, glue, figures, checklist, pipeline
-    11 cli, __main__ the command line
-    12 rankaudit/__init__.py, the public face: nothing inside the package imports it
+    2  ties          rectangular rows: evaluate, checks, invariance audit, prevalence
+    3  runs          TREC / CSV runs and qrels, evaluate, audit, compare, leaderboard
+    4  checklists    the reporting checklist, from rows and from runs
+    5  distributed   the same evaluation on Dask
+    6  cli, __main__ the command line
+    7  rankaudit/__init__.py, the public face: nothing inside the package imports it
 
-Also: no import cycle between modules, and no function-local import of a rankaudit module
+The compendium, ``rankbook`` (each may import the whole library's public rooms):
+
+    10 paths         checkout, data, cache and results folders
+    11 data          loaders, simulators, synthetic rows, provenance
+    12 ties          other libraries' evaluators, Monte Carlo, row re-storings
+    13 scores        Part II score families
+    14 audit         Part II audits: prepare, tables, row files, chapter runner
+    15 context       Part III features and sequence encoders
+    16 ranking       LambdaMART, ablation, significance of lifts, the paper's constants
+    17 throughput    chapter 14's throughput measurement
+    18 report        params, provenance, results, glue, figures, prose, pipeline, slides
+
+Also: no import cycle between modules, and no function-local import of a package module
 (function-local imports are kept for heavy optional libraries only).
 """
 
@@ -25,36 +36,47 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parents[1] / "src" / "rankaudit"
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGES = ("rankaudit", "rankbook")
 
-LAYERS: dict[str, int] = {
-    "scalars": 0,
-    "_version": 0,
-    "_paths": 0,
-    "_checks": 0,
-    "_json": 0,
-    "_optional": 0,
-    "measures": 1,
-    "data": 2,
-    "ties": 3,
-    "runs": 4,
-    "scores": 5,
-    "audit": 6,
-    "context": 7,
-    "ranking": 8,
-    "distributed": 9,
-    "report": 10,
-    "cli": 11,
-    "__main__": 11,
+LAYERS: dict[str, dict[str, int]] = {
+    "rankaudit": {
+        "scalars": 0,
+        "_version": 0,
+        "_checks": 0,
+        "_json": 0,
+        "_optional": 0,
+        "measures": 1,
+        "ties": 2,
+        "runs": 3,
+        "checklists": 4,
+        "distributed": 5,
+        "cli": 6,
+        "__main__": 6,
+    },
+    "rankbook": {
+        "_version": 10,
+        "paths": 10,
+        "data": 11,
+        "ties": 12,
+        "scores": 13,
+        "audit": 14,
+        "context": 15,
+        "ranking": 16,
+        "throughput": 17,
+        "report": 18,
+    },
 }
+ROOT_LAYER = {"rankaudit": 7, "rankbook": 19}
 
 
 def module_name(path: Path) -> str:
-    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts)
@@ -62,21 +84,21 @@ def module_name(path: Path) -> str:
 
 def layer_of(module: str) -> int:
     parts = module.split(".")
-    if len(parts) == 1:  # the package root
-        return 12
-    top = parts[1]
-    if top not in LAYERS:
+    if len(parts) == 1:  # a package root
+        return ROOT_LAYER[parts[0]]
+    package, top = parts[0], parts[1]
+    if top not in LAYERS[package]:
         raise AssertionError(f"{module}: room {top!r} has no layer; add it to LAYERS")
-    return LAYERS[top]
+    return LAYERS[package][top]
 
 
 def package_imports(tree: ast.Module, module: str, is_package: bool):
-    """Yield ``(imported module, line, is_top_level)`` for every rankaudit import."""
+    """Yield ``(imported module, line, is_top_level)`` for every import of either package."""
     top_level = {id(node) for node in tree.body}
     for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.Import):
-            targets = [a.name for a in node.names if a.name.split(".")[0] == "rankaudit"]
+            targets = [a.name for a in node.names if a.name.split(".")[0] in PACKAGES]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = module.split(".") if is_package else module.split(".")[:-1]
@@ -84,15 +106,15 @@ def package_imports(tree: ast.Module, module: str, is_package: bool):
                 name = ".".join(base + ([node.module] if node.module else []))
             else:
                 name = node.module or ""
-            if name.split(".")[0] != "rankaudit":
+            if name.split(".")[0] not in PACKAGES:
                 continue
             targets = [name]
-            if name == "rankaudit" or (is_package and name == module):
+            if name in PACKAGES or (is_package and name == module):
                 # `from rankaudit import x` / `from . import x`: x may be a submodule
                 targets = [
                     f"{name}.{a.name}"
-                    if (SRC.parent / name.replace(".", "/") / a.name).exists()
-                    or (SRC.parent / name.replace(".", "/") / f"{a.name}.py").exists()
+                    if (SRC / name.replace(".", "/") / a.name).exists()
+                    or (SRC / name.replace(".", "/") / f"{a.name}.py").exists()
                     else name
                     for a in node.names
                 ]
@@ -103,17 +125,20 @@ def package_imports(tree: ast.Module, module: str, is_package: bool):
 def collect():
     graph: dict[str, set[str]] = {}
     problems: list[str] = []
-    for path in sorted(SRC.rglob("*.py")):
+    for path in sorted(p for package in PACKAGES for p in (SRC / package).rglob("*.py")):
         module = module_name(path)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         graph.setdefault(module, set())
         for target, line, top in package_imports(tree, module, path.name == "__init__.py"):
-            where = f"{path.relative_to(SRC.parent)}:{line}"
+            where = f"{path.relative_to(SRC)}:{line}"
             if not top:
                 # `if TYPE_CHECKING:` blocks at module level are fine, nothing else
                 problems.append(f"{where}: function-local import of {target}")
-            if target == "rankaudit" and module != "rankaudit":
+            if target in PACKAGES and module != target:
                 problems.append(f"{where}: imports the package root")
+                continue
+            if module.startswith("rankaudit") and target.startswith("rankbook"):
+                problems.append(f"{where}: the library imports the compendium ({target})")
                 continue
             if layer_of(target) > layer_of(module):
                 problems.append(
@@ -158,7 +183,7 @@ def test_no_import_cycle():
     graph, _ = collect()
     # a package's __init__ re-exporting its own modules is not a cycle of the house
     pruned = {
-        m: {t for t in targets if not (m.startswith(t + ".") and t != "rankaudit")}
+        m: {t for t in targets if not (m.startswith(t + ".") and t not in PACKAGES)}
         for m, targets in graph.items()
     }
     assert find_cycle(pruned) is None, " -> ".join(find_cycle(pruned) or [])
@@ -167,23 +192,34 @@ def test_no_import_cycle():
 def test_the_checker_catches_an_upward_import(tmp_path):
     """The rule can fail: an upward, a root and a function-local import are all reported."""
     source = (
-        "from rankaudit.report.results import write_results\n"
+        "from rankbook.report.results import write_results\n"
         "import rankaudit\n"
         "def f():\n    from rankaudit.measures.row_metrics import ndcg_at_k\n"
     )
     tree = ast.parse(source)
-    found = list(package_imports(tree, "rankaudit.data.example", False))
+    found = list(package_imports(tree, "rankbook.data.example", False))
     assert [(t, top) for t, _, top in found] == [
-        ("rankaudit.report.results", True),
+        ("rankbook.report.results", True),
         ("rankaudit", True),
         ("rankaudit.measures.row_metrics", False),
     ]
-    assert layer_of("rankaudit.report.results") > layer_of("rankaudit.data.example")
+    assert layer_of("rankbook.report.results") > layer_of("rankbook.data.example")
+
+
+def test_the_checker_catches_the_library_importing_the_compendium(monkeypatch, tmp_path):
+    """A library module that imports the compendium is reported, whatever the layers."""
+    package = tmp_path / "rankaudit" / "measures"
+    package.mkdir(parents=True)
+    (tmp_path / "rankbook").mkdir()
+    (package / "bad.py").write_text("from rankbook.data.source import DataSource\n__all__ = []\n")
+    monkeypatch.setattr(sys.modules[__name__], "SRC", tmp_path)
+    _, problems = collect()
+    assert any("the library imports the compendium" in p for p in problems), problems
 
 
 def test_every_module_declares_all():
     missing = []
-    for path in sorted(SRC.rglob("*.py")):
+    for path in sorted(p for package in PACKAGES for p in (SRC / package).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = {
             t.id
@@ -193,7 +229,7 @@ def test_every_module_declares_all():
             if isinstance(t, ast.Name)
         }
         if "__all__" not in names:
-            missing.append(str(path.relative_to(SRC.parent)))
+            missing.append(str(path.relative_to(SRC)))
     assert not missing, f"modules without __all__: {missing}"
 
 
@@ -208,9 +244,28 @@ def test_issue_pattern_matches(text):
 def test_no_issue_numbers_in_code():
     """Code explains itself; it does not point at a tracker the reader may not have."""
     hits = [
-        f"{p.relative_to(SRC.parent)}:{i}"
+        f"{p.relative_to(SRC)}:{i}"
         for p in sorted(SRC.rglob("*.py"))
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if ISSUE_REFERENCE.search(line)
     ]
     assert not hits, hits
+
+
+CHAPTER_WORD = re.compile(r"\bchapters?\b|\bnotebooks?\b|\bsession [0-9]\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("text", ["used by chapter 11", "the Chapters", "a notebook cell"])
+def test_chapter_pattern_matches(text):
+    assert CHAPTER_WORD.search(text)
+
+
+def test_the_library_names_no_chapter():
+    """The library a user installs knows nothing of the book: no chapter, notebook or session."""
+    hits = [
+        f"{p.relative_to(SRC)}:{i}: {line.strip()}"
+        for p in sorted((SRC / "rankaudit").rglob("*.py"))
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if CHAPTER_WORD.search(line)
+    ]
+    assert not hits, "\n".join(hits)

@@ -12,6 +12,8 @@ import pytest
 import tomllib
 
 import rankaudit
+import rankbook
+import rankbook._version
 from rankaudit._optional import EXTRAS, require
 from tests.conftest import ROOT
 
@@ -21,7 +23,11 @@ OPTIONAL_TOP = set(EXTRAS)
 
 
 def _modules() -> list[str]:
-    return sorted(m.name for m in pkgutil.walk_packages(rankaudit.__path__, "rankaudit."))
+    return sorted(
+        m.name
+        for package in (rankaudit, rankbook)
+        for m in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
+    )
 
 
 def test_version_has_one_source():
@@ -32,6 +38,22 @@ def test_version_has_one_source():
     )
     cff = (ROOT / "CITATION.cff").read_text()
     assert re.search(r"^version: (.+)$", cff, re.M).group(1) == rankaudit.__version__
+    assert rankbook._version.__version__ == rankaudit.__version__
+
+
+def test_the_library_distribution_is_the_library_alone():
+    """``pip install .`` packages ``rankaudit`` only; the compendium is ``src/pyproject.toml``."""
+    found = PYPROJECT["tool"]["setuptools"]["packages"]["find"]
+    assert found["where"] == ["src"] and found["include"] == ["rankaudit*"]
+    assert set(PYPROJECT["tool"]["setuptools"]["package-data"]) == {"rankaudit"}
+    book = tomllib.loads((ROOT / "src" / "pyproject.toml").read_text())
+    assert book["tool"]["setuptools"]["packages"]["find"]["include"] == ["rankbook*"]
+    shipped = [
+        p
+        for p in (ROOT / "src" / "rankaudit").rglob("*")
+        if p.suffix != ".py" and "__pycache__" not in p.parts
+    ]
+    assert {p.name for p in shipped if p.is_file()} == {"py.typed"}
 
 
 def test_distribution_name_is_not_the_unrelated_project():
@@ -93,7 +115,9 @@ def test_a_missing_optional_package_names_its_extra(monkeypatch, blocked):
     for name in [m for m in sys.modules if m == blocked or m.startswith(blocked + ".")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, blocked, None)
-    saved = {m: sys.modules[m] for m in list(sys.modules) if m.startswith("rankaudit")}
+    saved = {
+        m: sys.modules[m] for m in list(sys.modules) if m.startswith(("rankaudit", "rankbook"))
+    }
     try:
         for name in saved:
             del sys.modules[name]
@@ -104,7 +128,7 @@ def test_a_missing_optional_package_names_its_extra(monkeypatch, blocked):
                 assert f"'{EXTRAS[blocked]}' extra" in str(err), (module, str(err))
                 assert 'pip install ".[' in str(err)
     finally:
-        for name in [m for m in sys.modules if m.startswith("rankaudit")]:
+        for name in [m for m in sys.modules if m.startswith(("rankaudit", "rankbook"))]:
             del sys.modules[name]
         sys.modules.update(saved)
 

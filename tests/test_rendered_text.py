@@ -10,7 +10,7 @@ Each pattern caught a real sentence on the rendered book once:
 * ``raw-float-format``: "4.380300e+07 pairs", Python's default ``%e`` for a count;
 * ``bool-in-prose``: "invariant: True" in a sentence (say "yes"/"no" or say what holds);
 * ``n-of-n``: "only 24 of the 24 points" or "8 of the 8 rows" (say "all 24": words come from
-  :func:`rankaudit.report.prose.count_phrase`);
+  :func:`rankbook.report.prose.count_phrase`);
 * ``p-zero``: "p = 0.000" (a permutation p-value is never 0: "p ≤ 0.001 (1,000 permutations)");
 * ``raw-label``: a raw ``fig-``/``eq-`` label in the text, a reference that did not resolve.
 

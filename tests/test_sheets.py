@@ -108,7 +108,7 @@ def test_parse_sheet_reads_an_exercise():
 @pytest.mark.real_data
 @pytest.mark.parametrize("sheet", SHEETS, ids=lambda p: p.stem)
 def test_every_sheet_exercise_runs_and_finds_its_keys(sheet, tmp_path):
-    from rankaudit.report.pipeline import Paths, parse_cli_value, run_chapter_into
+    from rankbook.report.pipeline import Paths, parse_cli_value, run_chapter_into
 
     home = tmp_path / "home"
     base = Paths(ROOT, ROOT / "notebooks", tmp_path / "book", tmp_path / "ex", tmp_path / "res")

@@ -7,7 +7,7 @@ import re
 import nbformat
 import pytest
 
-from rankaudit.report.slides import SESSIONS, chapter_slides, resolve_glue
+from rankbook.report.slides import SESSIONS, chapter_slides, resolve_glue
 from tests.chromium_probe import probe
 
 

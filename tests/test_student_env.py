@@ -1,8 +1,8 @@
 """The student environment (issue 25): ``requirements/student.in`` against what session 1 imports.
 
 ``make student`` installs ``requirements/student.in`` (pinned by ``requirements/lock.txt``) and
-runs session 1's chapters (:data:`rankaudit.report.slides.SESSIONS`) with
-``rankaudit.report.pipeline run <chapter> --out DIR``. These tests install nothing: they read the
+runs session 1's chapters (:data:`rankbook.report.slides.SESSIONS`) with
+``rankbook.report.pipeline run <chapter> --out DIR``. These tests install nothing: they read the
 chapters' code cells and the library modules they reach (every ``import`` and every
 ``require("module")``, followed through ``rankaudit``), map each third-party module to its
 distribution with the metadata of the environment running the tests, and resolve the
@@ -24,7 +24,7 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from rankaudit.report.slides import SESSIONS
+from rankbook.report.slides import SESSIONS
 from tests.conftest import ROOT
 
 SRC = ROOT / "src"
@@ -32,12 +32,12 @@ STUDENT_IN = ROOT / "requirements" / "student.in"
 LOCK = ROOT / "requirements" / "lock.txt"
 
 #: The library modules of the rerun route itself (the command ``make student`` runs).
-ROUTE_MODULES = ("rankaudit.report.pipeline", "rankaudit.report.standalone")
+ROUTE_MODULES = ("rankbook.report.pipeline", "rankbook.report.standalone")
 
 #: Needed at run time but never imported by name: the file and the text that uses each.
 RUNTIME = {
-    "ipykernel": ("src/rankaudit/report/pipeline.py", 'kernel_name="python3"'),
-    "myst-nb": ("src/rankaudit/report/standalone.py", "from myst_nb.docutils_ import cli_html5"),
+    "ipykernel": ("src/rankbook/report/pipeline.py", 'kernel_name="python3"'),
+    "myst-nb": ("src/rankbook/report/standalone.py", "from myst_nb.docutils_ import cli_html5"),
 }
 
 #: Modules the route can import that the student environment leaves out, and why session 1
@@ -134,7 +134,7 @@ def _route() -> tuple[dict[str, ast.Module], set[str]]:
     stack = sorted(_chapter_imports() | set(ROUTE_MODULES))
     while stack:
         name = stack.pop()
-        if name.split(".")[0] != "rankaudit":
+        if name.split(".")[0] not in ("rankaudit", "rankbook"):
             third.add(name.split(".")[0])
             continue
         parts = name.split(".")

@@ -29,7 +29,7 @@ glue_many(x=x)
 ```{code-cell} ipython3
 :tags: [hide-input]
 
-import rankaudit.report as report
+import rankbook.report as report
 report.glue("folded", 3)
 ```
 

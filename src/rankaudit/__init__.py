@@ -40,7 +40,7 @@ References
 """
 
 from rankaudit._version import __version__
-from rankaudit.report.checklist import checklist
+from rankaudit.checklists.from_rows import checklist
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rankaudit.audit import load_rows, recompute_results, rows_path, run_audit_chapter
-from rankaudit.report import read_results, write_results
+from rankbook.audit import load_rows, recompute_results, rows_path, run_audit_chapter
+from rankbook.report import read_results, write_results
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_movielens_chapter_aggregates_recompute_exactly(results_dir: Path) -> No
 def test_amazon_chapter_aggregates_recompute_exactly(
     results_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rankaudit.audit.chapter as audit
+    import rankbook.audit.chapter as audit
 
     small = dict(n_users=2500, n_items=600, n_stores=100, seed=1)
     original = audit.prepare_audit
@@ -90,7 +90,7 @@ def test_table3_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
 def test_tampered_parquet_is_detected(results_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import pyarrow.parquet as pq
 
-    import rankaudit.audit.chapter as audit
+    import rankbook.audit.chapter as audit
 
     small = dict(n_users=2500, n_items=600, n_stores=100, seed=1)
     original = audit.prepare_audit

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from rankaudit.audit.bootstrap import row_bootstrap, rule_intervals
-from rankaudit.audit.uncalibrated import abs_interval, uncalibrated_outcomes
-from rankaudit.data.candidates import CandidateRows
+from rankbook.audit.bootstrap import row_bootstrap, rule_intervals
+from rankbook.audit.uncalibrated import abs_interval, uncalibrated_outcomes
+from rankbook.data.candidates import CandidateRows
 
 
 def test_row_bootstrap_matches_the_normal_interval_of_a_mean_and_is_seeded():
@@ -108,7 +108,7 @@ def test_residual_diagnosis_measures_the_anti_popularity_ranking():
     """Rows where the overlap of the relevant item is 0 and the residual is minus popularity:
     the diagnosis sees the negative correlation, the popular relevant item and a below-chance
     NDCG on those rows; rows with a positive overlap rank the relevant item first."""
-    from rankaudit.audit.uncalibrated import residual_diagnosis
+    from rankbook.audit.uncalibrated import residual_diagnosis
 
     rng = np.random.default_rng(0)
     n, m = 300, 8

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankaudit.audit.tables import hash_agreement
-from rankaudit.data.candidates import CandidateRows
+from rankbook.audit.tables import hash_agreement
+from rankbook.data.candidates import CandidateRows
 
 
 def _rows(n: int, m: int) -> CandidateRows:

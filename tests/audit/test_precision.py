@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankaudit.audit.precision import PRECISIONS, at_precision, round_to_bfloat16
+from rankbook.audit.precision import PRECISIONS, at_precision, round_to_bfloat16
 
 torch = pytest.importorskip("torch")
 

@@ -9,23 +9,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.audit.precision import at_precision
-from rankaudit.audit.prepare import prepare_audit
-from rankaudit.audit.recommender_protocols import (
+from rankaudit.ties.bruteforce import brute_force_moments
+from rankaudit.ties.evaluate import evaluate
+from rankbook.audit.precision import at_precision
+from rankbook.audit.prepare import prepare_audit
+from rankbook.audit.recommender_protocols import (
     PROTOCOL_RULES,
     chapter_results,
     evaluate_models,
     prepare_recommenders,
     protocol_frame,
 )
-from rankaudit.audit.recommenders import (
+from rankbook.audit.recommenders import (
     DEFAULT_MODELS,
     fit_and_score,
     interaction_matrix,
     with_params,
 )
-from rankaudit.ties.bruteforce import brute_force_moments
-from rankaudit.ties.evaluate import evaluate
 
 pytest.importorskip("cornac")
 pytest.importorskip("implicit")
@@ -174,7 +174,7 @@ def test_taus_and_settled_places_use_the_leaderboard_definitions():
     import pandas as pd
     from scipy.stats import kendalltau
 
-    from rankaudit.audit.recommender_protocols import kendall_taus, place_settled
+    from rankbook.audit.recommender_protocols import kendall_taus, place_settled
 
     rng = np.random.default_rng(4)
     models = ["a", "b", "c", "d", "e"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rankaudit.audit.tables import paper_table2_frame
-from rankaudit.data.amazon_presets import tag_preset
-from rankaudit.data.source import DataSource
+from rankbook.audit.tables import paper_table2_frame
+from rankbook.data.amazon_presets import tag_preset
+from rankbook.data.source import DataSource
 
 
 def _line(score, rule, ndcg, hr):

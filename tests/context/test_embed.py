@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
+from rankbook.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
 
 
 def test_ppmi_coviewed_items_are_close():

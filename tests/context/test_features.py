@@ -4,15 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.context.features import (
+from rankbook.context.features import (
     CONTEXT_FEATURES,
     MLR_FEATURES,
     build_feature_table,
     click_history,
     pair_cosine,
 )
-from rankaudit.context.ncd import ncd
-from rankaudit.data.sessions import simulate_sessions
+from rankbook.context.ncd import ncd
+from rankbook.data.sessions import simulate_sessions
 
 
 @pytest.fixture(scope="module")

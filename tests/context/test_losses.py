@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankaudit.context.losses import lambdarank_loss, ndcg
+from rankbook.context.losses import lambdarank_loss, ndcg
 
 torch.set_num_threads(1)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankaudit.context.ncd import NCD, ZlibCompressor, get_compressor, ncd
+from rankbook.context.ncd import NCD, ZlibCompressor, get_compressor, ncd
 
 TITLES = [
     "Nioxin System 4 Shampoo for Colored Hair, 10.1 oz",

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from rankaudit.context.features import build_feature_table
-from rankaudit.context.oracle import oracle_intent_feature
-from rankaudit.data.sessions import simulate_sessions
+from rankbook.context.features import build_feature_table
+from rankbook.context.oracle import oracle_intent_feature
+from rankbook.data.sessions import simulate_sessions
 
 
 @pytest.fixture(scope="module")

@@ -7,16 +7,16 @@ import pandas as pd
 import pytest
 import torch
 
-from rankaudit.context.losses import lambdarank_loss, ndcg
-from rankaudit.context.sequence import SequenceFeatures, encoder_learning
-from rankaudit.context.sequence_models import (
+from rankbook.context.losses import lambdarank_loss, ndcg
+from rankbook.context.sequence import SequenceFeatures, encoder_learning
+from rankbook.context.sequence_models import (
     PerceiverSeqEncoder,
     TransformerSeqEncoder,
     cosine_scores,
     make_encoder,
     recency_positions,
 )
-from rankaudit.context.sequence_training import (
+from rankbook.context.sequence_training import (
     SequenceData,
     TrainResult,
     check_disjoint_windows,
@@ -291,8 +291,8 @@ def test_check_disjoint_windows_rejects_overlap():
 # ----------------------------------------------------------------------------- session-log adapter
 @pytest.fixture(scope="module")
 def small_log():
-    from rankaudit.context.features import click_history, serp_frame
-    from rankaudit.data.sessions import assign_time_windows, simulate_sessions
+    from rankbook.context.features import click_history, serp_frame
+    from rankbook.data.sessions import assign_time_windows, simulate_sessions
 
     log = simulate_sessions(n_products=300, n_sessions=400, n_users=200, progress=False, seed=5)
     windows = assign_time_windows(
@@ -302,7 +302,7 @@ def small_log():
 
 
 def test_encoder_window_is_disjoint_from_the_ranker_windows(small_log):
-    from rankaudit.context.sequence import encoder_rows
+    from rankbook.context.sequence import encoder_rows
 
     log, _, _, windows = small_log
     enc = encoder_rows(log.queries, windows)
@@ -314,7 +314,7 @@ def test_encoder_window_is_disjoint_from_the_ranker_windows(small_log):
 
 
 def test_encoder_rows_drop_queries_running_into_the_ranker_window():
-    from rankaudit.context.sequence import check_no_leakage, encoder_rows
+    from rankbook.context.sequence import check_no_leakage, encoder_rows
 
     t = pd.Timestamp("2024-03-04")
     queries = pd.DataFrame(
@@ -345,7 +345,7 @@ def test_encoder_rows_drop_queries_running_into_the_ranker_window():
 
 
 def test_sequence_data_from_log_aligns_with_the_frame(small_log):
-    from rankaudit.context.sequence import sequence_data_from_log, serp_matrix_positions
+    from rankbook.context.sequence import sequence_data_from_log, serp_matrix_positions
 
     log, frame, history, _ = small_log
     rng = np.random.default_rng(0)
@@ -363,8 +363,8 @@ def test_sequence_data_from_log_aligns_with_the_frame(small_log):
 
 
 def test_compare_with_paper_and_sale_matrix():
-    from rankaudit.ranking.paper import PAPER_TABLE1_LIFT_PCT
-    from rankaudit.ranking.summaries import compare_with_paper, sale_score_matrix
+    from rankbook.ranking.paper import PAPER_TABLE1_LIFT_PCT
+    from rankbook.ranking.summaries import compare_with_paper, sale_score_matrix
 
     table = pd.DataFrame(
         {
@@ -459,7 +459,7 @@ def test_perceiver_output_carries_no_residual_of_the_query():
 def test_fit_sequence_features_on_the_rankers_rows_only(small_log):
     """The encoders learn from the log's own SERPs, so a feature table holding the ranker's windows
     only gets the same feature values as the full table's rows."""
-    from rankaudit.context.sequence import fit_sequence_features
+    from rankbook.context.sequence import fit_sequence_features
 
     log, frame, history, windows = small_log
     rng = np.random.default_rng(1)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.data.amazon import (
+from rankbook.data.amazon import (
     META_FILE,
     REVIEWS_FILE,
     AmazonFormatError,

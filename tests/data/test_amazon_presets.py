@@ -6,15 +6,15 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.data.amazon import attribute_tokens
-from rankaudit.data.amazon_presets import (
+from rankbook.data.amazon import attribute_tokens
+from rankbook.data.amazon_presets import (
     PRESETS,
     calibrate_tie_regime,
     measured_tie_regime,
     preset_args,
     tie_regime_metrics,
 )
-from rankaudit.data.amazon_sim import MAX_STORES, simulate_amazon_beauty
+from rankbook.data.amazon_sim import MAX_STORES, simulate_amazon_beauty
 
 SMALL = dict(n_users=3000, n_items=800, n_stores=120, seed=3)
 
@@ -106,7 +106,7 @@ def test_paper_regime_preset_ties_the_relevant_item_far_more_than_dense() -> Non
     """The preset's purpose: most weighted-overlap scores exactly 0, the relevant item tied in
     most rows (the paper's regime), far more than under the dense default."""
     from rankaudit import tie_prevalence
-    from rankaudit.audit import prepare_audit
+    from rankbook.audit import prepare_audit
 
     shares = {}
     for name in PRESETS:

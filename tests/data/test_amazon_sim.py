@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from rankaudit.data.amazon import load_amazon_beauty, read_meta, read_reviews
-from rankaudit.data.amazon_sim import simulate_amazon_beauty, simulation_source, write_amazon_jsonl
+from rankbook.data.amazon import load_amazon_beauty, read_meta, read_reviews
+from rankbook.data.amazon_sim import simulate_amazon_beauty, simulation_source, write_amazon_jsonl
 
 REVIEW_COLUMNS = [
     "rating",
@@ -102,7 +102,7 @@ def test_jsonl_round_trip_through_the_real_loader(tmp_path: Path) -> None:
 def test_source_says_simulated_and_names_generator() -> None:
     source = simulation_source({"seed": 7})
     assert source.kind == "simulated"
-    assert source.generator.startswith("rankaudit.data.amazon_sim.simulate_amazon_beauty(")
+    assert source.generator.startswith("rankbook.data.amazon_sim.simulate_amazon_beauty(")
     assert "seed=7" in source.generator and "SIMULATED" in source.label()
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankaudit.data.candidates import (
+from rankbook.data.candidates import (
     CandidateRows,
     build_candidate_rows,
     holdout_latest_positive,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rankaudit import tie_prevalence
-from rankaudit.data.concept_sparsity import concept_overlap_rows
+from rankbook.data.concept_sparsity import concept_overlap_rows
 
 
 def test_shapes_bounds_and_determinism() -> None:

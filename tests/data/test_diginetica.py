@@ -8,10 +8,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.context.embed import PPMISVDEmbedder
-from rankaudit.context.features import CONTEXT_FEATURES, click_history
-from rankaudit.data.diginetica import load_diginetica
-from rankaudit.ranking.experiment import prepare_experiment
+from rankbook.context.embed import PPMISVDEmbedder
+from rankbook.context.features import CONTEXT_FEATURES, click_history
+from rankbook.data.diginetica import load_diginetica
+from rankbook.ranking.experiment import prepare_experiment
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "diginetica"
 

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from rankaudit.data.diginetica import load_diginetica
-from rankaudit.data.diginetica_export import EXPORT_MARKER, hash_tokens, write_diginetica
-from rankaudit.data.sessions import SessionConfig, simulate_sessions
-from rankaudit.ranking.experiment import default_embedder
+from rankbook.data.diginetica import load_diginetica
+from rankbook.data.diginetica_export import EXPORT_MARKER, hash_tokens, write_diginetica
+from rankbook.data.sessions import SessionConfig, simulate_sessions
+from rankbook.ranking.experiment import default_embedder
 
 
 @pytest.fixture(scope="module")
@@ -70,9 +70,9 @@ def test_hash_tokens_is_stable_and_word_based():
 def test_default_embedder_reads_hashed_tokens_with_ppmi_fitted_before_validation(
     exported, monkeypatch
 ):
-    from rankaudit.context import embed
-    from rankaudit.data.sessions import assign_time_windows
-    from rankaudit.ranking.experiment import DEFAULT_FRACTIONS
+    from rankbook.context import embed
+    from rankbook.data.sessions import assign_time_windows
+    from rankbook.ranking.experiment import DEFAULT_FRACTIONS
 
     _, _, back = exported
     seen = {}

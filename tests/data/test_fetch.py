@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from rankaudit.data import fetch
-from rankaudit.data.movielens import ML100K_GENRES, load_ml100k
+from rankbook.data import fetch
+from rankbook.data.movielens import ML100K_GENRES, load_ml100k
 
 
 @pytest.mark.real_data

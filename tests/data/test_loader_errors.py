@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from rankaudit.data.amazon import AmazonFormatError, read_meta, read_reviews
-from rankaudit.data.diginetica import load_diginetica
-from rankaudit.data.movielens import load_ml100k, load_ml100k_grouplens, load_tag_genome
-from rankaudit.data.textfile import DataFormatError
+from rankbook.data.amazon import AmazonFormatError, read_meta, read_reviews
+from rankbook.data.diginetica import load_diginetica
+from rankbook.data.movielens import load_ml100k, load_ml100k_grouplens, load_tag_genome
+from rankbook.data.textfile import DataFormatError
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rankaudit.data.movielens import (
+from rankbook.data.movielens import (
     GENOME_CONCEPTS,
     ML100K_GENRES,
     detect_movielens_format,

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.data.popularity_ties import popularity_tie_profile
+from rankbook.data.popularity_ties import popularity_tie_profile
 
 
 def _brute(ratings, k):

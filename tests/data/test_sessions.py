@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.data.catalog import CATEGORY_SPECS, generate_catalog
-from rankaudit.data.session_shape import DIGINETICA_PUBLISHED, diginetica_shape, intent_dynamics
-from rankaudit.data.sessions import SessionConfig, assign_time_windows, simulate_sessions
+from rankbook.data.catalog import CATEGORY_SPECS, generate_catalog
+from rankbook.data.session_shape import DIGINETICA_PUBLISHED, diginetica_shape, intent_dynamics
+from rankbook.data.sessions import SessionConfig, assign_time_windows, simulate_sessions
 
 SMALL = dict(n_products=600, n_sessions=400, n_days=5, seed=3)
 
@@ -202,7 +202,7 @@ def test_diginetica_shape_reads_the_log():
 
 def test_clicks_per_search_is_calibrated_to_diginetica_at_the_defaults():
     """The default click intercept gives DIGINETICA's clicks per search (within 3%)."""
-    from rankaudit.data.session_shape import CALIBRATED_CLICK_BASE, clicks_per_search
+    from rankbook.data.session_shape import CALIBRATED_CLICK_BASE, clicks_per_search
 
     assert SessionConfig().click_base == CALIBRATED_CLICK_BASE
     d = DIGINETICA_PUBLISHED
@@ -218,7 +218,7 @@ def test_clicks_per_search_is_calibrated_to_diginetica_at_the_defaults():
 
 
 def test_calibrate_click_base_hits_its_target_and_checks_the_bracket():
-    from rankaudit.data.session_shape import calibrate_click_base, clicks_per_search
+    from rankbook.data.session_shape import calibrate_click_base, clicks_per_search
 
     cfg = SessionConfig(n_products=300, n_sessions=300, n_days=2, seed=2)
     click_base, rate = calibrate_click_base(cfg, target=1.6, tol=0.02)

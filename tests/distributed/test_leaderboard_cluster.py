@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
-from rankaudit.ranking.leaderboard import audit_run_files, leaderboard_rules
 from rankaudit.runs import RunFileError, read_trec_qrels, read_trec_run
-from rankaudit.runs.track import simulate_track, write_track
+from rankaudit.runs.leaderboard import audit_run_files, leaderboard_rules
+from rankbook.data.track import simulate_track, write_track
 
 OPTIONS = dict(measures=["nDCG@10", "RR"], ties=leaderboard_rules(["hash"]), seed=3)
 

@@ -10,6 +10,7 @@ from rankaudit.distributed.synthetic import (
     synthetic_long_dask,
     synthetic_long_table,
 )
+from rankbook.throughput import synthetic_source
 
 
 def test_pandas_and_dask_tables_are_the_same_lines():
@@ -41,7 +42,7 @@ def test_shape_of_the_table():
 
 
 def test_provenance_and_bad_parameters():
-    source = SyntheticTable(10).source()
+    source = synthetic_source(SyntheticTable(10))
     assert source.kind == "simulated"
     assert source.generator == "rankaudit.distributed.synthetic.synthetic_long_table"
     for bad in (dict(n_rows=0), dict(n_rows=5, score_levels=1), dict(n_rows=5, min_candidates=40)):

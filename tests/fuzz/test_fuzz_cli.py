@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rankaudit.distributed.cli import build_parser
-from rankaudit.report.pipeline import Paths, chapter_names, declared_parameters, main
+from rankbook.report.pipeline import Paths, chapter_names, declared_parameters, main
 
 FUZZ = settings(
     max_examples=40,

@@ -19,9 +19,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rankaudit.data.amazon import read_meta, read_reviews
-from rankaudit.data.diginetica import load_diginetica
-from rankaudit.data.movielens import load_ml100k_grouplens, load_tag_genome
+from rankbook.data.amazon import read_meta, read_reviews
+from rankbook.data.diginetica import load_diginetica
+from rankbook.data.movielens import load_ml100k_grouplens, load_tag_genome
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures"
 FUZZ = settings(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[2] / "src" / "rankaudit"
+SRC = Path(__file__).resolve().parents[2] / "src"
 KERNEL_NAMES = {
     "list_expected_kernel",
     "list_ordered_kernel",
@@ -21,6 +21,7 @@ FORMULA_NAMES = {"discount_tables", "harmonic_tables", "list_tables", "single_re
 
 
 def _modules():
+    """Every module of the library and of the compendium (paths relative to ``src``)."""
     for path in sorted(SRC.rglob("*.py")):
         yield path, ast.parse(path.read_text())
 
@@ -33,7 +34,7 @@ def test_each_measure_kernel_is_defined_once_in_the_core():
                 where.setdefault(node.name, []).append(str(path.relative_to(SRC)))
     for name in KERNEL_NAMES:
         assert len(where.get(name, [])) == 1, (name, where.get(name))
-        assert where[name][0].startswith("measures/"), (name, where[name])
+        assert where[name][0].startswith("rankaudit/measures/"), (name, where[name])
     assert all(len(files) == 1 for files in where.values()), where
 
 
@@ -47,13 +48,13 @@ def test_tie_rules_are_registered_once():
             elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 targets = [node.target.id]
             defined += [(t, str(path.relative_to(SRC))) for t in targets if t in RULE_REGISTRIES]
-    assert defined and all(f == "measures/rules.py" for _, f in defined), defined
+    assert defined and all(f == "rankaudit/measures/rules.py" for _, f in defined), defined
 
 
 def test_expectation_formulas_live_in_the_core():
     for path, tree in _modules():
         rel = str(path.relative_to(SRC))
-        if rel.startswith("measures/"):
+        if rel.startswith("rankaudit/measures/"):
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef):

@@ -4,23 +4,23 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.context.embed import PPMISVDEmbedder
-from rankaudit.context.features import HEURISTIC_FEATURES, INTENT_FEATURES, MLR_FEATURES
-from rankaudit.context.oracle import ORACLE_FEATURE
-from rankaudit.data.sessions import SessionConfig, simulate_sessions
-from rankaudit.ranking.ablation import (
+from rankbook.context.embed import PPMISVDEmbedder
+from rankbook.context.features import HEURISTIC_FEATURES, INTENT_FEATURES, MLR_FEATURES
+from rankbook.context.oracle import ORACLE_FEATURE
+from rankbook.data.sessions import SessionConfig, simulate_sessions
+from rankbook.ranking.ablation import (
     AblationRow,
     extend_feature_sets,
     progressive_feature_sets,
     run_ablation,
 )
-from rankaudit.ranking.experiment import (
+from rankbook.ranking.experiment import (
     ORACLE_ROW,
     context_sweep,
     prepare_experiment,
     table1_design,
 )
-from rankaudit.ranking.lambdamart import (
+from rankbook.ranking.lambdamart import (
     LambdaMARTConfig,
     group_sizes,
     shuffle_within_query,
@@ -191,8 +191,8 @@ def test_context_sweep_grid_oracle_and_measured_returns():
 
 
 def test_part3_log_gives_the_encoders_their_own_earlier_sessions():
-    from rankaudit.data.sessions import assign_time_windows
-    from rankaudit.ranking.experiment import PART3_FRACTIONS, RANKER_WINDOWS, load_part3_log
+    from rankbook.data.sessions import assign_time_windows
+    from rankbook.ranking.experiment import PART3_FRACTIONS, RANKER_WINDOWS, load_part3_log
 
     cfg = SessionConfig(n_products=300, n_sessions=200, n_days=4, seed=2)
     log, fractions = load_part3_log(None, config=cfg, encoder_sessions=600, progress=False)
@@ -210,7 +210,7 @@ def test_part3_log_gives_the_encoders_their_own_earlier_sessions():
 
 
 def test_feature_windows_build_the_rankers_rows_only(exp):
-    from rankaudit.ranking.experiment import RANKER_WINDOWS
+    from rankbook.ranking.experiment import RANKER_WINDOWS
 
     emb = PPMISVDEmbedder(dim=16).fit(exp.log.items.title.tolist(), exp.log.clicks)
     fractions = {"encoder": 0.4, "train": 0.3, "valid": 0.1, "test": 0.2}
@@ -228,7 +228,7 @@ def test_feature_windows_build_the_rankers_rows_only(exp):
 
 
 def test_within_query_correlation_ignores_per_query_shifts():
-    from rankaudit.ranking.summaries import within_query_correlation
+    from rankbook.ranking.summaries import within_query_correlation
 
     rng = np.random.default_rng(0)
     q = np.repeat(np.arange(50), 8)
@@ -257,7 +257,7 @@ def test_within_query_correlation_ignores_per_query_shifts():
 
 
 def test_within_query_r2_against_a_brute_force_fit():
-    from rankaudit.ranking.summaries import within_query_r2
+    from rankbook.ranking.summaries import within_query_r2
 
     rng = np.random.default_rng(1)
     q = np.repeat(np.arange(40), 6)
@@ -286,8 +286,8 @@ def test_tuning_keeps_the_best_validation_setting_and_reads_no_test_rows(exp):
     """The kept setting is the grid point with the highest validation NDCG@10; the tuned config
     differs from the base only in the tuned values; tuning is deterministic; a bad grid or a
     missing P2 set is refused."""
-    from rankaudit.ranking.experiment import tune_part3_ranker
-    from rankaudit.ranking.lambdamart import tune_lambdamart
+    from rankbook.ranking.experiment import tune_part3_ranker
+    from rankbook.ranking.lambdamart import tune_lambdamart
 
     sets, _ = table1_design(exp.table)
     train, valid = exp.window("train"), exp.window("valid")

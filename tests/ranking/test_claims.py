@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.ranking.claims import paired_claims
-from rankaudit.ranking.significance import paired_lift_difference
+from rankaudit.runs.significance import paired_lift_difference
+from rankbook.ranking.claims import paired_claims
 
 
 def _rr(n=400, seed=0, gap=0.05):
@@ -99,7 +99,7 @@ def test_holm_adjusts_across_the_claims_and_never_lowers_a_p_value():
 def test_every_paper_quote_is_in_the_paper():
     from pathlib import Path
 
-    from rankaudit.ranking.paper import PAPER_CLAIMS
+    from rankbook.ranking.paper import PAPER_CLAIMS
 
     paper = Path(__file__).resolve().parents[3] / "shared" / "papers"
     text_file = paper / "progressive-contextual-search-ranking.txt"
@@ -114,7 +114,7 @@ def test_every_paper_quote_is_in_the_paper():
 
 
 def test_a_claim_record_refuses_a_mismatched_test_or_source():
-    from rankaudit.ranking.paper import Claim
+    from rankbook.ranking.paper import Claim
 
     with pytest.raises(ValueError, match="margin_pct"):
         Claim("x", "a", "b", "equivalence", "q")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankaudit.ranking.comparisons import compare_variants, simulate_paired_rr
-from rankaudit.ranking.significance import (
+from rankaudit.runs.significance import (
     bh_adjust,
     holm_adjust,
     lift_pct,
     paired_randomisation_test,
 )
+from rankbook.ranking.comparisons import compare_variants, simulate_paired_rr
 
 
 def test_simulated_ranks_are_reciprocal_ranks_and_deterministic():

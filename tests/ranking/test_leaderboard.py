@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from rankaudit.ranking.leaderboard import (
+from rankaudit.runs import audit_run, read_trec_qrels, read_trec_run
+from rankaudit.runs.leaderboard import (
     audit_run_files,
     build_leaderboard,
     leaderboard_rules,
     paired_t_pvalue,
 )
-from rankaudit.ranking.significance import holm_adjust, paired_randomisation_test
-from rankaudit.runs import audit_run, read_trec_qrels, read_trec_run
 from rankaudit.runs.rank_agreement import positions
-from rankaudit.runs.track import simulate_track, write_track
+from rankaudit.runs.significance import holm_adjust, paired_randomisation_test
+from rankbook.data.track import simulate_track, write_track
 
 MEASURES = ["nDCG@10", "AP", "P@5"]
 RULES = leaderboard_rules(["trec_eval", "expected"])

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankaudit.ranking.significance import (
+from rankaudit.runs.significance import (
     MAX_EXACT_N,
     bh_adjust,
     bonferroni_adjust,

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from rankaudit.ranking.power import (
+from rankbook.ranking.power import (
     n_needed,
     paired_sd,
     power_paired,

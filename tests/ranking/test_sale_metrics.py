@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.ranking.sale_metrics import sale_rr, sale_tie_prevalence
+from rankbook.ranking.sale_metrics import sale_rr, sale_tie_prevalence
 
 
 def brute_rr(scores, sold, rule):

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from rankaudit.ranking.significance import (
+from rankaudit.runs.significance import (
     lift_pct,
     paired_bootstrap_lift,
     paired_randomisation_test,

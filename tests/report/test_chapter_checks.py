@@ -1,4 +1,4 @@
-"""The chapter checks of rankaudit.report.checks fail on perturbed inputs (each check's
+"""The chapter checks of rankbook.report.checks fail on perturbed inputs (each check's
 ``unit_test`` names a test here)."""
 
 from __future__ import annotations
@@ -7,16 +7,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.data.synthetic_rows import random_small_rows
-from rankaudit.ranking.significance import exact_sign_flip_pvalue, paired_randomisation_test
-from rankaudit.report.checks import (
+from rankaudit.runs.significance import exact_sign_flip_pvalue, paired_randomisation_test
+from rankaudit.ties.evaluate import evaluate
+from rankbook.data.synthetic_rows import random_small_rows
+from rankbook.report.checks import (
     closed_form_checks,
     early_stop_check,
     sampled_p_check,
     shared_rows_check,
 )
-from rankaudit.ties.evaluate import evaluate
-from rankaudit.ties.montecarlo import three_way_check
+from rankbook.ties.montecarlo import three_way_check
 
 
 def _errors(check: pd.DataFrame) -> tuple[float, float, float]:

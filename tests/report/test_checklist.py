@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import rankaudit
-from rankaudit.report.checklist import SECTIONS, Checklist, checklist_template
+from rankaudit.checklists.from_rows import SECTIONS, Checklist, checklist_template
 
 POLICY = {
     "evaluation": "sampled",

@@ -1,4 +1,4 @@
-"""The figure helpers of rankaudit.report.figures_context draw titled, labelled figures and
+"""The figure helpers of rankbook.report.figures_context draw titled, labelled figures and
 refuse input that lacks their columns."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from rankaudit.report import figures_context as fc  # noqa: E402
+from rankbook.report import figures_context as fc  # noqa: E402
 
 
 def _titled(fig) -> bool:

@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from rankaudit.report.figures_ties import (  # noqa: E402
+from rankbook.report.figures_ties import (  # noqa: E402
     plot_boundary_blocks,
     plot_layout_strip,
     plot_mc_convergence,

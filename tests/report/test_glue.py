@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankaudit.report.glue import plain
+from rankbook.report.glue import plain
 
 
 def test_numpy_scalars_become_python_numbers_that_format():
@@ -27,7 +27,7 @@ def test_glue_many_glues_each_pair_as_a_plain_value(monkeypatch):
 
     import pytest
 
-    glue_module = importlib.import_module("rankaudit.report.glue")
+    glue_module = importlib.import_module("rankbook.report.glue")
 
     calls = []
     monkeypatch.setattr(

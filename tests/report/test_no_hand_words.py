@@ -8,8 +8,8 @@ Every code cell of every notebook is parsed (jupytext, then ``ast``); the scan
 - a ``glue``/``glue_many`` value that is a string literal, an f-string, a concatenation, a
   ``%``/``.format`` template or a ``.join`` -- or a name the notebook bound to such a string.
 
-The words a page glues come from ``rankaudit.report.page_words`` (built by
-``rankaudit.report.prose``) instead. Results are per chapter, naming cell and line.
+The words a page glues come from ``rankbook.report.page_words`` (built by
+``rankbook.report.prose``) instead. Results are per chapter, naming cell and line.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _SYNTHETIC = (
 ```{code-cell} ipython3
 :tags: [remove-cell]
 
-from rankaudit.report import glue, glue_many
+from rankbook.report import glue, glue_many
 
 glue("n", 3)
 glue_many(**page_words("x", results))

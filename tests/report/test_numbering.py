@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rankaudit.report.numbering import chapter_number, document_prefix, notebook_numbers, renumber
+from rankbook.report.numbering import chapter_number, document_prefix, notebook_numbers, renumber
 from tests.conftest import ROOT
 
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.md"))
@@ -54,7 +54,7 @@ def test_notebook_numbers_match_the_site_rule():
 
 def test_the_book_enables_the_numbering_extension():
     config = (ROOT / "book" / "_config.yml").read_text(encoding="utf-8")
-    assert "rankaudit.report.sphinx_numbering" in config
+    assert "rankbook.report.sphinx_numbering" in config
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)

@@ -1,10 +1,10 @@
 """Every computed word of a page flips when a results value it depends on moves.
 
-For each chapter of :data:`rankaudit.report.page_words.PAGE_WORDS`, the chapter is executed at
+For each chapter of :data:`rankbook.report.page_words.PAGE_WORDS`, the chapter is executed at
 its smoke parameters (the ``smoke_book`` fixture), its words are recomputed from its results file
 and must be what the executed page glued under the same names (so the page shows these words,
 not hand-typed ones), then every
-value listed in :data:`~rankaudit.report.page_words.DEPENDS` is perturbed in turn, and some word
+value listed in :data:`~rankbook.report.page_words.DEPENDS` is perturbed in turn, and some word
 must change. The perturbations are generic (sign, scale, complement, shifts), not chosen per
 chapter; a perturbation the words function refuses as invalid input is skipped. Flags are
 negated, names (str) and missing values (None) replaced.
@@ -23,8 +23,8 @@ import re
 
 import pytest
 
-from rankaudit.report.page_words import DEPENDS, PAGE_WORDS
-from rankaudit.report.pipeline import chapter_names
+from rankbook.report.page_words import DEPENDS, PAGE_WORDS
+from rankbook.report.pipeline import chapter_names
 from tests.conftest import ROOT
 
 CHAPTERS = chapter_names(ROOT / "notebooks")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from rankaudit.report import Bool, Choice, Float, Int, IntList, OptionalDir, Str, check_params
+from rankbook.report import Bool, Choice, Float, Int, IntList, OptionalDir, Str, check_params
 
 
 def test_valid_values_are_normalised(tmp_path):

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from rankaudit.report.pipeline import ChapterFailed, Paths, parse_cli_value, run_chapter
+from rankbook.report.pipeline import ChapterFailed, Paths, parse_cli_value, run_chapter
 from tests.conftest import ROOT
 
 BROKEN = """---
@@ -72,7 +72,7 @@ def test_cli_values_are_typed_like_papermill():
 def test_results_links_point_at_the_chapter_files(tmp_path):
     import nbformat
 
-    from rankaudit.report.pipeline import Paths, add_results_links
+    from rankbook.report.pipeline import Paths, add_results_links
 
     paths = Paths(tmp_path, tmp_path / "nb", tmp_path / "book", tmp_path / "exec", tmp_path / "res")
     paths.results.mkdir()
@@ -98,7 +98,7 @@ def test_results_links_point_at_the_chapter_files(tmp_path):
 
 def test_a_misspelt_parameter_is_refused_before_running(tmp_path):
     """Issue 16: ``-p sede 5`` ran 00_quickstart at defaults and rewrote its results."""
-    from rankaudit.report.pipeline import declared_parameters
+    from rankbook.report.pipeline import declared_parameters
 
     paths = _paths(tmp_path, ROOT / "notebooks")
     assert declared_parameters(paths.notebooks, "00_quickstart") == [
@@ -124,7 +124,7 @@ def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
         [
             sys.executable,
             "-m",
-            "rankaudit.report.pipeline",
+            "rankbook.report.pipeline",
             "run",
             "00_quickstart",
             "-p",
@@ -144,6 +144,6 @@ def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
 
 
 def test_a_repeated_cli_parameter_is_refused():
-    from rankaudit.report.pipeline import main
+    from rankbook.report.pipeline import main
 
     assert main(["run", "00_quickstart", "-p", "k", "1", "-p", "k", "2"]) == 2

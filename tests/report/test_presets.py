@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rankaudit.report.chapter_source import (
+from rankbook.report.chapter_source import (
     check_parameter_names,
     preset_parameters,
     smoke_parameters,

@@ -11,9 +11,9 @@ matplotlib.use("Agg")
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from rankaudit.ranking.experiment import PART3_FRACTIONS, part3_fractions  # noqa: E402
-from rankaudit.report.figures import plot_ablation_design  # noqa: E402
-from rankaudit.report.tables import table1_views  # noqa: E402
+from rankbook.ranking.experiment import PART3_FRACTIONS, part3_fractions  # noqa: E402
+from rankbook.report.figures import plot_ablation_design  # noqa: E402
+from rankbook.report.tables import table1_views  # noqa: E402
 
 
 def _overlaps(fig) -> list[tuple[str, str]]:

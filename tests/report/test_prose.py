@@ -1,4 +1,4 @@
-"""Each word of rankaudit.report.prose flips when its number flips."""
+"""Each word of rankbook.report.prose flips when its number flips."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rankaudit.report.prose import (
+from rankbook.report.prose import (
     count_phrase,
     direction_word,
     p_value_phrase,
@@ -116,7 +116,7 @@ def test_p_value_floor_bound_is_not_below_the_floor(b):
 
 
 def test_significance_and_comparison_flip_with_their_numbers():
-    from rankaudit.report.prose import comparison_word, significance_phrase
+    from rankbook.report.prose import comparison_word, significance_phrase
 
     assert significance_phrase(0.05, 0.05) == "significant at level 0.05"
     assert significance_phrase(0.0501, 0.05) == "not significant at level 0.05"
@@ -128,7 +128,7 @@ def test_significance_and_comparison_flip_with_their_numbers():
 
 
 def test_interval_phrase_flips_as_the_interval_crosses_the_reference():
-    from rankaudit.report.prose import interval_phrase
+    from rankbook.report.prose import interval_phrase
 
     assert interval_phrase(0.175, 0.183, 0.1702, name="the paper's") == (
         "lies above the paper's 0.1702"
@@ -145,7 +145,7 @@ def test_interval_phrase_flips_as_the_interval_crosses_the_reference():
 def test_flag_word_flips_with_its_flag_and_refuses_non_bools():
     import numpy as np
 
-    from rankaudit.report.prose import flag_word
+    from rankbook.report.prose import flag_word
 
     words = ("survives", "does not survive")
     assert flag_word(True, words) == "survives"
@@ -158,7 +158,7 @@ def test_flag_word_flips_with_its_flag_and_refuses_non_bools():
 
 
 def test_list_phrase_lists_names_in_order():
-    from rankaudit.report.prose import list_phrase
+    from rankbook.report.prose import list_phrase
 
     assert list_phrase(["bm25"]) == "bm25"
     assert list_phrase(["a", "b"]) == "a and b"
@@ -169,7 +169,7 @@ def test_list_phrase_lists_names_in_order():
 
 
 def test_plural_phrase_flips_its_noun_with_the_count():
-    from rankaudit.report.prose import plural_phrase
+    from rankbook.report.prose import plural_phrase
 
     assert plural_phrase(1, "false rejection", "false rejections") == "1 false rejection"
     assert plural_phrase(0, "false rejection", "false rejections") == "0 false rejections"

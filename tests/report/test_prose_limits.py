@@ -1,10 +1,10 @@
-"""Each word of rankaudit.report.prose_limits flips when its number crosses the limit."""
+"""Each word of rankbook.report.prose_limits flips when its number crosses the limit."""
 
 from __future__ import annotations
 
 import pytest
 
-from rankaudit.report.prose_limits import best_name, covers_word, order_word, within_word
+from rankbook.report.prose_limits import best_name, covers_word, order_word, within_word
 
 
 def test_within_word_flips_at_the_limit():

@@ -1,11 +1,11 @@
-"""Each word of rankaudit.report.prose_rules flips when its value crosses its threshold."""
+"""Each word of rankbook.report.prose_rules flips when its value crosses its threshold."""
 
 from __future__ import annotations
 
 import pytest
 
-from rankaudit.report.prose import flag_word, list_phrase
-from rankaudit.report.prose_rules import threshold_word
+from rankbook.report.prose import flag_word, list_phrase
+from rankbook.report.prose_rules import threshold_word
 
 
 def test_threshold_word_flips_at_the_threshold():

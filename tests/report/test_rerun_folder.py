@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rankaudit.report.pipeline import Paths, chapter_names, run_chapter, run_chapter_into
-from rankaudit.report.standalone import export_figures, plain_roles
+from rankbook.report.pipeline import Paths, chapter_names, run_chapter, run_chapter_into
+from rankbook.report.standalone import export_figures, plain_roles
 from tests.conftest import ROOT
 
 TINY = """---
@@ -31,8 +31,8 @@ n = 5  # number of points; integer, at least 1
 ```
 
 ```{code-cell} ipython3
-from rankaudit.data import DataSource
-from rankaudit.report import Int, check_params, glue, show_run, write_results
+from rankbook.data import DataSource
+from rankbook.report import Int, check_params, glue, show_run, write_results
 
 params = check_params(dict(n=n), n=Int(lo=1))
 source = DataSource(name="Counting numbers", kind="simulated", version="1",
@@ -310,7 +310,7 @@ def test_every_chapter_rerun_page_is_complete(smoke_book, tmp_path, name):
     """Each chapter, executed at smoke parameters, rendered as a student's rerun page."""
     import jupytext
 
-    from rankaudit.report.standalone import render_page
+    from rankbook.report.standalone import render_page
 
     assert name not in smoke_book.failures, smoke_book.failures.get(name)
     source = jupytext.read(ROOT / "notebooks" / f"{name}.md")

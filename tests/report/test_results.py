@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.data import DataSource
-from rankaudit.report import read_results, write_results
+from rankbook.data import DataSource
+from rankbook.report import read_results, write_results
 
 SOURCE = DataSource("Toy", "simulated", "1", generator="tests.toy")
 
@@ -56,7 +56,7 @@ def test_simulated_source_must_name_its_generator():
 def _validate(record):
     import jsonschema
 
-    from rankaudit.report.results import results_schema
+    from rankbook.report.results import results_schema
 
     jsonschema.validate(record, results_schema(), cls=jsonschema.Draft202012Validator)
 
@@ -106,7 +106,7 @@ def test_the_schema_rejects_broken_records(mutate):
 
 
 def test_checks_are_required_listed_and_validated():
-    from rankaudit.report.checks import falsifiable_check, identity_check
+    from rankbook.report.checks import falsifiable_check, identity_check
 
     checks = [
         falsifiable_check("hash mean within 2 se", True, "tests/audit/test_x.py::test_y"),
@@ -138,7 +138,7 @@ def test_a_malformed_check_is_refused_naming_it(bad, message):
 
 def test_the_schema_requires_checks_with_their_kind():
     jsonschema = pytest.importorskip("jsonschema")
-    from rankaudit.report.results import results_schema
+    from rankbook.report.results import results_schema
 
     path = write_results("t", params={}, data_source=SOURCE, results={}, checks=[])
     record = json.loads(path.read_text())

@@ -1,6 +1,6 @@
 """The pre-sort sentence of the run checklist: exact comparison, tolerance disclosed."""
 
-from rankaudit.report.run_checklist import _order_sentence
+from rankaudit.checklists.from_run import _order_sentence
 
 
 def test_equal_values_do_not_change_the_result():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rankaudit.runs import audit_run, read_trec_qrels, read_trec_run
-from rankaudit.runs.track import simulate_track, write_track
+from rankbook.data.track import simulate_track, write_track
 
 
 def test_track_is_deterministic_and_tie_heavy():

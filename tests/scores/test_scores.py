@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit.scores import FAMILIES, compute_scores
-from rankaudit.scores.centered import centered_attribute
-from rankaudit.scores.overlap import attribute_overlap
-from rankaudit.scores.popularity import item_popularity
-from rankaudit.scores.residualized import residualized_attribute
-from rankaudit.scores.weighted import weighted_overlap
+from rankbook.scores import FAMILIES, compute_scores
+from rankbook.scores.centered import centered_attribute
+from rankbook.scores.overlap import attribute_overlap
+from rankbook.scores.popularity import item_popularity
+from rankbook.scores.residualized import residualized_attribute
+from rankbook.scores.weighted import weighted_overlap
 
 
 @pytest.fixture
@@ -146,7 +146,7 @@ def test_scores_do_not_depend_on_candidate_order(toy) -> None:
 
 
 def test_attribute_errors_name_plain_ids() -> None:
-    from rankaudit.scores._common import attribute_matrix
+    from rankbook.scores._common import attribute_matrix
 
     dup = pd.DataFrame({"a": [1.0, 0.0]}, index=pd.Index(np.array([5, 5]), name="item_id"))
     with pytest.raises(ValueError, match=r"duplicate item id 5$"):

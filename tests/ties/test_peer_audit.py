@@ -1,13 +1,13 @@
-"""Tests of the peer-evaluator audit (rankaudit.ties.peer_audit)."""
+"""Tests of the peer-evaluator audit (rankbook.ties.peer_audit)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rankaudit.data.synthetic_rows import simulate_tie_heavy_rows
-from rankaudit.ties import peer_audit as pa
-from rankaudit.ties.peers import PEERS
+from rankbook.data.synthetic_rows import simulate_tie_heavy_rows
+from rankbook.ties import peer_audit as pa
+from rankbook.ties.peers import PEERS
 
 
 @pytest.fixture(scope="module")

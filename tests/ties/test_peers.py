@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from rankaudit import audit_row_order, evaluate
-from rankaudit.ties.peers import PEERS, peer_table
+from rankbook.ties.peers import PEERS, peer_table
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rankaudit.ties.evaluate import evaluate
-from rankaudit.ties.recsys_peers import NOT_INSTALLED, RECSYS_PEERS
+from rankbook.ties.recsys_peers import NOT_INSTALLED, RECSYS_PEERS
 
 
 def _ids(shape):

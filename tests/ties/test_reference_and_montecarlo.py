@@ -1,16 +1,16 @@
 """Tests of the Part I reference formulas, Monte Carlo helpers and synthetic rows
-(rankaudit.measures.row_reference, rankaudit.ties.montecarlo, rankaudit.data.synthetic_rows)."""
+(rankaudit.measures.row_reference, rankbook.ties.montecarlo, rankbook.data.synthetic_rows)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rankaudit.data import synthetic_rows
 from rankaudit.measures import row_reference as reference
-from rankaudit.ties import montecarlo
 from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.ties.evaluate import evaluate
+from rankbook.data import synthetic_rows
+from rankbook.ties import montecarlo
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.ties.row_permutation import restore_rows
+from rankbook.ties.row_permutation import restore_rows
 
 
 def _all_tied(n: int, m: int):

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from rankaudit._checks import check_positive_int
+from rankaudit.checklists.from_run import run_checklist
 from rankaudit.cli.common import (
     add_common_options,
     check_output,
@@ -17,7 +18,6 @@ from rankaudit.cli.common import (
 )
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rule
-from rankaudit.report.run_checklist import run_checklist
 
 __all__ = ["cmd_checklist", "register"]
 

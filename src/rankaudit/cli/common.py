@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from rankaudit._version import __version__
-from rankaudit.data.fetch import sha256 as file_sha256
 from rankaudit.measures.registry import describe_measures
 from rankaudit.measures.rules import RULES, RUN_TIE_RULES, check_rules
 from rankaudit.runs.evaluate import DEFAULT_MEASURES
+from rankaudit.runs.inputs import file_sha256
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run

@@ -15,8 +15,8 @@ from rankaudit.cli.common import (
     to_json,
 )
 from rankaudit.measures.registry import parse_measures
-from rankaudit.ranking.significance import paired_bootstrap_lift, paired_randomisation_test
 from rankaudit.runs.compare import compare_runs
+from rankaudit.runs.significance import paired_bootstrap_lift, paired_randomisation_test
 
 __all__ = ["cmd_compare", "register"]
 

@@ -25,7 +25,7 @@ from rankaudit.cli.common import (
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.measures.registry import parse_measures
-from rankaudit.ranking.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
+from rankaudit.runs.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
 
 __all__ = ["cmd_leaderboard", "expand_runs", "register"]
 

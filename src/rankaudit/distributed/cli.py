@@ -121,7 +121,7 @@ def _report(args: argparse.Namespace, client) -> None:
     if args.input is None:
         table = SyntheticTable(args.synthetic_rows)
         frame = synthetic_long_dask(table)
-        print(f"input: {table.source().label()}, {args.synthetic_rows:,} rows")
+        print(f"input: {table.label()}, {args.synthetic_rows:,} rows")
     else:
         frame = read_long_frame(args.input)
         print(f"input: {args.input} ({frame.npartitions} partitions)")

@@ -1,10 +1,10 @@
 """A whole track audited on a Dask cluster: one run a task, the qrels shared once.
 
 :func:`audit_run_files_on_cluster` does what
-:func:`rankaudit.ranking.leaderboard.audit_run_files` does in one process, on the workers of
+:func:`rankaudit.runs.leaderboard.audit_run_files` does in one process, on the workers of
 ``client``: the qrels are read by one task whose result every run task takes as input (Dask
 copies it to each worker once), and each run is read and audited by its own task
-(:func:`~rankaudit.ranking.leaderboard.audit_run_file`), so a worker holds one run at a time
+(:func:`~rankaudit.runs.leaderboard.audit_run_file`), so a worker holds one run at a time
 and the client only the per-query values.  The audits come back in the order of ``paths``
 and are the same numbers, computed by the same kernels, as in one process; a task's error
 (say, a malformed line, named with its file and line) is raised here, the first in the order
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from rankaudit.ranking.leaderboard import audit_run_file
 from rankaudit.runs.evaluate import RunAudit
+from rankaudit.runs.leaderboard import audit_run_file
 from rankaudit.runs.tables import Qrels, Run
 
 __all__ = ["audit_run_files_on_cluster"]

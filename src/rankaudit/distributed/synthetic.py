@@ -27,11 +27,11 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import require
-from rankaudit.data import DataSource
 
-__all__ = ["SyntheticTable", "synthetic_long_dask", "synthetic_long_table"]
+__all__ = ["GENERATOR", "NAME", "SyntheticTable", "synthetic_long_dask", "synthetic_long_table"]
 
 GENERATOR = "rankaudit.distributed.synthetic.synthetic_long_table"
+NAME = "Synthetic long-format evaluation table"
 _N_ITEMS = 100_003  # prime: (base + position * _STEP) % _N_ITEMS is distinct within a row
 _STEP = 7_919
 
@@ -103,15 +103,13 @@ class SyntheticTable:
             }
         )
 
-    def source(self) -> DataSource:
-        """Provenance of this table (kind ``"simulated"``, naming the generator)."""
-        return DataSource(
-            name="Synthetic long-format evaluation table",
-            kind="simulated",
-            version="1",
-            generator=GENERATOR,
-            details=asdict(self),
-        )
+    def details(self) -> dict[str, int]:
+        """The table's parameters, for a provenance record."""
+        return asdict(self)
+
+    def label(self) -> str:
+        """One line naming the table and its generator (the data are simulated)."""
+        return f"{NAME} (SIMULATED by {GENERATOR})"
 
 
 def synthetic_long_table(table: SyntheticTable) -> pd.DataFrame:

@@ -1,4 +1,4 @@
-r"""Reference formulas, written literally, that the kernels and chapters are checked against.
+r"""Reference formulas, written literally, that the kernels are checked against.
 
 One relevant item, closed form (Guo et al. 2026, §3.2; McSherry & Najork 2008)
     With ``g`` candidates scoring strictly higher and a tie block of ``t`` (the relevant

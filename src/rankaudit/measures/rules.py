@@ -68,7 +68,7 @@ RULES: dict[str, TieRule] = {
     )
 }
 
-#: the rules of the rectangular API, in the order the book lists them
+#: the rules of the rectangular API, in the order they are documented
 TIE_RULES: tuple[str, ...] = tuple(
     n for n in ("input_order", "hash", "random", "expected", "pessimistic", "optimistic")
 )

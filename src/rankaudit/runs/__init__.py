@@ -15,7 +15,8 @@ Modules (one job each):
 - the measures, the rules and their kernels: the core, :mod:`rankaudit.measures`;
 - :mod:`~rankaudit.runs.evaluate`: :func:`evaluate_run` and :func:`audit_run`;
 - :mod:`~rankaudit.runs.compare`: two runs, paired, under expected and worst cases;
-- :mod:`~rankaudit.runs.track`: a simulated track of many tie-heavy runs, as TREC files.
+- :mod:`~rankaudit.runs.significance`: paired tests over queries (bootstrap, randomisation, Holm);
+- :mod:`~rankaudit.runs.leaderboard`: many runs on one qrels as one leaderboard.
 """
 
 from rankaudit.measures.registry import Measure, parse_measure, parse_measures

@@ -5,7 +5,7 @@ expectations over tie orders).  The comparison is *tie-robust* when the sign of 
 difference survives the worst case for the winner: if B wins on average, B under its
 pessimistic order must still beat A under its optimistic order (and symmetrically).
 Significance tests are left to the caller (the command line uses
-:mod:`rankaudit.ranking.significance`), so this room imports nothing above it.
+:mod:`rankaudit.runs.significance`), so this room imports nothing above it.
 """
 
 from __future__ import annotations

@@ -48,6 +48,7 @@ __all__ = [
     "InputBytes",
     "blank_separated",
     "crlf_to_lf",
+    "file_sha256",
     "input_name",
     "open_input",
     "read_input",
@@ -89,6 +90,15 @@ class InputBytes:
 
 def _hex_digest(raw: pa.Buffer) -> str:
     return hashlib.sha256(raw).hexdigest()  # hashlib releases the GIL on large buffers
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """Hex SHA-256 of the file at ``path``, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def open_input(path: str | os.PathLike) -> BinaryIO:

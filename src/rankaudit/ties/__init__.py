@@ -4,14 +4,11 @@ Modules (one job each); the measures, the rules and their kernels live in the co
 :mod:`rankaudit.measures`, of which this package is the rectangular adapter:
 
 - :mod:`~rankaudit.ties.ranking`: a sort-based reference ranking under a deterministic rule;
-- :mod:`~rankaudit.ties.montecarlo`: Monte Carlo over random tie orders, seed spread;
 - :mod:`~rankaudit.ties.bruteforce`: enumeration of all tie orders (for tests);
 - :mod:`~rankaudit.ties.validation` / :mod:`~rankaudit.ties.longformat`: input checks and layout;
 - :mod:`~rankaudit.ties.evaluate`: the public :func:`evaluate` (and :func:`summarize`, its means);
 - :mod:`~rankaudit.ties.prevalence`: tie diagnostics;
-- :mod:`~rankaudit.ties.invariance`: permutation audit of any evaluator;
-- :mod:`~rankaudit.ties.peers` / :mod:`~rankaudit.ties.peer_audit`: other libraries'
-  evaluators, and the audit of their tie behaviour.
+- :mod:`~rankaudit.ties.invariance`: permutation audit of any evaluator.
 """
 
 from rankaudit.measures.hashing import tie_hash

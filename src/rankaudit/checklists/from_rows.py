@@ -1,0 +1,377 @@
+"""The six-part reporting checklist for tie-heavy evaluation, filled from an actual evaluation.
+
+Guo et al. (2026, "Tie Handling Is Part of the Evaluation Protocol", arXiv:2609.26977, §6)
+ask every offline top-k evaluation whose scores may tie to report:
+
+1. **Candidate set**: sampled or full catalog, candidates per row, negative sampling,
+   exclusions, deduplication and seeds.
+2. **Pre-sort candidate order**: whether the relevant item has a fixed position and whether
+   rows are shuffled.
+3. **Tie prevalence**: exact ties, ties crossing the top-k boundary, relevant-item ties.
+4. **Tie-breaking rule**: the rule; for hashing the key inputs, seed policy and collision
+   fallback; for repeated random ties the variation across runs.
+5. **Permutation test**: does permuting each row's candidates change the result?
+6. **Sensitivity analysis**: the metric under other tie rules and the optimistic/pessimistic
+   bounds, whenever ties affect membership or the relevant item's position.
+
+:func:`checklist` computes every entry it can from ``scores``/``labels``/ids and the candidate
+policy (e.g. a candidate builder's storage policy), and marks what the
+caller did not disclose. The result renders as Markdown (:meth:`Checklist.to_markdown`) and
+serialises with :meth:`Checklist.to_dict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from rankaudit.checklists.template import SECTIONS, checklist_template
+from rankaudit.measures.hashing import hash_collisions
+from rankaudit.ties.evaluate import evaluate
+from rankaudit.ties.invariance import audit_row_order
+from rankaudit.ties.prevalence import tie_prevalence
+from rankaudit.ties.validation import exact_scores
+
+__all__ = ["Checklist", "ChecklistItem", "checklist", "checklist_template", "SECTIONS"]
+
+#: (key, title) of the six parts, in the paper's order.
+_STATUS = {"ok": "OK", "warn": "ATTENTION", "missing": "NOT DISCLOSED"}
+
+HASH_KEY = (
+    "tie_hash(seed, user_id, item_id) = splitmix64(splitmix64(splitmix64(seed) ^ id64(user)) ^ "
+    "id64(item)); "
+    "id64: integers as two's complement mod 2^64, strings by 8-byte BLAKE2b; ascending key within "
+    "a tie "
+    "block; collision fallback: ascending item id (rankaudit.measures.hashing)"
+)
+_CANDIDATE_FIELDS = ("evaluation", "n_negatives", "negative_sampling", "exclusion", "dedup", "seed")
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    """One part of the checklist: a status, one sentence of answer and the facts behind it."""
+
+    key: str
+    title: str
+    status: str
+    answer: str
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "status": self.status,
+            "answer": self.answer,
+            "facts": dict(self.facts),
+        }
+
+
+@dataclass(frozen=True)
+class Checklist:
+    """The filled six-part checklist (see the module docstring)."""
+
+    items: tuple[ChecklistItem, ...]
+    label: str = ""
+
+    def __getitem__(self, key: str) -> ChecklistItem:
+        for item in self.items:
+            if item.key == key:
+                return item
+        raise KeyError(f"no checklist part {key!r}; parts: {[i.key for i in self.items]}")
+
+    @property
+    def n_attention(self) -> int:
+        return sum(item.status != "ok" for item in self.items)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, **{item.key: item.to_dict() for item in self.items}}
+
+    def to_frame(self):
+        import pandas as pd
+
+        return pd.DataFrame(
+            [{"part": i.title, "status": _STATUS[i.status], "answer": i.answer} for i in self.items]
+        )
+
+    def to_markdown(self) -> str:
+        lines = [f"**Tie-reporting checklist{': ' + self.label if self.label else ''}**", ""]
+        for n, item in enumerate(self.items, start=1):
+            lines.append(f"{n}. **{item.title}** ({_STATUS[item.status]}): {item.answer}")
+        return "\n".join(lines) + "\n"
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def _candidate_item(policy: Mapping[str, Any] | None, n_candidates: int) -> ChecklistItem:
+    policy = dict(policy or {})
+    missing = [f for f in _CANDIDATE_FIELDS if policy.get(f) in (None, "")]
+    facts = {
+        "n_candidates": n_candidates,
+        **{f: policy.get(f) for f in _CANDIDATE_FIELDS},
+        "missing": missing,
+    }
+    if missing:
+        answer = f"{n_candidates} candidates per row; not disclosed: {', '.join(missing)}."
+        return ChecklistItem("candidate_set", "Candidate set", "missing", answer, facts)
+    answer = (
+        f"{policy['evaluation']} evaluation, {n_candidates} candidates per row (1 held-out "
+        f"relevant + "
+        f"{policy['n_negatives']} negatives: {policy['negative_sampling']}); excluded: "
+        f"{policy['exclusion']}; "
+        f"dedup: {policy['dedup']}; sampling seed {policy['seed']}."
+    )
+    return ChecklistItem("candidate_set", "Candidate set", "ok", answer, facts)
+
+
+def _presort_item(labels: np.ndarray, policy: Mapping[str, Any] | None, ties: str) -> ChecklistItem:
+    rel = labels > 0
+    has = rel.any(axis=1)
+    first_pos = np.where(has, rel.argmax(axis=1), -1)
+    positions, counts = np.unique(first_pos[has], return_counts=True)
+    modal = int(positions[counts.argmax()]) if len(counts) else -1
+    frac_modal = float(counts.max() / has.sum()) if len(counts) else 0.0
+    shuffled = (policy or {}).get("rows_shuffled")
+    fixed = frac_modal == 1.0
+    facts = {
+        "relevant_position_modal": modal,
+        "frac_rows_relevant_at_modal_position": frac_modal,
+        "rows_shuffled": shuffled,
+    }
+    where = "first" if modal == 0 else f"at position {modal}"
+    if fixed:
+        answer = (
+            f"The relevant item is stored {where} in every row; rows are "
+            f"{'shuffled' if shuffled else 'not shuffled'}."
+        )
+    else:
+        answer = f"The relevant item is {where} in {frac_modal:.1%} of rows (not a fixed position)."
+    status = "warn" if fixed and ties == "input_order" else "ok"
+    if status == "warn":
+        answer += (
+            " With input-order tie-breaking this position decides every tie of the relevant item."
+        )
+    return ChecklistItem("presort_order", "Pre-sort candidate order", status, answer, facts)
+
+
+def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> ChecklistItem:
+    s = tie_prevalence(scores, labels, k=k).summary
+    facts = {
+        "any_tie": float(s["frac_any_tie"]),
+        "boundary_tie": float(s["frac_boundary_tie"]),
+        "relevant_tie": float(s["frac_relevant_tied"]),
+        "relevant_boundary_tie": float(s["frac_relevant_boundary_tie"]),
+        "mean_relevant_block_size": float(s["mean_relevant_block_size"]),
+    }
+    answer = (
+        f"Rows with an exact tie: {facts['any_tie']:.1%}; a tie block crossing the top-{k} "
+        f"boundary: "
+        f"{facts['boundary_tie']:.1%}; relevant item tied: {facts['relevant_tie']:.1%} (its block "
+        f"crosses "
+        f"the boundary in {facts['relevant_boundary_tie']:.1%}); mean relevant tie-block size "
+        f"{facts['mean_relevant_block_size']:.2f}."
+    )
+    status = "warn" if facts["relevant_tie"] > 0 else "ok"
+    return ChecklistItem("tie_prevalence", "Tie prevalence", status, answer, facts)
+
+
+def _breaking_item(ties: str, seed: int, n_repeats: int, collisions: dict | None) -> ChecklistItem:
+    facts: dict[str, Any] = {"tie_rule": ties, "seed": seed}
+    if ties == "hash":
+        facts.update(
+            hash_key=HASH_KEY,
+            seed_policy=f"one fixed seed ({seed}) for every row",
+            **(collisions or {}),
+        )
+        answer = (
+            f"Deterministic hash (seed {seed}): {HASH_KEY}. Key collisions observed: "
+            f"{facts.get('collisions', 0)}."
+        )
+        status = "ok"
+    elif ties == "expected":
+        answer = (
+            "Exact expectation over uniform random orders within each tie block (closed form, no "
+            "seed)."
+        )
+        status = "ok"
+    elif ties == "random":
+        facts.update(
+            n_repeats=n_repeats, seed_policy=f"seed {seed}, {n_repeats} independent tie orders"
+        )
+        answer = (
+            f"Uniform random order within ties, seed {seed}, averaged over {n_repeats} orders; see "
+            f"the sd columns."
+        )
+        status = "ok"
+    elif ties in ("pessimistic", "optimistic"):
+        answer = (
+            f"{ties.capitalize()} bound: relevant items "
+            f"{'last' if ties == 'pessimistic' else 'first'} within their ties."
+        )
+        status = "ok"
+    else:
+        answer = (
+            "Stable sort by score: ties keep the input order, so row construction enters the "
+            "ranking."
+        )
+        status = "warn"
+    return ChecklistItem("tie_breaking", "Tie-breaking rule", status, answer, facts)
+
+
+def checklist(
+    scores: np.ndarray,
+    labels: np.ndarray,
+    *,
+    item_ids: np.ndarray | None = None,
+    user_ids: np.ndarray | None = None,
+    k: int = 10,
+    ties: str = "expected",
+    seed: int = 0,
+    n_repeats: int = 1,
+    candidates: Mapping[str, Any] | None = None,
+    evaluator: Callable[..., Any] | None = None,
+    n_permutations: int = 50,
+    permutation_seed: int = 0,
+    sensitivity_rules: Sequence[str] = (
+        "input_order",
+        "hash",
+        "expected",
+        "pessimistic",
+        "optimistic",
+    ),
+    tolerance: float = 1e-3,
+    label: str = "",
+) -> Checklist:
+    """Fill the six-part checklist from an evaluation of ``scores``/``labels`` (``(n, m)`` arrays).
+
+    Parameters
+    ----------
+    item_ids, user_ids
+        Candidate ids ``(n, m)`` and row (user) ids ``(n,)``; needed by the hash rule.
+    k, ties, seed, n_repeats
+        The evaluation being reported: cutoff, tie rule, its seed, random repeats.
+    candidates
+        The candidate policy (e.g. ``CandidateRows.policy``): ``evaluation``, ``n_negatives``,
+        ``negative_sampling``, ``exclusion``, ``dedup``, ``seed``, ``rows_shuffled``. Missing
+        fields are marked NOT DISCLOSED.
+    evaluator
+        The evaluator to permutation-test, called as ``evaluator(scores, labels, item_ids=...,
+        user_ids=...)``; default :func:`rankaudit.evaluate` with ``k``, ``ties``, ``seed``.
+    n_permutations, permutation_seed
+        Size and seed of the permutation test (:func:`rankaudit.audit_row_order`).
+    sensitivity_rules, tolerance
+        Rules to compare; the sensitivity item asks for attention when the NDCG@k range across
+        them exceeds ``tolerance``.
+    """
+    scores = exact_scores(scores)  # no lossy cast: int64 beyond 2**53 ties only when equal
+    labels = np.asarray(labels)
+    if scores.ndim != 2 or scores.shape != labels.shape:
+        raise ValueError(
+            f"scores and labels must be 2-D of one shape; got {scores.shape} and {labels.shape}"
+        )
+    if ties == "hash" and item_ids is None:
+        raise ValueError("ties='hash' needs item_ids (the hash key is seed, user id, item id)")
+    n_candidates = scores.shape[1]
+
+    def default_evaluator(s, lab, item_ids=None, user_ids=None):
+        extra = {"n_repeats": n_repeats} if ties == "random" else {}
+        return evaluate(
+            s, lab, k=k, ties=ties, seed=seed, item_ids=item_ids, user_ids=user_ids, **extra
+        )
+
+    run = evaluator or default_evaluator
+    ids = {}
+    if item_ids is not None:
+        ids["item_ids"] = np.asarray(item_ids)
+    if user_ids is not None:
+        ids["user_ids"] = np.asarray(user_ids)
+
+    collisions = None
+    if ties == "hash":
+        uid = ids.get("user_ids", np.arange(len(scores)))
+        collisions = hash_collisions(np.asarray(uid), np.asarray(item_ids), n_seeds=1)
+
+    audit = audit_row_order(
+        run,
+        scores,
+        labels,
+        n_permutations=n_permutations,
+        seed=permutation_seed,
+        progress=False,
+        **ids,
+    )
+    perm_facts = {
+        "is_invariant": bool(audit.is_invariant),
+        "max_row_change": float(audit.max_row_change),
+        "max_mean_change": float(audit.max_mean_change),
+        "n_permutations": int(n_permutations),
+        "permutation_seed": int(permutation_seed),
+    }
+    if audit.is_invariant:
+        perm = ChecklistItem(
+            "permutation_test",
+            "Permutation test",
+            "ok",
+            f"Row-order invariant: {n_permutations} random within-row permutations changed no "
+            f"result "
+            f"(largest change {audit.max_row_change:.2g}).",
+            perm_facts,
+        )
+    else:
+        perm = ChecklistItem(
+            "permutation_test",
+            "Permutation test",
+            "warn",
+            f"NOT row-order invariant: over {n_permutations} permutations a row's metric moved by "
+            f"up to "
+            f"{audit.max_row_change:.4f} and the mean by up to {audit.max_mean_change:.4f}.",
+            perm_facts,
+        )
+
+    values = {}
+    for rule in sensitivity_rules:
+        if rule == "hash" and item_ids is None:
+            continue
+        frame = evaluate(scores, labels, k=k, ties=rule, seed=seed, **ids)
+        values[rule] = {
+            "ndcg": float(frame[f"ndcg@{k}"].mean()),
+            "hr": float(frame[f"hr@{k}"].mean()),
+        }
+    ndcgs = [v["ndcg"] for v in values.values()]
+    spread = max(ndcgs) - min(ndcgs)
+    sens_facts = {"k": k, "by_rule": values, "ndcg_range": spread, "tolerance": tolerance}
+    listing = "; ".join(f"{r} {_fmt(v['ndcg'])}" for r, v in values.items())
+    if spread > tolerance:
+        sens = ChecklistItem(
+            "sensitivity",
+            "Sensitivity analysis",
+            "warn",
+            f"NDCG@{k} depends on the tie rule (range {spread:.4f}): {listing}. Report the "
+            f"expected value "
+            "(or several rules) alongside any single ordering.",
+            sens_facts,
+        )
+    else:
+        sens = ChecklistItem(
+            "sensitivity",
+            "Sensitivity analysis",
+            "ok",
+            f"NDCG@{k} is stable across tie rules (range {spread:.2g} <= {tolerance}): {listing}.",
+            sens_facts,
+        )
+    items = (
+        _candidate_item(candidates, n_candidates),
+        _presort_item(labels, candidates, ties),
+        _prevalence_item(scores, labels, k),
+        _breaking_item(ties, seed, n_repeats, collisions),
+        perm,
+        sens,
+    )
+    return Checklist(items=items, label=label)

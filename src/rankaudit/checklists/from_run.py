@@ -1,0 +1,156 @@
+"""The reporting checklist (Guo et al., 2026, §6) filled from a TREC run and its qrels: what
+``rankaudit checklist RUN QRELS`` prints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rankaudit._checks import check_positive_int
+from rankaudit.checklists.from_rows import Checklist, ChecklistItem
+from rankaudit.measures.registry import parse_measures
+from rankaudit.measures.rules import check_rule
+from rankaudit.runs.evaluate import audit_run
+from rankaudit.runs.layout import join_run_qrels
+from rankaudit.runs.tables import Qrels, Run
+
+__all__ = ["run_checklist"]
+
+
+# --------------------------------------------------------------------------- checklist
+def run_checklist(
+    run: Run,
+    qrels: Qrels,
+    *,
+    measure: str = "nDCG@10",
+    ties: str = "trec_eval",
+    relevance_level: int = 1,
+    complete: bool = False,
+    n_permutations: int = 5,
+    seed: int = 0,
+    tolerance: float = 1e-3,
+    label: str = "",
+):
+    """Fill the six-part reporting checklist (:mod:`rankaudit.checklists.from_rows`) from a run."""
+    (m,) = parse_measures([measure])
+    ties = check_rule(ties, api="runs")
+    n_permutations = check_positive_int(n_permutations, "n_permutations")
+    rules = list(
+        dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])
+    )
+    audit = audit_run(
+        run, qrels, [m], ties=rules, relevance_level=relevance_level, complete=complete, seed=seed
+    )
+    if audit.n_queries == 0:  # what audit and compare refuse: no number to fill a checklist with
+        raise ValueError("no query is in both the run and the qrels: nothing to report")
+    batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
+    depth = np.diff(batch.offsets)
+    judged_share = float((batch.gains > 0).mean()) if len(batch.gains) else 0.0
+    facts1 = {
+        "n_queries": audit.n_queries,
+        "depth_min": int(depth.min()) if len(depth) else 0,
+        "depth_median": float(np.median(depth)) if len(depth) else 0.0,
+        "depth_max": int(depth.max(initial=0)),
+        "share_retrieved_with_gain": judged_share,
+        "missing": ["retrieval depth policy", "filters", "deduplication"],
+    }
+    item1 = ChecklistItem(
+        "candidate_set",
+        "Candidate set",
+        "missing",
+        f"A retrieval run over {audit.n_queries} judged queries, {facts1['depth_median']:g} "
+        f"documents"
+        f" per query (median; {facts1['depth_min']}..{facts1['depth_max']}); "
+        f"{judged_share:.1%} of retrieved documents have a positive label. Not disclosed by a run "
+        "file: how the candidates were formed (depth cut-off, filters, deduplication).",
+        facts1,
+    )
+    vals = {rule: float(v[:, 0].mean()) for rule, v in audit.values.items()}
+    item2 = ChecklistItem(
+        "presort_order",
+        "Pre-sort candidate order",
+        "warn" if ties == "input_order" else "ok",
+        f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
+        f"{vals['trec_eval']:.4f}: " + _order_sentence(vals, tolerance),
+        {
+            "input_order": vals["input_order"],
+            "trec_eval": vals["trec_eval"],
+            "difference": vals["input_order"] - vals["trec_eval"],
+            "tolerance": tolerance,
+        },
+    )
+    prev = audit.prevalence()
+    item3 = ChecklistItem(
+        "tie_prevalence",
+        "Tie prevalence",
+        "warn" if prev[str(m)] > 0 else "ok",
+        f"Queries with tied scores: {prev['any_tie']:.1%}; with a tie that moves {m}: "
+        f"{prev[str(m)]:.1%}.",
+        {"any_tie": prev["any_tie"], "measure_moving_tie": prev[str(m)]},
+    )
+    descr = {
+        "trec_eval": "score descending, ties by docno descending (byte order), as trec_eval: the "
+        "document names decide every tie",
+        "input_order": "score descending, ties in file order (stable sort)",
+        "hash": f"tie_hash(seed={seed}, query id, docno) ascending, collisions by docno",
+        "expected": "exact expectation over uniform random orders of every tie block",
+        "pessimistic": "relevant and higher-gain documents last within ties (lower bound)",
+        "optimistic": "relevant and higher-gain documents first within ties (upper bound)",
+    }[ties]
+    item4 = ChecklistItem(
+        "tie_breaking",
+        "Tie-breaking rule",
+        "warn" if ties in ("trec_eval", "input_order") else "ok",
+        f"Reported rule '{ties}': {descr}.",
+        {"tie_rule": ties, "seed": seed},
+    )
+    rng = np.random.default_rng(seed)
+    base = vals[ties]
+    changes = []
+    for _ in range(n_permutations):
+        perm = rng.permutation(len(run))
+        shuffled = Run(run.query.take(perm), run.docno.take(perm), run.score[perm], run.source)
+        other = audit_run(
+            shuffled,
+            qrels,
+            [m],
+            ties=[ties],
+            relevance_level=relevance_level,
+            complete=complete,
+            seed=seed,
+        )
+        changes.append(abs(float(other.values[ties][:, 0].mean()) - base))
+    worst = max(changes, default=0.0)
+    item5 = ChecklistItem(
+        "permutation_test",
+        "Permutation test",
+        "ok" if worst <= 1e-12 else "warn",
+        (
+            f"Row-order invariant: {n_permutations} shuffles of the run's lines changed no result."
+            if worst <= 1e-12
+            else f"NOT order invariant: shuffling the lines moved {m} by up to {worst:.4f}."
+        ),
+        {"n_permutations": n_permutations, "max_mean_change": worst},
+    )
+    spread = vals["optimistic"] - vals["pessimistic"]
+    listing = "; ".join(f"{r} {v:.4f}" for r, v in vals.items())
+    item6 = ChecklistItem(
+        "sensitivity",
+        "Sensitivity analysis",
+        "warn" if spread > tolerance else "ok",
+        f"{m} by tie rule: {listing} (envelope {spread:.4f}).",
+        {"by_rule": vals, "envelope": spread, "tolerance": tolerance},
+    )
+    return Checklist(items=(item1, item2, item3, item4, item5, item6), label=label)
+
+
+def _order_sentence(vals: dict[str, float], tolerance: float) -> str:
+    """Whether the order of the lines changes the metric, compared exactly, tolerance disclosed."""
+    diff = abs(vals["input_order"] - vals["trec_eval"])
+    if diff == 0.0:
+        return "the order of the lines does not change the result under a stable sort."
+    side = "within" if diff <= tolerance else "beyond"
+    return (
+        f"the order of the lines changes the result by {diff:.4g} under a stable sort, "
+        f"{side} this checklist's warning tolerance of {tolerance:g}."
+    )

@@ -1,0 +1,70 @@
+"""Chapter 02's computed words: the worked row's standard deviation against its expectation,
+whether the closed form's gaps to enumeration and scikit-learn
+are within rounding (against :data:`rankbook.report.checks.EXACT_TOL`, stated on the page),
+whether the Monte Carlo's largest ``|z|`` stays below its Šidák chance bound, and whether the
+small rows cover several relevant items and a hit rate below 1.
+
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rankbook.report.prose import comparison_word
+from rankbook.report.prose_rules import threshold_word
+
+__all__ = ["DEPENDS", "words"]
+
+
+def words(results: Mapping[str, Any]) -> dict[str, str]:
+    """The words chapter 02 glues, from its results dict alone."""
+    cf, mc, rows = results["closed_form_check"], results["monte_carlo_check"], results["small_rows"]
+    worked = results["worked_row"]
+    return {
+        "worked_sd_vs_mean": comparison_word(worked["ndcg_sd"], worked["ndcg_expected"]),
+        "rounding_words": threshold_word(
+            max(cf["err_enumeration"], cf["err_sklearn"]),
+            cf["tolerance"],
+            inclusive=True,
+            words=("floating-point rounding", "more than floating-point rounding"),
+        ),
+        "mc_verdict": threshold_word(
+            mc["max_abs_z"],
+            mc["z_chance"],
+            words=(
+                "so the Monte Carlo agrees too",
+                "so this is more than chance: inspect the rows with the largest |z|",
+            ),
+        ),
+        "multi_words": threshold_word(
+            rows["share_multi_relevant"],
+            0.0,
+            inclusive=True,
+            words=("so the general case is not tested", "so this covers the general case"),
+        ),
+        "tested_words": threshold_word(
+            rows["n_hr_below_one"],
+            0,
+            inclusive=True,
+            words=(
+                "so the hit-rate formula is not tested by these rows",
+                "so the hit-rate formula and the discount cutoff are tested, not just the "
+                "full-row sum",
+            ),
+        ),
+    }
+
+
+DEPENDS = [
+    ("worked_row", None, "ndcg_sd"),
+    ("worked_row", None, "ndcg_expected"),
+    ("closed_form_check", None, "err_enumeration"),
+    ("closed_form_check", None, "err_sklearn"),
+    ("closed_form_check", None, "tolerance"),
+    ("monte_carlo_check", None, "max_abs_z"),
+    ("monte_carlo_check", None, "z_chance"),
+    ("small_rows", None, "share_multi_relevant"),
+    ("small_rows", None, "n_hr_below_one"),
+]

@@ -1,0 +1,155 @@
+"""Chapter 05's computed words: the sign of attribute overlap's move from input order to hash
+(and whether it agrees with the paper's), the hash-vs-expectation verdicts (the recorded
+``within_1se``/``within_2se`` flags), the prevalence and move comparisons between score
+families, the concept-sparsity sweep against the paper's gap, popularity at four decimals, and
+input order against the optimistic bound (to a stated tolerance).
+
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rankbook.report.prose import (
+    comparison_word,
+    count_phrase,
+    direction_word,
+    flag_word,
+    list_phrase,
+)
+from rankbook.report.prose_rules import threshold_word
+
+__all__ = ["DEPENDS", "words"]
+
+
+def _t2(results: Mapping[str, Any], score: str, rule: str) -> int:
+    for i, line in enumerate(results["table2"]):
+        if line["score"] == score and line["tie_rule"] == rule:
+            return i
+    raise KeyError(f"results['table2'] has no line score={score!r}, tie_rule={rule!r}")
+
+
+def _ndcg(results: Mapping[str, Any], score: str, rule: str) -> float:
+    return float(results["table2"][_t2(results, score, rule)]["ndcg10"])
+
+
+def _index(results: Mapping[str, Any], key: str, score: str) -> int:
+    for i, line in enumerate(results[key]):
+        if line["score"] == score:
+            return i
+    raise KeyError(f"results[{key!r}] has no score {score!r}")
+
+
+def _boot(results: Mapping[str, Any], score: str) -> int:
+    """Index of the row-bootstrap line of ``score``'s hash NDCG@10 (its ``delta`` is the paper's
+    Δ = hash − input order)."""
+    for i, line in enumerate(results["row_bootstrap"]):
+        if (line["score"], line["tie_rule"], line["metric"]) == (score, "hash", "ndcg10"):
+            return i
+    raise KeyError(f"results['row_bootstrap'] has no hash ndcg10 line for score {score!r}")
+
+
+def _gap(results: Mapping[str, Any], score: str) -> float:
+    """Input order minus hash, NDCG@10 (minus the paper's Δ)."""
+    return -float(results["row_bootstrap"][_boot(results, score)]["delta"])
+
+
+def _scores(results: Mapping[str, Any]) -> list[str]:
+    return list(dict.fromkeys(line["score"] for line in results["table2"]))
+
+
+def _tie(results: Mapping[str, Any], score: str) -> float:
+    return float(results["prevalence"][_index(results, "prevalence", score)]["relevant_tie"])
+
+
+def words(results: Mapping[str, Any]) -> dict[str, str]:
+    """The words chapter 05 glues, from its results dict alone."""
+    scores = _scores(results)
+    gap, cen_gap = _gap(results, "overlap"), _gap(results, "centered")
+    agree = results["hash_vs_expected"]
+    ov = agree[_index(results, "hash_vs_expected", "overlap")]
+    within_2 = [bool(flag_word(a["within_2se"]) == "yes") for a in agree]
+    outside = [a["score"] for a, w in zip(agree, within_2, strict=True) if not w]
+    sparse = results["concept_sparsity"][0]
+    paper_gap = results["paper_overlap"]["gap"]
+    tol = results["word_tolerance"]["exact"]
+    io_opt_gap = max(
+        abs(_ndcg(results, s, "input_order") - _ndcg(results, s, "optimistic")) for s in scores
+    )
+    return {
+        # the item attributes the data source recorded (a text value of the results, as read)
+        "attributes": str(results["data_source"]["details"]["attributes"]),
+        "overlap_change": direction_word(gap, words=("a drop", "a rise", "no change")),
+        "overlap_loses": direction_word(gap, words=("loses", "gains", "changes by")),
+        "direction_agrees": direction_word(
+            gap, words=("agrees", "does not agree", "does not agree")
+        ),
+        "direction_reproduces": direction_word(
+            gap, words=("reproduces", "does not reproduce", "does not reproduce")
+        ),
+        "ov_within": flag_word(ov["within_1se"], words=("within", "not within")),
+        "within_2se_phrase": count_phrase(sum(within_2), len(agree), "families"),
+        "outside_2se": flag_word(
+            not outside,
+            words=("every family agrees", f"outside: {list_phrase(outside, empty='none')}"),
+        ),
+        "res_tie_words": direction_word(
+            _tie(results, "residualized") - _tie(results, "overlap"),
+            words=(
+                "leaves more exact ties, not fewer",
+                "makes exact ties rarer",
+                "leaves as many exact ties",
+            ),
+        ),
+        "cen_tie_words": direction_word(
+            _tie(results, "centered") - _tie(results, "overlap"),
+            words=("more", "fewer", "as many"),
+        ),
+        "cen_move_words": direction_word(
+            abs(cen_gap) - abs(gap), words=("a larger move", "a smaller move", "an equal move")
+        ),
+        "syn_sparse_direction": direction_word(sparse["gap"], words=("beats", "trails", "equals")),
+        "syn_vs_paper": comparison_word(sparse["gap"], paper_gap),
+        "syn_reach": threshold_word(
+            paper_gap - sparse["gap"],
+            0.0,
+            inclusive=True,
+            words=(
+                "sparsity alone can produce a gap of the paper's size",
+                "sparsity alone does not reach the paper's size in this sweep",
+            ),
+        ),
+        "pop_four_decimals": threshold_word(
+            abs(_gap(results, "popularity")),
+            results["word_tolerance"]["four_decimals"],
+            words=("is", "is not"),
+        ),
+        "io_is_opt": threshold_word(
+            io_opt_gap, tol, inclusive=True, words=("is identical to", "differs from")
+        ),
+        "rules_vs_families": comparison_word(abs(gap), results["family_spread"]["ndcg10_range"]),
+    }
+
+
+def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  # noqa: N802
+    """The values the words read: the row-bootstrap Δs, Table 2's optimistic lines, the spread
+    of expected NDCG@10 between families, the flags, prevalence, the sweep's sparsest gap, the
+    paper's gap and the tolerances."""
+    scores = _scores(results)
+    return [
+        *[("row_bootstrap", _boot(results, s), "delta") for s in ("overlap", "centered")],
+        ("row_bootstrap", _boot(results, "popularity"), "delta"),
+        *[("table2", _t2(results, s, "optimistic"), "ndcg10") for s in scores],
+        ("family_spread", None, "ndcg10_range"),
+        ("hash_vs_expected", _index(results, "hash_vs_expected", "overlap"), "within_1se"),
+        *[("hash_vs_expected", i, "within_2se") for i in range(len(results["hash_vs_expected"]))],
+        ("prevalence", _index(results, "prevalence", "overlap"), "relevant_tie"),
+        ("prevalence", _index(results, "prevalence", "residualized"), "relevant_tie"),
+        ("prevalence", _index(results, "prevalence", "centered"), "relevant_tie"),
+        ("concept_sparsity", 0, "gap"),
+        ("paper_overlap", None, "gap"),
+        ("word_tolerance", None, "exact"),
+        ("word_tolerance", None, "four_decimals"),
+    ]

@@ -1,0 +1,76 @@
+"""Chapter 07's computed words: whether the hash-seed mean agrees with the exact expectation
+within one standard error (``|z| <= 1``), whether each rule's permutation check moved a row by
+more than ``1e-12``, whether any key collided, and how the run relates to the paper's setting.
+
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rankbook.report.prose import direction_word
+from rankbook.report.prose_limits import within_word
+
+__all__ = ["ATOL", "DEPENDS", "words"]
+
+#: the largest per-row change the permutation check counts as "no change" (ties/invariance).
+ATOL = 1e-12
+
+
+def _perm(results: Mapping[str, Any], rule: str) -> Mapping[str, Any]:
+    for row in results["permutation"]:
+        if row["tie_rule"] == rule:
+            return row
+    raise KeyError(f"results['permutation'] has no tie rule {rule!r}")
+
+
+def _setting(results: Mapping[str, Any]) -> str:
+    params, simulated = results["params"], results["data_source"]["kind"] != "real"
+    if params["dataset"] != "amazon" or params["score"] != "weighted":
+        return "not the paper's Table 3 setting, so the paper column is for orientation only"
+    if not simulated:
+        return "the paper's Table 3 configuration (Amazon, weighted overlap) on real Amazon rows"
+    return (
+        "the paper's Table 3 configuration (Amazon, weighted overlap) on SIMULATED rows, not the "
+        "paper's data, so the paper column is a target for the simulator, not a replication"
+    )
+
+
+def words(results: Mapping[str, Any]) -> dict[str, str]:
+    """The words chapter 07 glues, from its results dict alone."""
+    z = results["table3"]["z"]
+    hash_inv = within_word(_perm(results, "hash")["max_row_change"], ATOL)
+    exp_inv = within_word(_perm(results, "expected")["max_row_change"], ATOL)
+    io_change = _perm(results, "input_order")["max_mean_change"]
+    kind = "simulated" if results["data_source"]["kind"] != "real" else "real"
+    return {
+        "verdict": within_word(z, 1.0, words=("agrees", "does not agree")),
+        "z_supports": within_word(z, 1.0, words=("supports", "does not support")),
+        "hash_inv": hash_inv,
+        "exp_inv": exp_inv,
+        "inv_sentence": "neither moved at all"
+        if hash_inv == exp_inv == "yes"
+        else "at least one of them moved, which contradicts its design: inspect the table",
+        "io_moves": direction_word(io_change, tol=ATOL, words=("moves", "moves", "does not move")),
+        "collision_words": direction_word(
+            results["collisions"]["collisions"],
+            words=("occurred", "occurred", "did not occur"),
+        ),
+        "dataset_label": f"{results['params']['dataset']} ({kind})",
+        "paper_comparable": _setting(results),
+    }
+
+
+def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  # noqa: N802
+    """z, the collision count, input order's largest mean change and the hash's and the
+    expectation's largest row change."""
+    rules = [row["tie_rule"] for row in results["permutation"]]
+    return [
+        ("table3", None, "z"),
+        ("collisions", None, "collisions"),
+        ("permutation", rules.index("input_order"), "max_mean_change"),
+        ("permutation", rules.index("hash"), "max_row_change"),
+        ("permutation", rules.index("expected"), "max_row_change"),
+    ]

@@ -1,0 +1,152 @@
+"""Chapter 17's computed words: the best model by NDCG@10 (expected rule, float64) on each
+protocol, whether the full catalog's best is "also" or "not" the best on sampled rows, how many
+models change place between the protocols, how many places on the full catalog are settled
+by the scores at float64 and how many stop being so somewhere in the precision sweep, and the
+names chosen by a maximum (the largest move from the expectation to input order; in float16,
+the highest tie prevalence and the largest move).
+
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rankbook.report.prose import count_phrase, same_word
+
+__all__ = ["DEPENDS", "words"]
+
+
+def _expected_float64(results: Mapping[str, Any]) -> list[int]:
+    """Indices of chapter 17's metric lines under the expected rule at full precision."""
+    return [
+        i
+        for i, m in enumerate(results["metrics"])
+        if m["ties"] == "expected" and m.get("precision", "float64") in ("float64", None)
+    ]
+
+
+def words(results: Mapping[str, Any]) -> dict[str, str]:
+    """The words chapter 17 glues, from its results dict alone."""
+    best: dict[str, tuple[float, str]] = {}
+    for i in _expected_float64(results):
+        m = results["metrics"][i]
+        if m["protocol"] not in best or m["ndcg10"] > best[m["protocol"]][0]:
+            best[m["protocol"]] = (float(m["ndcg10"]), str(m["model"]))
+    full, sampled = best["full"][1], best["sampled"][1]
+    n_models = len(results["models"])
+    return {
+        "best_full": full,
+        "best_sampled": sampled,
+        "best_same": same_word(full, sampled),
+        "models_moved": count_phrase(_n_moved(results), n_models, "models"),
+        "settled_places": count_phrase(
+            sum(bool(results["place_settled"][i]["settled"]) for i in _settled_f64(results)),
+            n_models,
+            "places",
+        ),
+        "unsettled_places": count_phrase(len(_unsettled_models(results)), n_models, "places"),
+        **_largest(results),
+    }
+
+
+def _input_order_float64(results: Mapping[str, Any]) -> list[int]:
+    """Indices of chapter 17's metric lines under input order at full precision."""
+    return [
+        i
+        for i, m in enumerate(results["metrics"])
+        if m["ties"] == "input_order" and m.get("precision", "float64") in ("float64", None)
+    ]
+
+
+def _float16(results: Mapping[str, Any]) -> list[int]:
+    """Indices of the full catalog's float16 records of the precision sweep."""
+    return [
+        i
+        for i, r in enumerate(results["precision_sweep"])
+        if r["protocol"] == "full" and r["precision"] == "float16"
+    ]
+
+
+def _largest(results: Mapping[str, Any]) -> dict[str, str]:
+    """The names chosen by a maximum: the (protocol, model) whose NDCG@10 moves most from the
+    expectation to input order at float64 (first in (protocol, model) order on a tie), and in
+    float16 on the full catalog the model with the highest tie prevalence and the one with the
+    largest |input order - expected| (first in sweep order on a tie)."""
+    ndcg = {
+        (m["protocol"], m["model"], m["ties"]): float(m["ndcg10"])
+        for m in (
+            results["metrics"][i]
+            for i in _input_order_float64(results) + _expected_float64(results)
+        )
+    }
+    keys = sorted({(p, m) for p, m, _ in ndcg})
+    worst = max(keys, key=lambda k: abs(ndcg[(*k, "input_order")] - ndcg[(*k, "expected")]))
+    at16 = [results["precision_sweep"][i] for i in _float16(results)]
+    return {
+        "worst_protocol": worst[0],
+        "worst_model": worst[1],
+        "f16_model": max(at16, key=lambda r: float(r["prevalence"]))["model"],
+        "f16_gap_model": max(at16, key=lambda r: abs(float(r["gap_input_order_vs_expected"])))[
+            "model"
+        ],
+    }
+
+
+def _n_moved(results: Mapping[str, Any]) -> int:
+    """How many models take another place (rank by NDCG@10, ties at the smallest rank) on
+    sampled rows than on the full catalog."""
+    ndcg: dict[str, dict[str, float]] = {}
+    for i in _expected_float64(results):
+        m = results["metrics"][i]
+        ndcg.setdefault(m["protocol"], {})[m["model"]] = float(m["ndcg10"])
+
+    def rank(protocol: str, model: str) -> int:
+        values = ndcg[protocol]
+        return 1 + sum(v > values[model] for v in values.values())
+
+    return sum(rank("full", model) != rank("sampled", model) for model in ndcg["full"])
+
+
+def _full(results: Mapping[str, Any]) -> list[int]:
+    return [i for i, r in enumerate(results["place_settled"]) if r["protocol"] == "full"]
+
+
+def _settled_f64(results: Mapping[str, Any]) -> list[int]:
+    """Indices of the full catalog's float64 ``place_settled`` records."""
+    return [i for i in _full(results) if results["place_settled"][i]["precision"] == "float64"]
+
+
+def _unsettled_models(results: Mapping[str, Any]) -> set[str]:
+    """Models whose full-catalog place is not settled at some precision of the sweep."""
+    return {
+        results["place_settled"][i]["model"]
+        for i in _full(results)
+        if not results["place_settled"][i]["settled"]
+    }
+
+
+def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int, str]]:  # noqa: N802
+    """The NDCG@10 of every expected-rule float64 line (the best model and the moves), the
+    float64 settled flags, and each sweep flag that alone decides whether its model is
+    unsettled somewhere (a model unsettled at two precisions stays so when one flag moves)."""
+    records = results["place_settled"]
+    unsettled_count: dict[str, int] = {}
+    for i in _full(results):
+        if not records[i]["settled"]:
+            unsettled_count[records[i]["model"]] = unsettled_count.get(records[i]["model"], 0) + 1
+    deciding = [
+        i
+        for i in _full(results)
+        if records[i]["precision"] != "float64"
+        and unsettled_count.get(records[i]["model"], 0) <= (0 if records[i]["settled"] else 1)
+    ]
+    return [
+        *[("metrics", i, "ndcg10") for i in _expected_float64(results)],
+        *[("metrics", i, "ndcg10") for i in _input_order_float64(results)],
+        *[("precision_sweep", i, "prevalence") for i in _float16(results)],
+        *[("precision_sweep", i, "gap_input_order_vs_expected") for i in _float16(results)],
+        *[("place_settled", i, "settled") for i in _settled_f64(results)],
+        *[("place_settled", i, "settled") for i in deciding],
+    ]

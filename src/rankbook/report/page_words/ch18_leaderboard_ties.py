@@ -1,0 +1,130 @@
+"""Chapter 18's computed words: on how many measures places move between the trec_eval and
+the expected leaderboard, how many pairs ties decide, which systems have the widest rank
+interval on nDCG@10, the naive test's p-value and verdict on the simulated track, how many of
+its rank intervals cover every place, its first and last system under trec_eval (the pair
+the naive test compares), and how the fewer-ties exercise's spread compares.
+
+The counts of moved places and of tie-decided pairs per measure are written by the chapter
+under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings``
+and ``tie_decided_pairs``); rank intervals are read from the leaderboard itself.
+
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rankbook.report.prose import (
+    comparison_word,
+    count_phrase,
+    list_phrase,
+    p_value_phrase,
+    significance_phrase,
+)
+
+__all__ = ["DEPENDS", "words"]
+
+_MEASURE = "nDCG@10"
+_KEY = "ndcg10"  # the measure's snake_case key in ``summary``
+
+
+def _intervals(board: Mapping[str, Any]) -> list[int]:
+    """Indices of the leaderboard's nDCG@10 rank intervals."""
+    return [i for i, r in enumerate(board["rank_intervals"]) if r["measure"] == _MEASURE]
+
+
+def _widest(board: Mapping[str, Any]) -> list[str]:
+    """The systems whose nDCG@10 rank interval is widest, in their expected-rule order."""
+    rows = [board["rank_intervals"][i] for i in _intervals(board)]
+    width = {r["run"]: float(r["worst"]) - float(r["best"]) for r in rows}
+    top = max(width.values())
+    order = next(
+        r["order"]
+        for r in board["rankings"]
+        if r["measure"] == _MEASURE and r["ties"] == "expected"
+    )
+    return [run for run in order if width.get(run) == top]
+
+
+def _n_full(board: Mapping[str, Any], n_systems: int) -> int:
+    """How many nDCG@10 rank intervals cover every place (``worst - best + 1 >= n``)."""
+    rows = [board["rank_intervals"][i] for i in _intervals(board)]
+    return sum(float(r["worst"]) - float(r["best"]) + 1 >= n_systems for r in rows)
+
+
+def _trec_eval_ndcg(sim: Mapping[str, Any]) -> list[int]:
+    """Indices of the simulated track's trec_eval nDCG@10 values."""
+    return [
+        i
+        for i, v in enumerate(sim["leaderboard"]["values"])
+        if v["measure"] == _MEASURE and v["ties"] == "trec_eval"
+    ]
+
+
+def _first_last(sim: Mapping[str, Any]) -> tuple[str, str]:
+    """trec_eval's first and last system on nDCG@10 (the first listed on a tie)."""
+    rows = [sim["leaderboard"]["values"][i] for i in _trec_eval_ndcg(sim)]
+    top = max(rows, key=lambda v: float(v["value"]))["run"]
+    return top, min(rows, key=lambda v: float(v["value"]))["run"]
+
+
+def words(results: Mapping[str, Any]) -> dict[str, str]:
+    """The words chapter 18 glues, from its results dict alone."""
+    params, summary = results["params"], results["summary"]
+    board = results["movielens_leaderboard"]
+    sim = results["simulated_track"]
+    n_systems, n_sim = len(board["runs"]), len(sim["leaderboard"]["runs"])
+    moved = summary["places_moved"]
+    p_naive = sim["naive_trec_eval_test"]["p_value"]
+    top, bottom = _first_last(sim)
+    return {
+        "sim_top": top,
+        "sim_bottom": bottom,
+        "moved_measures": count_phrase(
+            sum(float(v) > 0 for v in moved.values()), len(moved), "measures"
+        ),
+        "decided_ndcg10_pairs": count_phrase(
+            summary["tie_decided_pairs"][_KEY], n_systems * (n_systems - 1) // 2, "pairs"
+        ),
+        "widest_systems": list_phrase(_widest(board)),
+        "naive_verdict": significance_phrase(p_naive, params["alpha"]),
+        "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
+        "decided_pairs": count_phrase(
+            summary["sim_tie_decided_pairs"][_KEY], n_sim * (n_sim - 1) // 2, "pairs"
+        ),
+        "sim_full_intervals": count_phrase(
+            _n_full(sim["leaderboard"], n_sim), n_sim, "rank intervals"
+        ),
+        "ex1_spread_word": comparison_word(
+            results["fewer_ties_exercise"]["trec_eval_spread_ndcg10"],
+            sim["trec_eval_spread_ndcg10"],
+        ),
+    }
+
+
+def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: N802
+    """The counts, every nDCG@10 rank interval's worst place (MovieLens and simulated), the
+    naive p-value and level, and the two spreads."""
+    summary = results["summary"]
+    board, sim = results["movielens_leaderboard"], results["simulated_track"]["leaderboard"]
+    paths: list[tuple[Any, Any, str]] = [
+        *[("summary", "places_moved", m) for m in summary["places_moved"]],
+        ("summary", "tie_decided_pairs", _KEY),
+        ("summary", "sim_tie_decided_pairs", _KEY),
+        *[("movielens_leaderboard", ("rank_intervals", i), "worst") for i in _intervals(board)],
+        *[
+            ("simulated_track", ("leaderboard", "rank_intervals", i), "worst")
+            for i in _intervals(sim)
+        ],
+        *[
+            ("simulated_track", ("leaderboard", "values", i), "value")
+            for i in _trec_eval_ndcg(results["simulated_track"])
+        ],
+        ("simulated_track", "naive_trec_eval_test", "p_value"),
+        ("params", None, "alpha"),
+        ("fewer_ties_exercise", None, "trec_eval_spread_ndcg10"),
+        ("simulated_track", None, "trec_eval_spread_ndcg10"),
+    ]
+    return paths

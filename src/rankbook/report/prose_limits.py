@@ -1,0 +1,78 @@
+"""Words from a number against a stated limit, and from a choice among names.
+
+Companion of :mod:`rankbook.report.prose` (same contract: every word is a predicate of a
+computed value and a threshold the page states, and flips when the value crosses it).
+
+Limits    ``within_word(v, limit)``: ``words[0]`` when ``|v| <= limit`` ("agrees" when
+          ``|z| <= 1``, "yes" when a permutation moved no row by more than ``1e-12``), else
+          ``words[1]``.
+Order     ``order_word(a, b)``: ``words[0]`` when ``a > b`` ("above"), ``words[1]`` when
+          ``a < b``, ``words[2]`` when equal (e.g. click rate at position 1 against position 10).
+Covers    ``covers_word(lo, hi, v)``: ``words[0]`` when ``lo <= v <= hi`` ("includes zero"),
+          else ``words[1]`` ("excludes zero").
+Best      ``best_name(values)``: the name with the largest value (ties refused, so a page never
+          names one of two equal rows "the best" by dictionary order).
+
+Public API: the functions in ``__all__``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+__all__ = ["best_name", "covers_word", "order_word", "within_word"]
+
+
+def _finite(value: float, name: str) -> float:
+    v = float(value)
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return v
+
+
+def within_word(value: float, limit: float, *, words: tuple[str, str] = ("yes", "no")) -> str:
+    """``words[0]`` when ``|value| <= limit``, else ``words[1]``; ``limit`` must be >= 0."""
+    v, lim = _finite(value, "value"), _finite(limit, "limit")
+    if lim < 0:
+        raise ValueError(f"limit must be >= 0, got {limit!r}")
+    return words[0] if abs(v) <= lim else words[1]
+
+
+def order_word(
+    a: float, b: float, *, words: tuple[str, str, str] = ("above", "below", "level with")
+) -> str:
+    """``words[0]`` when ``a > b``, ``words[1]`` when ``a < b``, else ``words[2]`` (exact: the
+    caller rounds first when it means a tolerance, and says so)."""
+    x, y = _finite(a, "a"), _finite(b, "b")
+    if x > y:
+        return words[0]
+    return words[1] if x < y else words[2]
+
+
+def covers_word(
+    ci_low: float,
+    ci_high: float,
+    value: float = 0.0,
+    *,
+    words: tuple[str, str] = ("includes zero", "excludes zero"),
+) -> str:
+    """``words[0]`` when the interval ``[ci_low, ci_high]`` contains ``value``, else
+    ``words[1]``."""
+    lo, hi, v = _finite(ci_low, "ci_low"), _finite(ci_high, "ci_high"), _finite(value, "value")
+    if lo > hi:
+        raise ValueError(f"ci_low must be <= ci_high, got {lo} > {hi}")
+    return words[0] if lo <= v <= hi else words[1]
+
+
+def best_name(values: Mapping[str, float], *, largest: bool = True) -> str:
+    """The name whose value is largest (``largest=False``: smallest). Refuses a tie for the
+    top, an empty mapping and non-finite values with a ValueError naming the entry."""
+    if not values:
+        raise ValueError("best_name needs at least one value")
+    clean = {name: _finite(v, f"values[{name!r}]") for name, v in values.items()}
+    top = max(clean.values()) if largest else min(clean.values())
+    names = [name for name, v in clean.items() if v == top]
+    if len(names) > 1:
+        raise ValueError(f"best_name: {names} tie at {top!r}; no single best")
+    return names[0]

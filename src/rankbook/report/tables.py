@@ -1,0 +1,116 @@
+"""Table 1 of the progressive ablation (chapters 11 and 12) as two projector-width tables.
+
+The ablation's table has a dozen columns; at 1280 px they do not fit one text column. This
+module splits it with the **key columns first**: :func:`table1_views` returns
+
+* the *lift* table: per row ``variant vs baseline``, MRR of the baseline and of the variant, the
+  lift in percent, its paired bootstrap 95% CI, the sign-flip p-value and its Holm adjustment
+  (Holm 1979) across the feature rows; and
+* the *context* table: the share of the oracle's lift, the seed spread, any chapter-specific
+  columns (``extra``) and the paper's offline and online lifts (Sheng et al. 2025), "—" where the
+  paper lists none.
+
+Headers are words ("MRR base"), never the results JSON's snake_case keys; p-values are printed
+with :func:`rankbook.report.prose.p_value_phrase` (never 0.000: the floor is 1 / (n_perm + 1)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pandas as pd
+
+from rankbook.report.prose import p_value_phrase
+
+__all__ = ["format_frame", "format_values", "table1_views"]
+
+_KEY = "variant vs baseline"
+
+
+def format_values(
+    values: Sequence[Any] | Any,
+    spec: str = ".2f",
+    *,
+    missing: str = "—",
+    prefix: str = "",
+    integer_spec: str | None = None,
+) -> list[str]:
+    """Each value of a table column printed with the format ``spec`` after ``prefix``;
+    ``missing`` where there is no value (None or NaN); whole numbers with ``integer_spec``
+    when one is given (counts beside rates in one column)."""
+    out = []
+    for v in values:
+        if v is None or pd.isna(v):
+            out.append(missing)
+        elif integer_spec is not None and float(v).is_integer():
+            out.append(prefix + format(float(v), integer_spec))
+        else:
+            out.append(prefix + format(float(v), spec))
+    return out
+
+
+def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—") -> pd.DataFrame:
+    """Every cell of ``frame`` printed by :func:`format_values` (same index and columns)."""
+    return frame.apply(
+        lambda column: pd.Series(format_values(column, spec, missing=missing), index=column.index)
+    )
+
+
+def _dash(values: Sequence[Any]) -> list[str]:
+    return format_values(values, ".2f")
+
+
+def table1_views(
+    table: pd.DataFrame,
+    records: Sequence[Mapping[str, Any]],
+    *,
+    n_perm: int,
+    paper: Mapping[str, float],
+    paper_online: Mapping[str, float],
+    extra: Mapping[str, Sequence[Any]] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The (lift, context) tables of an ablation ``table`` (``AblationResult.table``).
+
+    ``records`` are ``AblationResult.table1(...)`` rows in the same order (for ``p_holm`` and
+    ``share_of_oracle``); ``paper`` and ``paper_online`` map a variant to the paper's lift in
+    percent; ``extra`` adds named columns to the context table, one value per row. A length
+    mismatch raises a ValueError naming the argument.
+    """
+    n = len(table)
+    if len(records) != n:
+        raise ValueError(f"records has {len(records)} rows but table has {n}")
+    for name, values in (extra or {}).items():
+        if len(values) != n:
+            raise ValueError(f"extra[{name!r}] has {len(values)} values but table has {n} rows")
+    index = pd.Index(table.variant + " vs " + table.baseline, name=_KEY)
+
+    def p(value: Any) -> str:
+        if value is None or pd.isna(value):
+            return "—"
+        return p_value_phrase(float(value), n_perm).removeprefix("p = ")
+
+    lifts = pd.DataFrame(
+        {
+            "MRR base": table.mrr_sale_base.round(4).to_numpy(),
+            "MRR variant": table.mrr_sale_variant.round(4).to_numpy(),
+            "lift %": table.lift_pct.round(2).to_numpy(),
+            "95% CI": [
+                f"[{a:.2f}, {b:.2f}]" for a, b in zip(table.ci_low, table.ci_high, strict=True)
+            ],
+            "p": [p(v) for v in table.p_value],
+            "p (Holm)": [p(r.get("p_holm")) for r in records],
+        },
+        index=index,
+    )
+    context = pd.DataFrame(
+        {
+            "share of oracle": _dash([r.get("share_of_oracle") for r in records]),
+            "seed sd": table.lift_seed_std.round(2).to_numpy(),
+            **{name: list(values) for name, values in (extra or {}).items()},
+            "paper lift %": _dash(table.variant.map(paper).tolist()),
+            "paper online lift %": _dash(table.variant.map(paper_online).tolist()),
+        },
+        index=index,
+    )
+    return lifts, context
