@@ -1,13 +1,18 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 
+import numba
 import numpy as np
 import pandas as pd
 import pytest
 
 from rankbook.data import DataSource
+from rankbook.ranking.lambdamart import LambdaMARTConfig
 from rankbook.report import read_results, write_results
+from rankbook.report.environment import hardware_record
 
 SOURCE = DataSource("Toy", "simulated", "1", generator="tests.toy")
 
@@ -72,6 +77,26 @@ def test_results_record_the_software_and_satisfy_the_schema(tmp_path):
     assert names["numpy"] == np.__version__ and names["pandas"] == pd.__version__
     commit = software["git"]["commit"]
     assert commit is None or len(commit) == 40
+    hardware = software["hardware"]
+    assert hardware["logical_cpus"] == os.cpu_count()
+    assert hardware["threads"]["numba"] == numba.get_num_threads()
+    assert hardware["threads"]["lightgbm"] == LambdaMARTConfig().num_threads
+
+
+def test_the_hardware_record_follows_the_thread_settings(monkeypatch):
+    """The recorded counts are read when the file is written, not fixed at import."""
+    before = hardware_record()["threads"]["numba"]
+    if numba.config.NUMBA_NUM_THREADS > 1:
+        numba.set_num_threads(1)
+        try:
+            assert hardware_record()["threads"]["numba"] == 1
+        finally:
+            numba.set_num_threads(before)
+    fake_torch = type("FakeTorch", (), {"get_num_threads": staticmethod(lambda: 3)})
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)
+    assert hardware_record()["threads"]["torch"] == 3
+    monkeypatch.delitem(sys.modules, "torch")
+    assert hardware_record()["threads"]["torch"] is None
 
 
 def test_results_of_several_sources_satisfy_the_schema():

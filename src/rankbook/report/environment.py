@@ -1,22 +1,27 @@
-"""What produced a results file: the git commit of the checkout and the package versions.
+"""What produced a results file: the git commit, the package versions and the machine.
 
-Recorded under ``software`` in every results JSON, so that a number can be traced to the code
-and the libraries that computed it. Deterministic for a given checkout and environment (no
-timestamps), so two runs with the same parameters still write identical files.
+Recorded under ``software`` in every results JSON, so that a number can be traced to the code,
+the libraries and the processor that computed it (LightGBM's and torch's last digits move with
+the CPU and the thread counts, so those are recorded beside the versions). Deterministic for a
+given checkout, environment and machine (no timestamps), so two runs with the same parameters
+still write identical files.
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 from rankaudit._version import __version__
 from rankbook.paths import project_root_or_none
+from rankbook.ranking.lambdamart import LambdaMARTConfig
 
-__all__ = ["RECORDED_PACKAGES", "git_state", "software_record"]
+__all__ = ["RECORDED_PACKAGES", "cpu_model", "git_state", "hardware_record", "software_record"]
 
 #: Distributions whose versions a results file records (those absent are recorded as absent).
 RECORDED_PACKAGES = (
@@ -78,4 +83,46 @@ def software_record() -> dict[str, Any]:
         "python": platform.python_version(),
         "git": git_state(),
         "packages": [{"name": n, "version": _version(n)} for n in RECORDED_PACKAGES],
+        "hardware": hardware_record(),
+    }
+
+
+def cpu_model() -> str | None:
+    """The processor's model name (``/proc/cpuinfo`` on Linux, else the platform's word)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip() or None
+    except OSError:
+        pass
+    return platform.processor() or None
+
+
+def _blas_threads() -> int | None:
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    counts = [i["num_threads"] for i in threadpool_info() if i.get("user_api") == "blas"]
+    return max(counts) if counts else None
+
+
+def hardware_record() -> dict[str, Any]:
+    """The ``hardware`` entry: CPU model, architecture, logical CPUs and the thread counts of
+    NumPy's BLAS, Numba, LightGBM (the rankers' setting) and torch (``None`` when the chapter
+    did not import it)."""
+    import numba
+
+    torch = sys.modules.get("torch")
+    return {
+        "cpu_model": cpu_model(),
+        "machine": platform.machine() or None,
+        "logical_cpus": os.cpu_count(),
+        "threads": {
+            "numpy_blas": _blas_threads(),
+            "numba": int(numba.get_num_threads()),
+            "lightgbm": LambdaMARTConfig().num_threads,
+            "torch": int(torch.get_num_threads()) if torch is not None else None,
+        },
     }
