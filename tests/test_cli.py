@@ -73,7 +73,7 @@ def test_audit_table_and_csv():
     assert proc.returncode == 0 and "envelope" in proc.stdout
     proc = _cli("audit", FIX / "run_b.txt", FIX / "qrels.txt", "--format", "csv", "-c")
     assert proc.returncode == 0
-    assert proc.stdout.splitlines()[0] == "measure,ties,value"
+    assert proc.stdout.splitlines()[0] == "measure,ties,value,aggregation"
 
 
 def test_compare_and_checklist():

@@ -4,7 +4,8 @@ Reads JSON ``{"run": {q: {d: s}}, "qrels": {q: {d: l}}, "level": int, "asks": [[
 name, key], ...]}`` on stdin and writes ``{key: {query: value}}``: ``pytrec_eval`` takes a
 trec_eval measure name, ``ir_measures`` an ir_measures measure string (computed alone, one
 call each: with several measures in one call ir_measures 0.4.3 has been seen to mix up
-``nDCG`` and ``nDCG(gains=...)``), ``ranx`` a ranx metric name.
+``nDCG`` and ``nDCG(gains=...)``), ``ir_measures_aggregate`` the same, aggregated by
+ir_measures' own aggregator (``{"all": value}``), ``ranx`` a ranx metric name.
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ def main() -> None:
             measure = ir_measures.parse_measure(name)
             values = ir_measures.iter_calc([measure], qrels, run)
             out[key] = {m.query_id: float(m.value) for m in values}
+        elif provider == "ir_measures_aggregate":
+            import ir_measures
+
+            measure = ir_measures.parse_measure(name)
+            out[key] = {"all": float(ir_measures.calc_aggregate([measure], qrels, run)[measure])}
         elif provider == "ranx":
             from ranx import Qrels, Run, evaluate
 

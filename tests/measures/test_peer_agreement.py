@@ -1,7 +1,10 @@
 """Every measure agrees with its trusted peer on tie-free runs with graded labels.
 
-trec_eval's measures against pytrec_eval (under the ``trec_eval`` rule, per query, to 1e-9);
-the others against ir_measures' providers and ranx: ``Judged@k`` and ``RR@k`` (ir_measures),
+On these tie-free runs every tie rule gives the same bits (``trec_eval``, ``expected``,
+``pessimistic``, ``optimistic``, ``input_order``, ``hash``: one order, one value), for every
+measure family.  trec_eval's measures equal pytrec_eval's per query exactly, under every rule
+(bits, not a tolerance); the others agree with ir_measures' providers and ranx (to 1e-9 unless
+said): ``Judged@k`` and ``RR@k`` (ir_measures),
 ``nDCG(gains=...)`` (ir_measures through pytrec_eval), ``nDCG(dcg='exp-log2')`` (ranx's
 ``ndcg_burges``), ``RBP`` (ranx's ``rbp``, on binary labels: ranx weights it by the label),
 ``ERR@k`` (gdeval through ir_measures, which prints five decimals: agreement to half a unit of
@@ -11,12 +14,14 @@ timeout.  The seeds are drawn by hypothesis, so this is a property test over run
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from rankaudit.measures.registry import parse_measure
-from rankaudit.runs import evaluate_run
+from rankaudit.measures.registry import FAMILIES, parse_measure
+from rankaudit.measures.rules import RUN_TIE_RULES
+from rankaudit.runs import audit_run
 from tests.measures.conftest import ask_peers, tables, tie_free_run_and_qrels
 
 pytest.importorskip("pytrec_eval")
@@ -52,13 +57,37 @@ OTHERS = {
     "nDCG(dcg='exp-log2')@10": ("ranx", "ndcg_burges@10", 1e-9),
     "ERR@10": ("ir_measures", "ERR@10", 5e-6 + 1e-12),
 }
+#: no peer computes these; the rules must still agree on them to the bit
+OWN_ONLY = ("RBPres(p=0.8)", "RBP(p=0.7,rel=2)@10", "NumRet@5")
 
 
-def _compare(frame, peer: dict, column: str, tol: float) -> None:
-    ours = frame.set_index("query")[column]
+def _every_rule(run: dict, qrels: dict, names: list[str], level: int = 1) -> dict[str, dict]:
+    """``{measure: {query: value}}`` under the trec_eval rule, after asserting that every other
+    rule gives the same bits on this tie-free run."""
+    r, q = tables(run, qrels)
+    audit = audit_run(r, q, names, ties=list(RUN_TIE_RULES), relevance_level=level)
+    ref = audit.values["trec_eval"]
+    for rule, values in audit.values.items():
+        assert np.array_equal(values, ref), rule
+    queries = [str(x) for x in audit.queries]
+    return {
+        str(m): dict(zip(queries, ref[:, j].tolist(), strict=True))
+        for j, m in enumerate(audit.measures)
+    }
+
+
+def _compare(ours: dict, peer: dict, column: str, tol: float) -> None:
     assert peer, f"the peer returned nothing for {column}"
     for query, value in peer.items():
-        assert ours[query] == pytest.approx(value, abs=tol), (column, query)
+        if tol == 0:
+            assert ours[column][query] == value, (column, query, ours[column][query], value)
+        else:
+            assert ours[column][query] == pytest.approx(value, abs=tol), (column, query)
+
+
+def test_the_suites_cover_every_family():
+    names = [*TREC_EVAL, *OTHERS, "RBP(p=0.8)", *OWN_ONLY]
+    assert {parse_measure(n).family for n in names} == set(FAMILIES)
 
 
 @settings(max_examples=3, deadline=None, phases=NO_SHRINK, suppress_health_check=list(HealthCheck))
@@ -67,10 +96,9 @@ def test_trec_eval_measures_match_pytrec_eval(seed, level):
     run, qrels = tie_free_run_and_qrels(seed)
     asks = [["pytrec_eval", name, ours] for ours, name in TREC_EVAL.items()]
     peer = ask_peers(run, qrels, level, asks)
-    r, q = tables(run, qrels)
-    frame = evaluate_run(r, q, list(TREC_EVAL), ties="trec_eval", relevance_level=level)
-    for ours in TREC_EVAL:
-        _compare(frame, peer[ours], str(parse_measure(ours)), 1e-9)
+    ours = _every_rule(run, qrels, list(TREC_EVAL), level)
+    for name in TREC_EVAL:
+        _compare(ours, peer[name], str(parse_measure(name)), 0.0)
 
 
 @settings(max_examples=2, deadline=None, phases=NO_SHRINK, suppress_health_check=list(HealthCheck))
@@ -79,10 +107,9 @@ def test_other_measures_match_ir_measures_and_ranx(seed):
     run, qrels = tie_free_run_and_qrels(seed, low=0, high=4)
     asks = [[provider, name, ours] for ours, (provider, name, _) in OTHERS.items()]
     peer = ask_peers(run, qrels, 1, asks)
-    r, q = tables(run, qrels)
-    frame = evaluate_run(r, q, list(OTHERS), ties="trec_eval")
-    for ours, (_, _, tol) in OTHERS.items():
-        _compare(frame, peer[ours], str(parse_measure(ours)), tol)
+    ours = _every_rule(run, qrels, [*OTHERS, *OWN_ONLY])
+    for name, (_, _, tol) in OTHERS.items():
+        _compare(ours, peer[name], str(parse_measure(name)), tol)
 
 
 @settings(max_examples=2, deadline=None, phases=NO_SHRINK, suppress_health_check=list(HealthCheck))
@@ -92,7 +119,6 @@ def test_rbp_matches_ranx_on_binary_labels(seed):
     run, qrels = tie_free_run_and_qrels(seed, low=0, high=1)
     asks = [["ranx", "rbp.8", "RBP(p=0.8)"], ["ranx", "rbp.5", "RBP(p=0.5)"]]
     peer = ask_peers(run, qrels, 1, asks)
-    r, q = tables(run, qrels)
-    frame = evaluate_run(r, q, ["RBP(p=0.8)", "RBP(p=0.5)"], ties="trec_eval")
+    ours = _every_rule(run, qrels, ["RBP(p=0.8)", "RBP(p=0.5)"])
     for name in ("RBP(p=0.8)", "RBP(p=0.5)"):
-        _compare(frame, peer[name], str(parse_measure(name)), 1e-9)
+        _compare(ours, peer[name], str(parse_measure(name)), 1e-9)

@@ -40,7 +40,11 @@ def test_values_are_each_runs_own_audit(track):
     paths, qrels, names, _, board = track
     for path, name in zip(paths, names, strict=True):
         alone = audit_run(read_trec_run(path), qrels, MEASURES, ties=RULES).aggregate()
-        mine = [(v["measure"], v["ties"], v["value"]) for v in board.values if v["run"] == name]
+        mine = [
+            (v["measure"], v["ties"], v["value"], v["aggregation"])
+            for v in board.values
+            if v["run"] == name
+        ]
         assert mine == list(alone.itertuples(index=False, name=None))
 
 

@@ -110,7 +110,7 @@ def test_expected_between_bounds(data, extra, level):
     mid = evaluate_batch(batch, MEASURES, "expected")
     for rule in ("trec_eval", "input_order", "hash"):
         v = evaluate_batch(batch, MEASURES, rule)
-        assert np.all(lo <= v + 1e-12) and np.all(v <= hi + 1e-12)
-    assert np.all(lo <= mid + 1e-12) and np.all(mid <= hi + 1e-12)
+        assert np.all(lo <= v) and np.all(v <= hi)  # exactly: no tolerance
+    assert np.all(lo <= mid) and np.all(mid <= hi)
     ref = [expected_reference(m, scores, labels, judged, level) for m in MEASURES]
     np.testing.assert_allclose(mid[0], ref, rtol=0, atol=1e-12)

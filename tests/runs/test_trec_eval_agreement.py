@@ -1,4 +1,6 @@
-"""--ties trec_eval reproduces trec_eval (via pytrec_eval) per query and in aggregate."""
+"""--ties trec_eval reproduces trec_eval (via pytrec_eval) per query, to the bit, and in
+aggregate (the mean over queries; the sum for trec_eval's counts); on tie-free files every
+other rule gives the same bits."""
 
 from __future__ import annotations
 
@@ -7,8 +9,15 @@ import pytest
 
 from rankaudit.measures.list_reference import measure_of_ranking, ranked_order
 from rankaudit.measures.list_support import INSERTION_SORT_MAX
-from rankaudit.measures.registry import parse_measures
-from rankaudit.runs import evaluate_run, read_trec_qrels, read_trec_run, run_from_ranx
+from rankaudit.measures.registry import aggregate_value, parse_measures
+from rankaudit.measures.rules import RUN_TIE_RULES
+from rankaudit.runs import (
+    audit_run,
+    evaluate_run,
+    read_trec_qrels,
+    read_trec_run,
+    run_from_ranx,
+)
 from tests.runs.conftest import FIXTURES, random_run_and_qrels, write_trec
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -24,7 +33,12 @@ MEASURES = (
     "RR",
     "Success@10",
     "Success@1",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
 )
+#: what trec_eval aggregates by summing over queries (its other measures: the mean)
+TREC_EVAL_SUMMED = {"num_ret", "num_rel", "num_rel_ret"}
 
 
 def _pytrec(run: dict, qrels: dict, level: int) -> dict:
@@ -51,12 +65,15 @@ def _check(frame, expected: dict) -> None:
     assert sorted(frame["query"]) == sorted(expected)
     for _, row in frame.iterrows():
         for m in parse_measures(MEASURES):
-            assert row[str(m)] == pytest.approx(
-                expected[row["query"]][m.trec_eval_name], abs=1e-12
-            ), (row["query"], str(m))
+            want = expected[row["query"]][m.trec_eval_name]
+            assert row[str(m)] == want, (row["query"], str(m), row[str(m)], want)
     for m in parse_measures(MEASURES):
-        mean = np.mean([v[m.trec_eval_name] for v in expected.values()])
-        assert frame[str(m)].mean() == pytest.approx(mean, abs=1e-12)
+        per_query = [v[m.trec_eval_name] for v in expected.values()]
+        if m.trec_eval_name in TREC_EVAL_SUMMED:
+            assert aggregate_value(m, frame[str(m)]) == sum(per_query), str(m)
+        else:
+            want = np.mean(per_query)
+            assert aggregate_value(m, frame[str(m)]) == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -72,6 +89,25 @@ def test_random_files_match_pytrec_eval(tmp_path, seed, level):
         relevance_level=level,
     )
     _check(frame, _pytrec(run, qrels, level))
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_tie_free_files_every_rule_is_trec_eval_to_the_bit(tmp_path, seed):
+    run, qrels = random_run_and_qrels(seed)
+    rng = np.random.default_rng(seed)
+    run = {
+        q: {d: float(s) for d, s in zip(docs, rng.permutation(len(docs)), strict=True)}
+        for q, docs in run.items()
+    }
+    run_path, qrels_path = write_trec(run, qrels, tmp_path)
+    audit = audit_run(
+        read_trec_run(run_path), read_trec_qrels(qrels_path), MEASURES, ties=list(RUN_TIE_RULES)
+    )
+    assert not audit.any_tie.any()
+    for rule, values in audit.values.items():
+        assert np.array_equal(values, audit.values["trec_eval"]), rule
+    frame = evaluate_run(read_trec_run(run_path), read_trec_qrels(qrels_path), MEASURES)
+    _check(frame, _pytrec(run, qrels, 1))
 
 
 def test_fixture_files_match_pytrec_eval():
@@ -106,9 +142,10 @@ def test_complete_scores_missing_queries_zero(tmp_path):
     full = evaluate_run(r, q, MEASURES, complete=True)
     assert set(full["query"]) == set(qrels)
     missing = full[~full["query"].isin(plain["query"])]
-    assert (
-        len(missing) >= 1 and (missing[list(map(str, parse_measures(MEASURES)))] == 0).all().all()
-    )
+    scored = [str(m) for m in parse_measures(MEASURES) if m.family != "NumRel"]
+    assert len(missing) >= 1 and (missing[scored] == 0).all().all()
+    # NumRel counts the qrels, whether the run answered the query or not (trec_eval -c)
+    assert missing["NumRel"].tolist() == [1.0]
     merged = full.set_index("query").loc[plain["query"]]
     assert np.array_equal(merged.to_numpy(), plain.set_index("query").to_numpy())
 

@@ -65,7 +65,7 @@ def run_checklist(
         "file: how the candidates were formed (depth cut-off, filters, deduplication).",
         facts1,
     )
-    vals = {rule: float(v[:, 0].mean()) for rule, v in audit.values.items()}
+    vals = {rule: float(audit.aggregated(rule)[0]) for rule in audit.values}
     item2 = ChecklistItem(
         "presort_order",
         "Pre-sort candidate order",
@@ -119,7 +119,7 @@ def run_checklist(
             complete=complete,
             seed=seed,
         )
-        changes.append(abs(float(other.values[ties][:, 0].mean()) - base))
+        changes.append(abs(float(other.aggregated(ties)[0]) - base))
     worst = max(changes, default=0.0)
     item5 = ChecklistItem(
         "permutation_test",

@@ -60,11 +60,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     s = summary
     verdict = "survives" if s["sign_survives_worst_case"] else "does NOT survive"
+    over = "summed" if s["aggregation"] == "sum" else "mean"
     lines = [
-        f"{s['measure']} over {s['n_queries']} queries (expected over tie orders)",
-        f"  A {args.run_a}: {s['mean_a']:.4f}",
-        f"  B {args.run_b}: {s['mean_b']:.4f}",
-        f"  B - A: {s['mean_difference']:+.4f}   paired sign-flip p = {s['p_value_sign_flip']:.4g}"
+        f"{s['measure']} over {s['n_queries']} queries (expected over tie orders; {over} over "
+        "queries, as trec_eval)",
+        f"  A {args.run_a}: {s['value_a']:.4f}",
+        f"  B {args.run_b}: {s['value_b']:.4f}",
+        f"  B - A: {s['difference']:+.4f}   paired sign-flip p = {s['p_value_sign_flip']:.4g}"
         f" ({args.n_perm} flips)",
     ]
     if s["lift_pct"] is not None:

@@ -31,8 +31,11 @@ __all__ = ["cmd_leaderboard", "expand_runs", "register"]
 
 DEFINITIONS = """\
 definitions (per measure, over the runs given):
+  value          per-query values aggregated as trec_eval does: the mean over queries, the
+                 sum for the counts NumRet, NumRel, NumRelRet
   tie envelope   [pessimistic, optimistic]: the worst and best value any tie order gives
-  leaderboard    runs by value, best first; exactly equal values by run name
+  equal          values that differ by rounding alone (at most 1e-12 of their magnitude)
+  leaderboard    runs by value, best first; equal values by run name
   rank interval  best = 1 + #{other runs whose pessimistic value > this run's optimistic};
                  worst = 1 + #{other runs whose optimistic value >= this run's pessimistic}:
                  the best and worst rank a run can take when every run's value may lie
@@ -40,7 +43,8 @@ definitions (per measure, over the runs given):
   tie-decided    a pair whose order differs between two rules' leaderboards, or whose
   pair           envelopes overlap while their trec_eval values differ
   pairs          per-query expected values (no tie order moves them), B - A, paired
-                 sign-flip randomisation test and t-test, Holm-adjusted per measure
+                 sign-flip randomisation test and t-test, Holm-adjusted per measure;
+                 differences of rounding alone give p = 1
 """
 
 _READ_OPTIONS = (

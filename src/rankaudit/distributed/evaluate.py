@@ -7,7 +7,8 @@ How it runs
     2. Each partition is a long-format frame, evaluated by the single-machine
        :func:`rankaudit.evaluate` on a worker (the same numba kernels).
     3. The per-row metrics stay on the cluster (persisted) as a Dask
-       DataFrame; their means are reduced exactly
+       DataFrame; their means (and, for ``measures=``, their aggregates as each
+       measure declares: the sum for the counts) are reduced exactly
        (:mod:`rankaudit.distributed.exact`) and returned computed.
 
 Why the result is identical to one machine
@@ -32,8 +33,14 @@ from dataclasses import dataclass
 import pandas as pd
 
 from rankaudit._optional import require
-from rankaudit.distributed.exact import exact_sums, means_from_sums
+from rankaudit.distributed.exact import (
+    exact_sums,
+    means_of_totals,
+    sums_from_sums,
+    totals_from_sums,
+)
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
+from rankaudit.measures.registry import parse_measures
 from rankaudit.ties.evaluate import evaluate as evaluate_local
 
 __all__ = ["DistributedEvaluation", "evaluate"]
@@ -55,11 +62,17 @@ class DistributedEvaluation:
         pandas Series: the correctly rounded mean of each metric column.
     n_rows
         Number of evaluated rows (after ``empty="drop"``).
+    aggregates
+        pandas Series: each metric column aggregated as trec_eval aggregates it, which is
+        its mean except for a ``measures=`` count (``NumRet``, ``NumRel``, ``NumRelRet``),
+        whose correctly rounded *sum* it holds (the family's declared aggregation,
+        :func:`rankaudit.measures.registry.aggregate_value`).
     """
 
     rows: object
     means: pd.Series
     n_rows: int
+    aggregates: pd.Series
 
     def __repr__(self) -> str:
         return f"DistributedEvaluation(n_rows={self.n_rows})\n{self.means.to_string()}"
@@ -260,8 +273,14 @@ def evaluate(
     row_id_columns = {row_col, user_col}
     metric_columns = [c for c in meta.columns if c not in row_id_columns]
     parts = [_sums(part, metric_columns) for part in rows.to_delayed()]
-    means, n_rows = means_from_sums(_progress_compute(parts, progress, "rankaudit.distributed"))
-    return DistributedEvaluation(rows=rows, means=means, n_rows=n_rows)
+    totals, n_rows = totals_from_sums(_progress_compute(parts, progress, "rankaudit.distributed"))
+    means = means_of_totals(totals, n_rows)
+    summed = [] if measures is None else parse_measures(measures)
+    summed = [str(m) for m in summed if m.aggregation == "sum"]
+    aggregates = means.copy()
+    for name, value in sums_from_sums({name: totals[name] for name in summed}).items():
+        aggregates[name] = value
+    return DistributedEvaluation(rows=rows, means=means, n_rows=n_rows, aggregates=aggregates)
 
 
 def _sums(part, columns: list[str]):

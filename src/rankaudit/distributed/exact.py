@@ -29,7 +29,16 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["SHIFT", "exact_mean", "exact_sum", "exact_sums", "means_from_sums"]
+__all__ = [
+    "SHIFT",
+    "exact_mean",
+    "exact_sum",
+    "exact_sums",
+    "means_from_sums",
+    "means_of_totals",
+    "sums_from_sums",
+    "totals_from_sums",
+]
 
 SHIFT = 1126  # 2**-1126 = 2**-1074 * 2**-52: every float64 is an integer multiple of it
 _LOW_BITS = 26
@@ -73,10 +82,11 @@ def exact_sums(frame: pd.DataFrame, columns: Iterable[str]) -> dict[str, int]:
     return sums
 
 
-def means_from_sums(parts: Iterable[Mapping[str, int]]) -> tuple[pd.Series, int]:
-    """Combine per-partition :func:`exact_sums` into correctly rounded means and the row count.
+def totals_from_sums(parts: Iterable[Mapping[str, int]]) -> tuple[dict[str, int], int]:
+    """Combine per-partition :func:`exact_sums` into the exact totals (units of
+    ``2**-SHIFT``) and the row count.
 
-    Raises ValueError when there are no rows at all (a mean of nothing is not a number).
+    Raises ValueError when there are no rows at all (an aggregate of nothing is no number).
     """
     totals: dict[str, int] = {}
     for part in parts:
@@ -85,8 +95,29 @@ def means_from_sums(parts: Iterable[Mapping[str, int]]) -> tuple[pd.Series, int]
     n = totals.pop("__n__", 0)
     if n == 0:
         raise ValueError("there are no rows to average (zero input rows, or every row was dropped)")
+    return totals, n
+
+
+def means_from_sums(parts: Iterable[Mapping[str, int]]) -> tuple[pd.Series, int]:
+    """Combine per-partition :func:`exact_sums` into correctly rounded means and the row count.
+
+    Raises ValueError when there are no rows at all (a mean of nothing is not a number).
+    """
+    totals, n = totals_from_sums(parts)
+    return means_of_totals(totals, n), n
+
+
+def means_of_totals(totals: Mapping[str, int], n: int) -> pd.Series:
+    """The correctly rounded means of exact totals (:func:`totals_from_sums`) over ``n`` rows."""
     scale = n << SHIFT
-    return pd.Series({name: total / scale for name, total in totals.items()}, dtype=np.float64), n
+    return pd.Series({name: total / scale for name, total in totals.items()}, dtype=np.float64)
+
+
+def sums_from_sums(totals: Mapping[str, int]) -> pd.Series:
+    """The correctly rounded sums of exact totals (:func:`totals_from_sums`): the float64
+    nearest to each exact sum, which is what ``math.fsum`` gives on one machine."""
+    scale = 1 << SHIFT
+    return pd.Series({name: total / scale for name, total in totals.items()}, dtype=np.float64)
 
 
 def exact_mean(values: np.ndarray | pd.Series) -> float:

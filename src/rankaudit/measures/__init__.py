@@ -18,7 +18,13 @@ Below both input shapes (the rectangular rows of :mod:`rankaudit.ties` and the r
   input in the same pass and give exact variances; tests hold them equal to the list kernels.
 """
 
-from rankaudit.measures.registry import FAMILIES, Measure, parse_measure, parse_measures
+from rankaudit.measures.registry import (
+    FAMILIES,
+    Measure,
+    aggregate_value,
+    parse_measure,
+    parse_measures,
+)
 from rankaudit.measures.rules import RULES, RUN_TIE_RULES, TIE_RULES, check_rule
 
 __all__ = [
@@ -27,6 +33,7 @@ __all__ = [
     "RUN_TIE_RULES",
     "TIE_RULES",
     "Measure",
+    "aggregate_value",
     "check_rule",
     "parse_measure",
     "parse_measures",

@@ -1,6 +1,7 @@
 """The declared measure families: each measure's name (ir_measures' spelling), typed parameters
-with their checks, cutoff rule, trec_eval name, list-kernel code and how its expectation under
-random ties is computed.  Definitions: :mod:`rankaudit.measures.registry`.
+with their checks, cutoff rule, trec_eval name, list-kernel code, how its expectation under
+random ties is computed and how its per-query values aggregate over queries.  Definitions:
+:mod:`rankaudit.measures.registry`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,12 @@ from dataclasses import dataclass, field
 from rankaudit._checks import LABEL_LIMIT, check_label_level
 from rankaudit.measures import list_support as K
 
-__all__ = ["FAMILIES", "Family", "Param"]
+__all__ = ["AGGREGATIONS", "FAMILIES", "Family", "Param"]
+
+#: How a measure's per-query values combine into one value for the run, as trec_eval
+#: combines them: ``"mean"`` over the evaluated queries, or ``"sum"`` (trec_eval's counts
+#: ``num_ret``, ``num_rel``, ``num_rel_ret``; ir_measures' ``SumAgg``).
+AGGREGATIONS = ("mean", "sum")
 
 
 def _check_dcg(value: object, name: str) -> str:
@@ -71,7 +77,9 @@ class Family:
 
     ``cutoff`` is ``"required"``, ``"optional"`` or ``"none"``; ``kernel`` the list-kernel
     code; ``trec_eval`` the key pytrec_eval reports without cutoff (``None``: trec_eval lacks
-    the measure); ``expectation`` how ``ties="expected"`` is computed (``"exact"``).
+    the measure); ``expectation`` how ``ties="expected"`` is computed (``"exact"``);
+    ``aggregation`` how per-query values combine over queries (one of :data:`AGGREGATIONS`:
+    ``"mean"``, or ``"sum"`` for the counts, as trec_eval and ir_measures sum them).
     """
 
     name: str
@@ -83,6 +91,11 @@ class Family:
     summary: str
     expectation: str = "exact"
     aliases: tuple[str, ...] = field(default=())
+    aggregation: str = "mean"
+
+    def __post_init__(self) -> None:
+        if self.aggregation not in AGGREGATIONS:
+            raise ValueError(f"{self.name}: aggregation {self.aggregation!r} not in {AGGREGATIONS}")
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -159,6 +172,7 @@ FAMILIES: dict[str, Family] = {
             None,
             "documents retrieved",
             aliases=("num_ret",),
+            aggregation="sum",
         ),
         Family(
             "NumRel",
@@ -169,6 +183,7 @@ FAMILIES: dict[str, Family] = {
             None,
             "relevant in the qrels",
             aliases=("num_rel",),
+            aggregation="sum",
         ),
         Family(
             "NumRelRet",
@@ -179,6 +194,7 @@ FAMILIES: dict[str, Family] = {
             None,
             "relevant documents retrieved",
             aliases=("hits", "num_rel_ret"),
+            aggregation="sum",
         ),
         Family(
             "RBP",

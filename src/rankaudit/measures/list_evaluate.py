@@ -8,6 +8,25 @@ measure alike (``trec_eval``, ``input_order``, ``hash``), pass the rule's sort k
 rules sort each tie block by the *measure's* utility instead (:func:`utility_class`,
 :func:`utility_key`): lowest first for ``pessimistic``, highest first for ``optimistic``, so
 each measure gets its own minimum and maximum; measures with the same utility share one sort.
+
+The envelope holds in floating point, not only on paper (:func:`evaluate_envelope`):
+
+- ``pessimistic`` and ``optimistic`` are the smaller and the larger of the two extreme orders'
+  values (each the value of an actual tie order, summed in rank order as trec_eval sums), so
+  ``pessimistic <= optimistic`` even where rounding could invert two nearly equal sums;
+- ``expected`` (the closed forms and dynamic programmes of the expected kernel, which sum in
+  another order) is clamped into ``[pessimistic, optimistic]``.  Where no tie moves a query
+  (no tie at all, or tie blocks whose order does not change the measure) both bounds are the
+  same order's value, so ``expected``, ``pessimistic``, ``optimistic`` and every ordered rule
+  (``trec_eval`` among them) are the same bits; and ``pessimistic <= expected <= optimistic``
+  always holds exactly.  A batch without any tie is evaluated once, by the ordered kernel;
+  with ties, one of these rules alone costs both bound orders (and the expectation), about
+  two to three times one ordered pass; all three together cost what they cost before.
+
+Values of *different* computations that differ by rounding alone (two runs whose per-query
+values are mathematically equal but summed in other orders) are told apart from real
+differences by :data:`ROUNDING_TOLERANCE` (:func:`rounding_tolerance`): leaderboard orders,
+rank intervals, Kendall's tau and the paired tests treat them as equal.
 """
 
 from __future__ import annotations
@@ -25,13 +44,41 @@ from rankaudit.measures.list_support import (
     RBPRES,
     ListDocs,
     QueryJudgments,
+    Tables,
     list_tables,
 )
 from rankaudit.measures.registry import FAMILIES, Measure, measure_spec
 
-__all__ = ["check_labels", "evaluate_lists", "utility_class", "utility_key"]
+__all__ = [
+    "BOUND_RULES",
+    "ROUNDING_TOLERANCE",
+    "check_labels",
+    "evaluate_envelope",
+    "evaluate_lists",
+    "rounding_tolerance",
+    "utility_class",
+    "utility_key",
+]
 
 BOUND_RULES = ("pessimistic", "optimistic")
+#: Two values of a measure (or of an aggregate, or of a difference) whose gap is at most this
+#: times ``max(1, |largest value|)`` differ by rounding alone.  A value is a sum of ``n`` terms,
+#: each rounded once: off by at most about ``n 2**-53`` of its magnitude (below 1e-12 up to
+#: 9,000 terms) and typically by ``sqrt(n) 2**-53`` (below it for any list).  The price: a real
+#: difference below 1e-12 (RBP(p=0.5) moved at rank 45 changes by 2**-45 = 2.8e-14) counts as
+#: none.  The same constant decides whether a tie moves a query (the prevalence).
+ROUNDING_TOLERANCE = 1e-12
+
+
+def rounding_tolerance(*values: object) -> float:
+    """``ROUNDING_TOLERANCE * max(1, max |v|)`` over every value of ``values`` (arrays or
+    numbers): the largest gap that rounding alone explains between values of this size."""
+    top = 1.0
+    for v in values:
+        a = np.abs(np.asarray(v, dtype=np.float64))
+        if a.size:
+            top = max(top, float(a.max()))
+    return ROUNDING_TOLERANCE * top
 
 
 def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None:
@@ -117,6 +164,82 @@ def _sort_key(keys: np.ndarray) -> np.ndarray:
     return keys
 
 
+@numba.njit(cache=True)
+def _any_tie(offsets, order, scores):  # pragma: no cover - compiled
+    """Whether any query holds two documents with exactly equal scores."""
+    for q in range(len(offsets) - 1):
+        a = offsets[q]
+        for r in range(1, offsets[q + 1] - a):
+            if scores[a + order[a + r]] == scores[a + order[a + r - 1]]:
+                return True
+    return False
+
+
+def _bound(
+    docs: ListDocs,
+    judg: QueryJudgments,
+    measures: Sequence[Measure],
+    rule: str,
+    relevance_level: int,
+    tables: Tables,
+) -> np.ndarray:
+    """Every measure under the order of ``rule`` (``pessimistic`` or ``optimistic``): each tie
+    block sorted by the measure's own utility (module docstring)."""
+    out = np.empty((len(docs.offsets) - 1, len(measures)))
+    groups: dict[tuple, list[int]] = {}
+    for j, m in enumerate(measures):
+        groups.setdefault(utility_class(m, relevance_level), []).append(j)
+    for utility, columns in groups.items():
+        key = _sort_key(utility_key(utility, docs.labels, docs.judged))
+        if rule == "optimistic":
+            np.negative(key, out=key)
+        spec = measure_spec([measures[j] for j in columns], relevance_level)
+        part = np.empty((len(out), len(columns)))
+        list_ordered_kernel(docs, judg, spec, tables, key, part)
+        out[:, columns] = part
+    return out
+
+
+def evaluate_envelope(
+    docs: ListDocs,
+    judg: QueryJudgments,
+    measures: Sequence[Measure],
+    relevance_level: int,
+    *,
+    expected: bool = True,
+) -> dict[str, np.ndarray]:
+    """``{"pessimistic", "optimistic"[, "expected"]}``: ``(queries, measures)`` arrays with
+    ``pessimistic <= expected <= optimistic`` exactly, all three the same bits wherever no tie
+    moves a query (module docstring).  ``expected=False`` leaves the expectation out."""
+    check_labels(measures, judg.labels)
+    tables = _tables(docs, judg)
+    if not _any_tie(docs.offsets, docs.order, docs.scores):
+        # one order: every rule's value is the ordered kernel's, bit for bit
+        one = np.empty((len(docs.offsets) - 1, len(measures)))
+        keys = np.zeros(len(docs.scores), np.int32)  # no tie block: never read
+        list_ordered_kernel(docs, judg, measure_spec(measures, relevance_level), tables, keys, one)
+        out = {"pessimistic": one, "optimistic": one.copy()}
+        if expected:
+            out["expected"] = one.copy()
+        return out
+    low = _bound(docs, judg, measures, "pessimistic", relevance_level, tables)
+    high = _bound(docs, judg, measures, "optimistic", relevance_level, tables)
+    out = {"pessimistic": np.minimum(low, high), "optimistic": np.maximum(low, high)}
+    if expected:
+        mean = np.empty_like(low)
+        list_expected_kernel(docs, judg, measure_spec(measures, relevance_level), tables, mean)
+        np.clip(mean, out["pessimistic"], out["optimistic"], out=mean)
+        out["expected"] = mean
+    return out
+
+
+def _tables(docs: ListDocs, judg: QueryJudgments) -> Tables:
+    longest = max(
+        int(np.diff(docs.offsets).max(initial=0)), int(np.diff(judg.offsets).max(initial=0))
+    )
+    return list_tables(longest)
+
+
 def evaluate_lists(
     docs: ListDocs,
     judg: QueryJudgments,
@@ -125,33 +248,16 @@ def evaluate_lists(
     relevance_level: int,
     keys: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``(queries, measures)`` values under ``ties``: the exact expectation, the bounds, or
-    the order of ``keys`` (ascending inside a tie block; required by every other rule)."""
+    """``(queries, measures)`` values under ``ties``: the exact expectation, the bounds
+    (:func:`evaluate_envelope`), or the order of ``keys`` (ascending inside a tie block;
+    required by every other rule)."""
+    if ties == "expected" or ties in BOUND_RULES:
+        wanted = ties == "expected"
+        return evaluate_envelope(docs, judg, measures, relevance_level, expected=wanted)[ties]
     check_labels(measures, judg.labels)
-    n_queries = len(docs.offsets) - 1
-    longest = max(
-        int(np.diff(docs.offsets).max(initial=0)), int(np.diff(judg.offsets).max(initial=0))
-    )
-    tables = list_tables(longest)
-    out = np.empty((n_queries, len(measures)))
-    if ties == "expected":
-        list_expected_kernel(docs, judg, measure_spec(measures, relevance_level), tables, out)
-        return out
-    if ties not in BOUND_RULES:
-        if keys is None:
-            raise ValueError(f"ties={ties!r} needs the rule's sort key")
-        key = _sort_key(keys)
-        list_ordered_kernel(docs, judg, measure_spec(measures, relevance_level), tables, key, out)
-        return out
-    groups: dict[tuple, list[int]] = {}
-    for j, m in enumerate(measures):
-        groups.setdefault(utility_class(m, relevance_level), []).append(j)
-    for utility, columns in groups.items():
-        key = _sort_key(utility_key(utility, docs.labels, docs.judged))
-        if ties == "optimistic":
-            np.negative(key, out=key)
-        spec = measure_spec([measures[j] for j in columns], relevance_level)
-        part = np.empty((n_queries, len(columns)))
-        list_ordered_kernel(docs, judg, spec, tables, key, part)
-        out[:, columns] = part
+    if keys is None:
+        raise ValueError(f"ties={ties!r} needs the rule's sort key")
+    out = np.empty((len(docs.offsets) - 1, len(measures)))
+    spec = measure_spec(measures, relevance_level)
+    list_ordered_kernel(docs, judg, spec, _tables(docs, judg), _sort_key(keys), out)
     return out

@@ -3,7 +3,14 @@
 For each query ``q`` the paired difference is ``d_q = E[m(B, q)] - E[m(A, q)]`` (exact
 expectations over tie orders).  The comparison is *tie-robust* when the sign of the mean
 difference survives the worst case for the winner: if B wins on average, B under its
-pessimistic order must still beat A under its optimistic order (and symmetrically).
+pessimistic order must still beat A under its optimistic order (and symmetrically); a
+difference of rounding alone (:func:`rankaudit.measures.list_evaluate.rounding_tolerance`) is
+no difference, and no win.
+The runs' values are the per-query values aggregated as the measure declares (the mean over
+queries, the sum for the counts NumRet, NumRel, NumRelRet, as trec_eval;
+:func:`rankaudit.measures.registry.aggregate_value`): ``value_a``, ``value_b`` and
+``difference``; ``mean_a``, ``mean_b`` and ``mean_difference`` are the means whatever the
+aggregation.
 Significance tests are left to the caller (the command line uses
 :mod:`rankaudit.runs.significance`), so this room imports nothing above it.
 """
@@ -16,8 +23,9 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
-from rankaudit.measures.registry import Measure, parse_measure
-from rankaudit.runs.evaluate import evaluate_batch
+from rankaudit.measures.list_evaluate import rounding_tolerance
+from rankaudit.measures.registry import Measure, aggregate_value, parse_measure
+from rankaudit.runs.evaluate import evaluate_rules
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run, distinct_ids
 
@@ -44,24 +52,37 @@ class RunComparison:
         """``B - A`` per query under the expected rule."""
         return self.b["expected"] - self.a["expected"]
 
+    def value(self, run: str, rule: str) -> float:
+        """Run ``"a"`` or ``"b"``'s value under ``rule``, aggregated as the measure declares
+        (the mean over the paired queries; the sum for the counts)."""
+        return aggregate_value(self.measure, (self.a if run == "a" else self.b)[rule])
+
     def summary(self) -> dict[str, object]:
-        """Means under expected, the two worst cases and whether the sign survives them."""
-        mean_a, mean_b = float(self.a["expected"].mean()), float(self.b["expected"].mean())
-        b_worst = float(self.b["pessimistic"].mean() - self.a["optimistic"].mean())
-        a_worst = float(self.b["optimistic"].mean() - self.a["pessimistic"].mean())
-        diff = mean_b - mean_a
-        if diff > 0:
-            survives = b_worst > 0
-        elif diff < 0:
-            survives = a_worst < 0
+        """Values under expected (aggregated as the measure declares, and as means), the two
+        worst cases and whether the sign survives them."""
+        value_a, value_b = self.value("a", "expected"), self.value("b", "expected")
+        per_query = len(self.queries) if self.measure.aggregation == "sum" else 1
+        mean_a, mean_b = value_a / per_query, value_b / per_query
+        b_worst = self.value("b", "pessimistic") - self.value("a", "optimistic")
+        a_worst = self.value("b", "optimistic") - self.value("a", "pessimistic")
+        diff = value_b - value_a
+        tol = rounding_tolerance(self.a["optimistic"], self.b["optimistic"]) * per_query
+        if diff > tol:  # a gap of rounding alone is no difference
+            survives = b_worst > tol
+        elif diff < -tol:
+            survives = a_worst < -tol
         else:
             survives = False
         return {
             "measure": str(self.measure),
             "n_queries": int(len(self.queries)),
+            "aggregation": self.measure.aggregation,
+            "value_a": value_a,
+            "value_b": value_b,
+            "difference": float(diff),
             "mean_a": mean_a,
             "mean_b": mean_b,
-            "mean_difference": float(diff),
+            "mean_difference": float(mean_b - mean_a),
             "b_pessimistic_minus_a_optimistic": b_worst,
             "b_optimistic_minus_a_pessimistic": a_worst,
             "sign_survives_worst_case": bool(survives),
@@ -106,15 +127,8 @@ def compare_runs(
     vals = []
     for run in (run_a, run_b):
         batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
-        vals.append(
-            (
-                batch.queries,
-                {
-                    rule: evaluate_batch(batch, (m,), rule)[:, 0]
-                    for rule in ("expected", "pessimistic", "optimistic")
-                },
-            )
-        )
+        rules = evaluate_rules(batch, (m,), ("expected", "pessimistic", "optimistic"))
+        vals.append((batch.queries, {rule: v[:, 0] for rule, v in rules.items()}))
     (qa, va), (qb, vb) = vals
     common, ia, ib = np.intersect1d(qa.astype(str), qb.astype(str), return_indices=True)
     if len(common) == 0:

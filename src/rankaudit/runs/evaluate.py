@@ -4,6 +4,12 @@
 :func:`audit_run` evaluates several rules on one layout and adds what the rules disagree on:
 the tie envelope (optimistic minus pessimistic) and the tie prevalence (share of queries
 whose value moves between the bounds: a tie that can change the measure).
+The run's value of a measure is its per-query values aggregated as trec_eval aggregates them:
+the mean over the evaluated queries, the sum for the counts (``NumRet``, ``NumRel``,
+``NumRelRet``), as each family declares (:func:`rankaudit.measures.registry.aggregate_value`).
+Under the expected and bound rules ``pessimistic <= expected <= optimistic`` holds exactly,
+and where no tie moves a query the three are the same bits as every ordered rule
+(:func:`rankaudit.measures.list_evaluate.evaluate_envelope`).
 Definitions: :mod:`rankaudit.measures.registry`; rules: :mod:`rankaudit.runs.tie_keys`.
 """
 
@@ -16,19 +22,35 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_seed
-from rankaudit.measures.list_evaluate import evaluate_lists
+from rankaudit.measures.list_evaluate import (
+    BOUND_RULES,
+    ROUNDING_TOLERANCE,
+    evaluate_envelope,
+    evaluate_lists,
+)
 from rankaudit.measures.list_support import ListDocs, QueryJudgments
-from rankaudit.measures.registry import FAMILIES, Measure, parse_measures
+from rankaudit.measures.registry import FAMILIES, Measure, aggregate_values, parse_measures
 from rankaudit.measures.rules import check_rule, check_rules
 from rankaudit.runs.layout import QueryBatch, join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tie_keys import tie_keys
 
-__all__ = ["RunAudit", "audit_batch", "audit_run", "evaluate_batch", "evaluate_run"]
+__all__ = [
+    "RunAudit",
+    "audit_batch",
+    "audit_run",
+    "evaluate_batch",
+    "evaluate_rules",
+    "evaluate_run",
+]
 
 DEFAULT_MEASURES = ("nDCG@10", "P@10", "AP", "RR")
-#: two values closer than this (relative to 1) count as equal for the prevalence
-MOVE_TOLERANCE = 1e-12
+_ENVELOPE_RULES = ("expected", *BOUND_RULES)
+
+
+def _lists(batch: QueryBatch) -> tuple[ListDocs, QueryJudgments]:
+    docs = ListDocs(batch.offsets, batch.score_order, batch.scores, batch.labels, batch.judged)
+    return docs, QueryJudgments(batch.judged_offsets, batch.judged_labels)
 
 
 def evaluate_batch(
@@ -36,12 +58,29 @@ def evaluate_batch(
 ) -> np.ndarray:
     """``(queries, measures)`` values of ``batch`` under ``ties`` (the core's
     :func:`~rankaudit.measures.list_evaluate.evaluate_lists`; no argument checks)."""
-    docs = ListDocs(batch.offsets, batch.score_order, batch.scores, batch.labels, batch.judged)
-    judg = QueryJudgments(batch.judged_offsets, batch.judged_labels)
-    keys = (
-        None if ties in ("expected", "pessimistic", "optimistic") else tie_keys(batch, ties, seed)
-    )
+    docs, judg = _lists(batch)
+    keys = None if ties in _ENVELOPE_RULES else tie_keys(batch, ties, seed)
     return evaluate_lists(docs, judg, measures, ties, batch.relevance_level, keys)
+
+
+def evaluate_rules(
+    batch: QueryBatch, measures: Sequence[Measure], rules: Sequence[str], *, seed: int = 0
+) -> dict[str, np.ndarray]:
+    """:func:`evaluate_batch` of every rule of ``rules``; ``expected``, ``pessimistic`` and
+    ``optimistic`` come from one :func:`~rankaudit.measures.list_evaluate.evaluate_envelope`
+    (the bounds computed once, the expectation clamped between them; no argument checks)."""
+    envelope: dict[str, np.ndarray] = {}
+    if any(rule in _ENVELOPE_RULES for rule in rules):
+        docs, judg = _lists(batch)
+        envelope = evaluate_envelope(
+            docs, judg, measures, batch.relevance_level, expected="expected" in rules
+        )
+    return {
+        rule: (
+            envelope[rule] if rule in envelope else evaluate_batch(batch, measures, rule, seed=seed)
+        )
+        for rule in rules
+    }
 
 
 def evaluate_run(
@@ -57,7 +96,11 @@ def evaluate_run(
     """Every measure of every evaluated query under one tie rule.
 
     Returns a DataFrame with a ``query`` column and one column per measure (named as
-    ``str(measure)``, e.g. ``nDCG@10``); its mean over rows is the trec_eval aggregate.
+    ``str(measure)``, e.g. ``nDCG@10``).  The trec_eval aggregate of a column is its mean over
+    rows for most measures and its *sum* for the counts ``NumRet``, ``NumRel`` and
+    ``NumRelRet`` (trec_eval's ``num_ret``, ``num_rel``, ``num_rel_ret``): use
+    :func:`rankaudit.measures.registry.aggregate_value` (or :meth:`RunAudit.aggregate`), which
+    reads each measure's declared aggregation.
     ``complete=True`` is ``trec_eval -c``; ``relevance_level`` is ``trec_eval -l``.
     """
     ms = parse_measures(measures)
@@ -76,10 +119,12 @@ class RunAudit:
     """The values of one run under several tie rules.
 
     ``values[rule]`` is a ``(queries, measures)`` array; ``queries`` names the rows and
-    ``measures`` the columns.  ``moves[j]`` flags, per query, whether measure ``j`` differs
-    between the pessimistic and optimistic orders.  ``run_sha256`` and ``qrels_sha256`` are the
-    digests of the bytes the readers read (``None`` for tables built in memory), so a report
-    can name its inputs after the run itself is gone (a pipe cannot be read twice).
+    ``measures`` the columns.  ``moves[:, j]`` flags, per query, whether measure ``j`` differs
+    between the pessimistic and optimistic orders by more than rounding
+    (:data:`~rankaudit.measures.list_evaluate.ROUNDING_TOLERANCE`).  ``run_sha256`` and
+    ``qrels_sha256`` are the digests of the bytes the readers read (``None`` for tables built in
+    memory), so a report can name its inputs after the run itself is gone (a pipe cannot be
+    read twice).
     """
 
     queries: np.ndarray
@@ -94,20 +139,35 @@ class RunAudit:
     def n_queries(self) -> int:
         return len(self.queries)
 
-    def aggregate(self) -> pd.DataFrame:
-        """Long table ``measure, ties, value``: the mean over queries (0 rows: error)."""
+    def aggregated(self, rule: str) -> np.ndarray:
+        """The run's value of every measure under ``rule``: its per-query values aggregated
+        as the measure declares (the mean over queries; the sum for the counts).  Raises
+        ValueError when no query was evaluated."""
         if self.n_queries == 0:
-            raise ValueError("no query is in both the run and the qrels: nothing to average")
+            raise ValueError("no query is in both the run and the qrels: nothing to aggregate")
+        return aggregate_values(self.measures, self.values[rule])
+
+    def aggregate(self) -> pd.DataFrame:
+        """Long table ``measure, ties, value, aggregation``: each measure's per-query values
+        aggregated as trec_eval aggregates them (``aggregation``: ``"mean"`` over queries, or
+        ``"sum"`` for the counts NumRet, NumRel, NumRelRet).  0 queries: ValueError."""
+        values = {rule: self.aggregated(rule) for rule in self.values}
         rows = [
-            {"measure": str(m), "ties": rule, "value": float(vals[:, j].mean())}
+            {
+                "measure": str(m),
+                "ties": rule,
+                "value": float(values[rule][j]),
+                "aggregation": m.aggregation,
+            }
             for j, m in enumerate(self.measures)
-            for rule, vals in self.values.items()
+            for rule in self.values
         ]
         return pd.DataFrame(rows)
 
     def envelope(self) -> pd.DataFrame:
-        """One row per measure: the value under each rule, the tie envelope, the prevalence and
-        ``exact`` (whether ``expected`` is exact; every measure of the registry is)."""
+        """One row per measure: the value under each rule (aggregated as the measure declares),
+        the tie envelope, the prevalence, ``exact`` (whether ``expected`` is exact; every
+        measure of the registry is) and ``aggregation`` (``"mean"`` or ``"sum"``)."""
         agg = self.aggregate().pivot(index="measure", columns="ties", values="value")
         agg = agg.reindex(index=[str(m) for m in self.measures], columns=list(self.values))
         agg.columns.name = None
@@ -116,6 +176,7 @@ class RunAudit:
         agg["prevalence"] = self.moves.mean(axis=0)
         # how ``expected`` was computed: True = exactly (closed form or dynamic programme)
         agg["exact"] = [FAMILIES[m.family].expectation == "exact" for m in self.measures]
+        agg["aggregation"] = [m.aggregation for m in self.measures]
         return agg.reset_index()
 
     def per_query(self) -> pd.DataFrame:
@@ -160,11 +221,9 @@ def audit_batch(
     ms = parse_measures(measures)
     rules = check_rules(ties, api="runs")
     seed = check_seed(seed)
-    computed = {
-        rule: evaluate_batch(batch, ms, rule, seed=seed)
-        for rule in dict.fromkeys([*rules, "pessimistic", "optimistic"])
-    }
-    moves = np.abs(computed["optimistic"] - computed["pessimistic"]) > MOVE_TOLERANCE
+    computed = evaluate_rules(batch, ms, list(dict.fromkeys([*rules, *BOUND_RULES])), seed=seed)
+    low, high = computed["pessimistic"], computed["optimistic"]
+    moves = high - low > ROUNDING_TOLERANCE * np.maximum(1.0, np.abs(high))
     values = {rule: computed[rule] for rule in rules}
     return RunAudit(batch.queries, ms, values, moves, batch.tied, run_sha256, qrels_sha256)
 

@@ -1,7 +1,12 @@
 """Many runs on one qrels as one leaderboard, with what the tie order decides on it.
 
 Each run is audited alone (:func:`rankaudit.runs.evaluate.audit_run`), so its numbers are
-exactly those of ``rankaudit audit`` on that run.  Then, per measure:
+exactly those of ``rankaudit audit`` on that run: per-query values aggregated as the measure
+declares (the mean over queries, the sum for the counts NumRet, NumRel, NumRelRet, as
+trec_eval).  Values that differ by rounding alone
+(:func:`rankaudit.measures.list_evaluate.rounding_tolerance`, one tolerance per measure) are
+equal everywhere below: in the orders, the rank intervals, the tie-decided pairs and the
+tests.  Then, per measure:
 
 - the leaderboard under each rule (:func:`~rankaudit.runs.rank_agreement.leaderboard_order`)
   and Kendall's tau and tau_AP between every two rules' orders (Kendall, 1938; Yilmaz, Aslam &
@@ -10,11 +15,13 @@ exactly those of ``rankaudit audit`` on that run.  Then, per measure:
   may lie anywhere in its own tie envelope ``[pessimistic, optimistic]``
   (:func:`~rankaudit.runs.rank_agreement.rank_intervals`);
 - the pairs decided by ties: the order of the two systems differs between two rules, or their
-  envelopes overlap (``lo_a <= hi_b`` and ``lo_b <= hi_a``) while their trec_eval values differ;
+  envelopes overlap (``lo_a <= hi_b`` and ``lo_b <= hi_a``, up to rounding) while their
+  trec_eval values differ (by more than rounding);
 - paired significance on the tie-free values: per-query ``expected`` values of the queries both
   runs were evaluated on (the judged queries only one of them answered are counted,
   ``n_queries_only_in_a`` / ``_b``, never dropped unsaid; with ``complete`` every judged query
-  is evaluated for every run, an unanswered one scoring 0), ``diff = mean(b) - mean(a)``,
+  is evaluated for every run, an unanswered one scoring 0), ``diff`` = the aggregate of ``b``
+  minus that of ``a`` over those queries (means; sums for the counts),
   the two-sided sign-flip randomisation test (Fisher, 1935; Smucker, Allan & Carterette, 2007)
   and the paired t-test (Student, 1908), each Holm-adjusted (Holm, 1979) over the pairs of one
   measure.
@@ -40,6 +47,8 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_int
+from rankaudit.measures.list_evaluate import rounding_tolerance
+from rankaudit.measures.registry import Measure, aggregate_value
 from rankaudit.runs.evaluate import RunAudit, audit_run
 from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals, tau_ap
 from rankaudit.runs.significance import holm_adjust, paired_randomisation_test
@@ -85,16 +94,22 @@ def audit_run_files(
 def paired_t_pvalue(a: np.ndarray, b: np.ndarray) -> float:
     """Two-sided paired t-test p-value of ``mean(b - a)`` (``scipy.stats.ttest_rel``).
 
-    When every difference is the same the statistic is 0 / 0 or c / 0: the p-value is then 1
-    (no difference at all) or 0 (the same non-zero difference on every query).
+    Differences of rounding alone (every ``|d_q|`` within
+    :func:`~rankaudit.measures.list_evaluate.rounding_tolerance` of the values) are no
+    difference: the p-value is 1, as when every difference is 0.  When every difference is the
+    same non-zero value the statistic is ``c / 0``: the p-value is 0.
     """
     from scipy import stats
 
-    d = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    d = b - a
     if len(d) < 2:
         raise ValueError(f"a paired t-test needs at least 2 queries, got {len(d)}")
+    if np.all(np.abs(d) <= rounding_tolerance(a, b)):
+        return 1.0
     if np.all(d == d[0]):
-        return 1.0 if d[0] == 0 else 0.0
+        return 0.0
     with warnings.catch_warnings():
         # scipy warns of precision loss when the differences are nearly equal; the p-value
         # it returns is then near 0, which is what the data say
@@ -141,7 +156,7 @@ def _per_query_expected(names: Sequence[str], audits: Sequence[RunAudit], j: int
 
 
 def _significance(
-    measure: str,
+    measure: Measure,
     frame: pd.DataFrame,
     pair_list: list[tuple[str, str]],
     n_perm: int,
@@ -159,13 +174,13 @@ def _significance(
         va, vb = both[a].to_numpy(), both[b].to_numpy()
         rows.append(
             {
-                "measure": measure,
+                "measure": str(measure),
                 "run_a": a,
                 "run_b": b,
                 "n_queries": len(both),
                 "n_queries_only_in_a": int((answered_a & ~answered_b).sum()),
                 "n_queries_only_in_b": int((answered_b & ~answered_a).sum()),
-                "diff": float(vb.mean() - va.mean()),
+                "diff": aggregate_value(measure, vb) - aggregate_value(measure, va),
                 "p_value": paired_randomisation_test(va, vb, n_perm=n_perm, seed=seed),
                 "p_ttest": paired_t_pvalue(va, vb),
             }
@@ -184,6 +199,7 @@ def _tie_decided(
     names: Sequence[str],
     means: pd.DataFrame,
     orders: dict[str, list[str]],
+    tol: float,
 ) -> list[dict[str, object]]:
     pos = {rule: {n: k for k, n in enumerate(order)} for rule, order in orders.items()}
     lo, hi, te = (means[r].to_numpy() for r in ("pessimistic", "optimistic", "trec_eval"))
@@ -195,7 +211,7 @@ def _tie_decided(
             for r1, r2 in itertools.combinations(orders, 2)
             if (pos[r1][a] < pos[r1][b]) != (pos[r2][a] < pos[r2][b])
         ]
-        if lo[i] <= hi[j] and lo[j] <= hi[i] and te[i] != te[j]:
+        if lo[i] <= hi[j] + tol and lo[j] <= hi[i] + tol and abs(te[i] - te[j]) > tol:
             reasons.append("envelopes overlap while trec_eval values differ")
         if reasons:
             rows.append({"measure": measure, "run_a": a, "run_b": b, "reason": "; ".join(reasons)})
@@ -214,9 +230,9 @@ def build_leaderboard(
 
     Every audit must hold the rules of :data:`LEADERBOARD_RULES` and the same measures.
     ``baseline`` (a name) tests every other run against it; without it every pair is tested
-    (``N (N - 1) / 2`` tests, in the order of ``names``).  Orders break exactly equal values by
-    name, so the result does not depend on the order of ``names``, except the orientation of
-    pairs (``run_a`` comes first in ``names``).
+    (``N (N - 1) / 2`` tests, in the order of ``names``).  Orders break values equal up to
+    rounding by name, so the result does not depend on the order of ``names``, except the
+    orientation of pairs (``run_a`` comes first in ``names``).
     """
     names = [str(n) for n in names]
     if len(names) != len(audits):
@@ -263,7 +279,8 @@ def build_leaderboard(
         ]
     for j, m in enumerate(measures):
         means = pd.DataFrame([aggregates[n].loc[m, list(rules)] for n in names], index=names)
-        orders = {r: leaderboard_order(names, means[r].to_numpy()) for r in rules}
+        tol = rounding_tolerance(means.to_numpy())
+        orders = {r: leaderboard_order(names, means[r].to_numpy(), tol) for r in rules}
         rankings += [{"measure": m, "ties": r, "order": o} for r, o in orders.items()]
         taus += [
             {
@@ -275,14 +292,14 @@ def build_leaderboard(
             }
             for r1, r2 in itertools.combinations(rules, 2)
         ]
-        best, worst = rank_intervals(means["pessimistic"], means["optimistic"])
+        best, worst = rank_intervals(means["pessimistic"], means["optimistic"], tol)
         intervals += [
             {"run": n, "measure": m, "best": int(b), "worst": int(w)}
             for n, b, w in zip(names, best, worst, strict=True)
         ]
-        decided += _tie_decided(m, names, means, orders)
+        decided += _tie_decided(m, names, means, orders, tol)
         frame = _per_query_expected(names, audits, j)
-        pairs += _significance(m, frame, pair_list, n_perm, seed)
+        pairs += _significance(audits[0].measures[j], frame, pair_list, n_perm, seed)
     n_queries = len(set().union(*(set(a.queries.astype(str)) for a in audits)))
     return Leaderboard(
         tuple(names),

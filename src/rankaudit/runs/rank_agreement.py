@@ -1,8 +1,13 @@
 """How far two leaderboards agree, and where each system can land when values lie in envelopes.
 
-A *leaderboard* orders ``N`` systems by a value, best first; exactly equal values are ordered
-by the systems' names (:func:`leaderboard_order`), so the order is a strict permutation that
-does not depend on the order the systems were given in.
+A *leaderboard* orders ``N`` systems by a value, best first; values equal up to rounding are
+ordered by the systems' names (:func:`leaderboard_order`), so the order is a strict permutation
+that does not depend on the order the systems were given in.  *Equal up to rounding*: sorted by
+value, a system joins the group of the first (largest) value above it when it is at most
+``tol`` below that value, and starts a new group otherwise; a group is ordered by name.  The
+default ``tol`` is :func:`rankaudit.measures.list_evaluate.rounding_tolerance` of the values
+(``1e-12`` of their magnitude): two systems whose values differ by rounding alone (the same
+per-query values summed in another order) are equal, never ordered by that rounding.
 
 Kendall's tau   (Kendall, 1938, Biometrika 30:81-93) between two strict orders of the same
                 ``N`` systems: ``tau = (C - D) / (N (N - 1) / 2)`` with ``C`` the concordant and
@@ -22,6 +27,9 @@ Rank interval   system ``i`` with tie envelope ``[lo_i, hi_i]`` (its pessimistic
                 ``i`` at a position between ``best_i`` and ``worst_i`` of
                 :func:`leaderboard_order`, whatever the tie-break by name; both ends are
                 reached because each system's bounds are reached by its own tie order.
+                With a rounding tolerance ``tol`` (the same as the order's): ``lo_j > hi_i +
+                tol`` and ``hi_j >= lo_i - tol``, which keeps that guarantee for the order's
+                groups.
 
 Public API: :func:`leaderboard_order`, :func:`positions`, :func:`kendall_tau`,
 :func:`tau_ap`, :func:`rank_intervals`.
@@ -33,18 +41,35 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rankaudit.measures.list_evaluate import rounding_tolerance
+
 __all__ = ["kendall_tau", "leaderboard_order", "positions", "rank_intervals", "tau_ap"]
 
 
-def leaderboard_order(names: Sequence[str], values: np.ndarray) -> list[str]:
-    """``names`` by ``values`` descending; exactly equal values by name ascending."""
+def leaderboard_order(
+    names: Sequence[str], values: np.ndarray, tol: float | None = None
+) -> list[str]:
+    """``names`` by ``values`` descending; values equal up to ``tol`` (default: the rounding
+    tolerance of ``values``) by name ascending (module docstring)."""
     v = np.asarray(values, dtype=np.float64)
     if v.shape != (len(names),):
         raise ValueError(f"need one value per system, got {v.shape} for {len(names)} names")
     if len(set(names)) != len(names):
         raise ValueError("two systems share a name: names must be unique")
-    order = np.lexsort((np.asarray(names, dtype=object).astype(str), -v))
-    return [names[i] for i in order]
+    if not np.all(np.isfinite(v)):
+        raise ValueError(
+            f"the value of system {names[int(np.argmax(~np.isfinite(v)))]!r} is not finite"
+        )
+    tol = rounding_tolerance(v) if tol is None else float(tol)
+    text = np.asarray(names, dtype=object).astype(str)
+    order = np.lexsort((text, -v))
+    group = np.empty(len(v), np.int64)
+    leader = 0
+    for k, i in enumerate(order):  # one pass over the systems, largest value first
+        if v[order[leader]] - v[i] > tol:
+            leader = k
+        group[i] = leader
+    return [names[i] for i in np.lexsort((text, group))]
 
 
 def positions(order: Sequence[str], names: Sequence[str]) -> np.ndarray:
@@ -84,8 +109,11 @@ def tau_ap(compared: Sequence[str], reference: Sequence[str]) -> float:
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
 
-def rank_intervals(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(best, worst)`` 1-based ranks of each system whose value lies in ``[lower, upper]``."""
+def rank_intervals(
+    lower: np.ndarray, upper: np.ndarray, tol: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(best, worst)`` 1-based ranks of each system whose value lies in ``[lower, upper]``,
+    values within ``tol`` (default: the rounding tolerance of the bounds) counted as equal."""
     lo = np.asarray(lower, dtype=np.float64)
     hi = np.asarray(upper, dtype=np.float64)
     if lo.ndim != 1 or lo.shape != hi.shape:
@@ -94,7 +122,8 @@ def rank_intervals(lower: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np
         raise ValueError("lower and upper must be finite")
     if np.any(lo > hi):
         raise ValueError(f"lower exceeds upper for system {int(np.argmax(lo > hi))}")
+    tol = rounding_tolerance(lo, hi) if tol is None else float(tol)
     others = ~np.eye(len(lo), dtype=bool)
-    best = 1 + np.sum((lo[None, :] > hi[:, None]) & others, axis=1)
-    worst = 1 + np.sum((hi[None, :] >= lo[:, None]) & others, axis=1)
+    best = 1 + np.sum((lo[None, :] > hi[:, None] + tol) & others, axis=1)
+    worst = 1 + np.sum((hi[None, :] >= lo[:, None] - tol) & others, axis=1)
     return best.astype(np.int64), worst.astype(np.int64)

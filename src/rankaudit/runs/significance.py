@@ -14,7 +14,10 @@ Paired randomisation test  H0: the labels "baseline"/"variant" are exchangeable 
                            Statistic ``T = mean(v - b)``; each permutation flips the sign of every
                            ``d_q = v_q - b_q`` independently (Fisher, 1935; Smucker et al., 2007).
                            Two-sided ``p = (1 + #{|T*| >= |T|}) / (1 + P)``. ``T`` and the lift have
-                           the same sign because ``mean(b) > 0`` for MRR.
+                           the same sign because ``mean(b) > 0`` for MRR.  Differences of rounding
+                           alone (every ``|d_q|`` within
+                           :func:`rankaudit.measures.list_evaluate.rounding_tolerance` of the
+                           values) are no difference: ``p = 1``, as for all-zero differences.
 
 Exact sign-flip test       for small ``n``, all ``2**n`` sign vectors
                            (:func:`exact_sign_flip_pvalue`): the p-value the randomisation test
@@ -46,6 +49,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankaudit.measures.list_evaluate import rounding_tolerance
+
 __all__ = [
     "bh_adjust",
     "bonferroni_adjust",
@@ -76,6 +81,11 @@ def _check_pair(base: np.ndarray, variant: np.ndarray) -> tuple[np.ndarray, np.n
         if len(bad):
             raise ValueError(f"{name} has a non-finite value at position {bad[0]}")
     return b, v
+
+
+def _rounding_alone(base: np.ndarray, variant: np.ndarray, d: np.ndarray) -> bool:
+    """Whether every paired difference is within the rounding of the values (no difference)."""
+    return bool(np.all(np.abs(d) <= rounding_tolerance(base, variant)))
 
 
 def lift_pct(base: np.ndarray, variant: np.ndarray) -> float:
@@ -125,6 +135,8 @@ def paired_randomisation_test(
     if n_perm < 1:
         raise ValueError(f"n_perm must be >= 1, got {n_perm}")
     d = v - b
+    if _rounding_alone(b, v, d):
+        return 1.0
     t_obs = abs(d.mean())
     rng = np.random.default_rng(seed)
     n = len(d)
@@ -152,6 +164,8 @@ def exact_sign_flip_pvalue(base: np.ndarray, variant: np.ndarray) -> float:
             "use paired_randomisation_test"
         )
     d = v - b
+    if _rounding_alone(b, v, d):
+        return 1.0
     codes = np.arange(2**n, dtype=np.int64)[:, None]
     signs = ((codes >> np.arange(n)) & 1) * 2 - 1
     t = np.abs(signs @ d) / n

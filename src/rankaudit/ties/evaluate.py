@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.measures.hashing import normalize_ids
-from rankaudit.measures.registry import parse_measures
+from rankaudit.measures.registry import aggregate_value, parse_measure, parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import (
     HASH,
@@ -168,8 +168,11 @@ def evaluate(
         are then whole-number grades; relevant = label >= 1; ``ideal_labels`` give R, N and
         IDCG).  The columns are named ``str(measure)`` and ``k`` is not used;
         ``ties="random"`` and ``return_variance`` belong to the default measures;
-        ``pessimistic`` / ``optimistic`` bound each measure by its own utility.  Default
-        None: ``hr@k``, ``ndcg@k`` and ``rr`` by the specialised row kernels.
+        ``pessimistic`` / ``optimistic`` bound each measure by its own utility, and
+        ``pessimistic <= expected <= optimistic`` holds exactly (the same bits where no tie
+        moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
+        mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
+        Default None: ``hr@k``, ``ndcg@k`` and ``rr`` by the specialised row kernels.
 
     Returns
     -------
@@ -351,10 +354,14 @@ def _to_frame(
 
 
 def summarize(results: pd.DataFrame) -> pd.Series:
-    """The mean of each metric column of an :func:`evaluate` result, never of its id columns.
+    """The aggregate of each metric column of an :func:`evaluate` result, never of its id
+    columns.
 
     ``mean(hr@k)`` is HR@k, ``mean(ndcg@k)`` is NDCG@k and ``mean(rr)`` is MRR over the
-    rows of ``results`` (after any ``empty="drop"``).  The metric columns are those of
+    rows of ``results`` (after any ``empty="drop"``).  A column of ``measures=``
+    (``attrs["measures"]``) is aggregated as its measure declares, as trec_eval does
+    (:func:`rankaudit.measures.registry.aggregate_value`): the mean over rows, the *sum* for
+    the counts ``NumRet``, ``NumRel`` and ``NumRelRet``.  The metric columns are those of
     ``results.attrs["metric_columns"]`` still present or, when there are none (a pandas
     operation such as ``pd.concat`` of frames with different attrs drops them), the
     columns named ``hr@<k>``, ``ndcg@<k>`` or ``rr``.  Raises ValueError when there is no
@@ -374,4 +381,9 @@ def summarize(results: pd.DataFrame) -> pd.Series:
         )
     if len(results) == 0:
         raise ValueError("results has zero rows; there is no mean to report")
-    return results[names].mean()
+    declared = set(results.attrs.get("measures", ()))
+    out = results[names].mean()
+    for name in names:
+        if name in declared:
+            out[name] = aggregate_value(parse_measure(name), results[name].to_numpy())
+    return out
