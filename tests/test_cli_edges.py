@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -253,6 +254,36 @@ def test_pipeline_out_onto_a_file(tmp_path, capsys):
     assert pipeline(["run", "00_quickstart", "--out", str(target)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "is a file, not a folder" in err[0]
+    assert target.read_text() == "keep"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+@pytest.mark.parametrize("goal", [["NB=00_quickstart", "OUT={target}"], []])
+def test_make_chapter_error_is_the_one_line_without_makes_own(tmp_path, goal):
+    """``make chapter ... OUT=<file>`` (and without NB): the one line, then nothing of make's
+    ("*** [chapter] Error 2"), and a non-zero status.  ``-o data`` keeps make from setting up
+    the environment; the pipeline runs from this checkout."""
+    target = _write(tmp_path / "afile", "keep")
+    proc = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-o",
+            "data",
+            "chapter",
+            f"PY={sys.executable}",
+            *(g.format(target=target) for g in goal),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    said = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+    assert len(said) == 1, said
+    assert ("is a file, not a folder" if goal else "usage: make chapter") in said[0]
     assert target.read_text() == "keep"
 
 
