@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from rankaudit._checks import check_positive_int
+from rankaudit._checks import RERUNS, check_count
 from rankaudit.cli.common import (
     add_common_options,
     check_output,
@@ -26,7 +26,7 @@ def cmd_checklist(args: argparse.Namespace) -> int:
     # the arguments are checked as the library checks them, before any file is read
     parse_measures([args.measure])
     check_rule(args.ties, api="runs")
-    check_positive_int(args.n_permutations, "--n-permutations")
+    check_count(args.n_permutations, "--n-permutations", RERUNS)
     check_output(args.output, args.run, args.qrels)
     run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
     filled = run_checklist(
@@ -70,7 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--n-permutations",
         type=int,
         default=5,
-        help="line shuffles of the permutation test (default: %(default)s)",
+        help=f"line shuffles of the permutation test, 1..{RERUNS} (each audits the whole "
+        "run again; default: %(default)s)",
     )
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
     add_common_options(p)

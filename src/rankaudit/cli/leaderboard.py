@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from rankaudit._checks import SIGN_FLIPS, WORKERS, check_count
 from rankaudit.cli.common import (
     add_common_options,
     add_measure_options,
@@ -156,10 +157,10 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = leaderboard_rules(tie_rules(args.ties))
+    check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
+    check_count(args.workers, "--workers", WORKERS)
     paths = expand_runs(args.runs)
     check_output(args.output, args.qrels, *paths)
-    if args.workers < 1:
-        raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
     names = [Path(p).name for p in paths]
     if args.baseline is not None and args.baseline not in names:
         raise ValueError(f"--baseline {args.baseline!r} is not one of the runs: {', '.join(names)}")
@@ -234,7 +235,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_measure_options(p, "; trec_eval, expected, pessimistic and optimistic are always added")
     p.add_argument("--baseline", metavar="RUN", help="test every run against this one (its name)")
     p.add_argument(
-        "--n-perm", type=int, default=10000, help="sign flips per test (default: %(default)s)"
+        "--n-perm",
+        type=int,
+        default=10000,
+        help=f"sign flips per test, 1..{SIGN_FLIPS} (more resolve no finer p-value than "
+        "1e-6 and take seconds per test; default: %(default)s)",
     )
     p.add_argument(
         "--scheduler",
@@ -243,7 +248,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or 'local' for a LocalCluster of --workers processes",
     )
     p.add_argument(
-        "--workers", type=int, default=2, help="LocalCluster workers (default: %(default)s)"
+        "--workers",
+        type=int,
+        default=2,
+        help=f"LocalCluster worker processes, 1..{WORKERS} (default: %(default)s)",
     )
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     add_common_options(p)

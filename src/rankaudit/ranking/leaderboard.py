@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rankaudit._checks import check_int
+from rankaudit._checks import SIGN_FLIPS, check_count, check_int
 from rankaudit.ranking.significance import holm_adjust, paired_randomisation_test
 from rankaudit.runs.evaluate import RunAudit, audit_run
 from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals, tau_ap
@@ -214,9 +214,10 @@ def build_leaderboard(
 
     Every audit must hold the rules of :data:`LEADERBOARD_RULES` and the same measures.
     ``baseline`` (a name) tests every other run against it; without it every pair is tested
-    (``N (N - 1) / 2`` tests, in the order of ``names``).  Orders break exactly equal values by
-    name, so the result does not depend on the order of ``names``, except the orientation of
-    pairs (``run_a`` comes first in ``names``).
+    (``N (N - 1) / 2`` tests, in the order of ``names``), each with ``n_perm`` sign flips
+    (``1 <= n_perm <= SIGN_FLIPS.most``).  Orders break exactly equal values by name, so the
+    result does not depend on the order of ``names``, except the orientation of pairs
+    (``run_a`` comes first in ``names``).
     """
     names = [str(n) for n in names]
     if len(names) != len(audits):
@@ -226,7 +227,7 @@ def build_leaderboard(
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two runs are named {dup!r}: run names must be unique")
-    check_int(n_perm, "n_perm", lo=1)
+    check_count(n_perm, "n_perm", SIGN_FLIPS)
     check_int(seed, "seed", lo=0)
     if baseline is not None and baseline not in names:
         raise ValueError(f"--baseline {baseline!r} is not one of the runs: {', '.join(names)}")

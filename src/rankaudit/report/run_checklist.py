@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankaudit._checks import check_positive_int
+from rankaudit._checks import RERUNS, check_count
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rule
 from rankaudit.report.checklist import Checklist, ChecklistItem
@@ -31,10 +31,14 @@ def run_checklist(
     tolerance: float = 1e-3,
     label: str = "",
 ):
-    """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run."""
+    """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run.
+
+    ``n_permutations`` line shuffles (``1 <= n_permutations <= RERUNS.most``: each audits the
+    whole run again) make the permutation test.
+    """
     (m,) = parse_measures([measure])
     ties = check_rule(ties, api="runs")
-    n_permutations = check_positive_int(n_permutations, "n_permutations")
+    n_permutations = check_count(n_permutations, "n_permutations", RERUNS)
     rules = list(
         dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])
     )
