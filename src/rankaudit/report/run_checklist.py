@@ -34,7 +34,8 @@ def run_checklist(
     """Fill the six-part reporting checklist (:mod:`rankaudit.report.checklist`) from a run.
 
     ``n_permutations`` line shuffles (``1 <= n_permutations <= RERUNS.most``: each audits the
-    whole run again) make the permutation test.
+    whole run again) make the permutation test.  The pre-sort item asks for attention exactly
+    when its sentence says the file order moves the measure beyond ``tolerance``.
     """
     (m,) = parse_measures([measure])
     ties = check_rule(ties, api="runs")
@@ -70,12 +71,13 @@ def run_checklist(
         facts1,
     )
     vals = {rule: float(v[:, 0].mean()) for rule, v in audit.values.items()}
+    status, sentence = _order_verdict(vals, tolerance)
     item2 = ChecklistItem(
         "presort_order",
         "Pre-sort candidate order",
-        "warn" if ties == "input_order" else "ok",
+        status,
         f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
-        f"{vals['trec_eval']:.4f}: " + _order_sentence(vals, tolerance),
+        f"{vals['trec_eval']:.4f}: " + sentence,
         {
             "input_order": vals["input_order"],
             "trec_eval": vals["trec_eval"],
@@ -148,13 +150,16 @@ def run_checklist(
     return Checklist(items=(item1, item2, item3, item4, item5, item6), label=label)
 
 
-def _order_sentence(vals: dict[str, float], tolerance: float) -> str:
-    """Whether the order of the lines changes the metric, compared exactly, tolerance disclosed."""
+def _order_verdict(vals: dict[str, float], tolerance: float) -> tuple[str, str]:
+    """``(status, sentence)`` of the pre-sort item from one decision: does the order of the
+    lines move the metric beyond ``tolerance`` (``"warn"``, and the sentence says *beyond*) or
+    not (``"ok"``: no change, or a change *within* the tolerance, disclosed)?  Compared
+    exactly."""
     diff = abs(vals["input_order"] - vals["trec_eval"])
     if diff == 0.0:
-        return "the order of the lines does not change the result under a stable sort."
-    side = "within" if diff <= tolerance else "beyond"
-    return (
+        return "ok", "the order of the lines does not change the result under a stable sort."
+    beyond = diff > tolerance
+    return "warn" if beyond else "ok", (
         f"the order of the lines changes the result by {diff:.4g} under a stable sort, "
-        f"{side} this checklist's warning tolerance of {tolerance:g}."
+        f"{'beyond' if beyond else 'within'} this checklist's warning tolerance of {tolerance:g}."
     )
