@@ -26,7 +26,12 @@ from rankaudit.cli.common import (
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.measures.registry import parse_measures
-from rankaudit.ranking.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
+from rankaudit.ranking.leaderboard import (
+    TEST_KEYS,
+    audit_run_files,
+    build_leaderboard,
+    leaderboard_rules,
+)
 
 __all__ = ["cmd_leaderboard", "expand_runs", "register"]
 
@@ -41,7 +46,9 @@ definitions (per measure, over the runs given):
   tie-decided    a pair whose order differs between two rules' leaderboards, or whose
   pair           envelopes overlap while their trec_eval values differ
   pairs          per-query expected values (no tie order moves them), B - A, paired
-                 sign-flip randomisation test and t-test, Holm-adjusted per measure
+                 sign-flip randomisation test and t-test, Holm-adjusted per measure over
+                 the pairs tested; a pair sharing fewer than 2 evaluated queries is listed
+                 with its tests "not computed" and the reason
 """
 
 _READ_OPTIONS = (
@@ -143,7 +150,12 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
             f"pairs decided by ties: {n_dec} of {len(board.names) * (len(board.names) - 1) // 2}"
         )
         sig = pairs[pairs["measure"] == m].drop(columns="measure")
-        lines.append(sig.to_string(**fmt))
+        lines.append(_pairs_text(sig))
+        lines += [
+            f"tests of {r['run_a']} and {r['run_b']} not computed: {r['reason']}"
+            for r in sig.to_dict(orient="records")
+            if not r["computed"]
+        ]
         left_out = int(sig[["n_queries_only_in_a", "n_queries_only_in_b"]].to_numpy().sum())
         if left_out:
             lines.append(
@@ -154,11 +166,24 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pairs_text(sig: pd.DataFrame) -> str:
+    """The pairs of one measure as text: numbers to 4 decimals, a test not computed as
+    ``not computed`` (its reason is printed below the table)."""
+    shown = sig.drop(columns=["computed", "reason"]).astype(object)
+    for col in ("diff", *TEST_KEYS):
+        shown[col] = [
+            "not computed" if v is None or v != v else f"{v:.4f}" for v in sig[col].tolist()
+        ]
+    return shown.to_string(index=False)
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = leaderboard_rules(tie_rules(args.ties))
     check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
     check_count(args.workers, "--workers", WORKERS)
+    if args.table != "runs" and args.format != "csv":
+        raise ValueError(f"--table {args.table} applies to --format csv only")
     paths = expand_runs(args.runs)
     check_output(args.output, args.qrels, *paths)
     names = [Path(p).name for p in paths]
@@ -209,7 +234,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     wide = _wide(board)
     if args.format == "csv":
         buf = io.StringIO()
-        wide.to_csv(buf, index=False, float_format="%.17g")
+        table = wide if args.table == "runs" else board.table("pairs")
+        table.to_csv(buf, index=False, float_format="%.17g")
         emit(buf.getvalue(), args.output)
     else:
         emit(_table_text(board, args, wide), args.output)
@@ -254,5 +280,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"LocalCluster worker processes, 1..{WORKERS} (default: %(default)s)",
     )
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument(
+        "--table",
+        choices=("runs", "pairs"),
+        default="runs",
+        help="the table --format csv writes: runs (one row per run and measure; default) or "
+        "pairs (the paired tests; 'computed' is False and 'reason' says why when a pair's "
+        "tests are not computed)",
+    )
     add_common_options(p)
     p.set_defaults(func=cmd_leaderboard)
