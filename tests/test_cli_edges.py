@@ -312,6 +312,27 @@ def test_process_substitution_and_stdin_are_read_once(files, tmp_path):
         assert len(doc["inputs"][0]["sha256"]) == 64
 
 
+def test_inputs_read_through_pipes_are_named_by_role_and_argument_not_by_number(files, tmp_path):
+    """One naming rule in every report: a regular file by its name, a pipe or standard input
+    by its role and the argument as given ("run (/dev/fd/63)"), never by the pipe's "63"."""
+    rankaudit = f"{sys.executable} -m rankaudit"
+    cases = {
+        f"{rankaudit} audit <(cat r.run) q.qrels --format json": ["run (/dev/fd/", "q.qrels"],
+        f"cat r.run | {rankaudit} audit - q.qrels --format json": ["run (<stdin>)", "q.qrels"],
+        f"{rankaudit} compare r.run <(cat r.run) <(cat q.qrels) --n-perm 9 --n-boot 9 "
+        "--format json": ["r.run", "run b (/dev/fd/", "qrels (/dev/fd/"],
+        f"{rankaudit} checklist <(cat r.run) q.qrels --format json": ["run (/dev/fd/", "q.qrels"],
+    }
+    for command, expected in cases.items():
+        proc = _shell(command, tmp_path)
+        assert proc.returncode == 0, (command, proc.stderr)
+        doc = json.loads(proc.stdout)
+        names = [r["name"] for r in doc["inputs"]]
+        assert all(n.startswith(e) for n, e in zip(names, expected, strict=True)), names
+        if "checklist" in command:
+            assert doc["checklist"]["label"].startswith("run (/dev/fd/")
+
+
 # ------------------------------------------------------------------ 12. lossy casts
 def test_scores_beyond_2_53_and_timestamps_are_never_rounded_into_ties():
     import rankaudit

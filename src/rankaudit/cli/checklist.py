@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from rankaudit._checks import RERUNS, check_count
 from rankaudit.cli.common import (
     add_common_options,
     check_output,
     emit,
+    input_label,
     input_records,
     read_qrels_arg,
     read_run_arg,
@@ -38,7 +38,7 @@ def cmd_checklist(args: argparse.Namespace) -> int:
         complete=args.complete,
         n_permutations=args.n_permutations,
         seed=args.seed,
-        label=Path(args.run).name,
+        label=input_label(args.run, "run"),
     )
     if args.format == "json":
         doc = {

@@ -16,6 +16,7 @@ from rankaudit.cli.common import (
     add_measure_options,
     check_output,
     emit,
+    input_label,
     read_qrels_arg,
     read_run_arg,
     sha256_of,
@@ -33,7 +34,7 @@ from rankaudit.ranking.leaderboard import (
     leaderboard_rules,
 )
 
-__all__ = ["cmd_leaderboard", "expand_runs", "register"]
+__all__ = ["cmd_leaderboard", "expand_runs", "register", "run_names"]
 
 DEFINITIONS = """\
 definitions (per measure, over the runs given):
@@ -49,6 +50,8 @@ definitions (per measure, over the runs given):
                  sign-flip randomisation test and t-test, Holm-adjusted per measure over
                  the pairs tested; a pair sharing fewer than 2 evaluated queries is listed
                  with its tests "not computed" and the reason
+  run names      a regular file by its file name; a pipe or standard input (-) by its
+                 position and the argument as given: "run 2 (/dev/fd/62)", "run 1 (<stdin>)"
 """
 
 _READ_OPTIONS = (
@@ -61,11 +64,14 @@ _READ_OPTIONS = (
 
 
 def expand_runs(items: list[str]) -> list[str]:
-    """Run paths from the arguments: a file, a folder (its files, sorted) or a glob (sorted)."""
+    """Run paths from the arguments: a file, a folder (its files, sorted), a glob (sorted), a
+    pipe such as ``<(zcat run.gz)``, or ``-`` (standard input, at most once)."""
     paths: list[str] = []
     for item in items:
         p = Path(item)
-        if p.is_dir():
+        if item == "-":
+            paths.append(item)
+        elif p.is_dir():
             found = sorted(
                 str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith(".")
             )
@@ -79,14 +85,22 @@ def expand_runs(items: list[str]) -> list[str]:
             if not found:
                 raise ValueError(f"no run file matches {item}")
             paths += found
-    names = [Path(p).name for p in paths]
+    if paths.count("-") > 1:
+        raise ValueError("standard input (-) is given as two runs: it can be read once")
+    for p in paths:  # a file, or a pipe such as <(zcat run.gz)
+        if p != "-" and (not Path(p).exists() or Path(p).is_dir()):
+            raise FileNotFoundError(f"{p}: no such run file")
+    return paths
+
+
+def run_names(paths: list[str]) -> list[str]:
+    """The runs' names in every output (:func:`rankaudit.cli.common.input_label`): a regular
+    file's name, else ``run <position> (<argument>)``; two runs of one name are an error."""
+    names = [input_label(p, f"run {k}") for k, p in enumerate(paths, start=1)]
     for name in names:
         if names.count(name) > 1:
             raise ValueError(f"two run files are named {name}: run names must be unique")
-    for p in paths:  # a file, or a pipe such as <(zcat run.gz)
-        if not Path(p).exists() or Path(p).is_dir():
-            raise FileNotFoundError(f"{p}: no such run file")
-    return paths
+    return names
 
 
 def _reader_args(args: argparse.Namespace) -> argparse.Namespace:
@@ -177,6 +191,15 @@ def _pairs_text(sig: pd.DataFrame) -> str:
     return shown.to_string(index=False)
 
 
+def _baseline_name(baseline: str | None, paths: list[str], names: list[str]) -> str | None:
+    """``--baseline`` as a run name: a name, or a run argument as given (``-``, a path)."""
+    if baseline is None or baseline in names:
+        return baseline
+    if baseline in paths:
+        return names[paths.index(baseline)]
+    raise ValueError(f"--baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = leaderboard_rules(tie_rules(args.ties))
@@ -185,10 +208,11 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     if args.table != "runs" and args.format != "csv":
         raise ValueError(f"--table {args.table} applies to --format csv only")
     paths = expand_runs(args.runs)
+    if args.qrels == "-" and "-" in paths:
+        raise ValueError("standard input (-) is both the qrels and a run: it can be read once")
     check_output(args.output, args.qrels, *paths)
-    names = [Path(p).name for p in paths]
-    if args.baseline is not None and args.baseline not in names:
-        raise ValueError(f"--baseline {args.baseline!r} is not one of the runs: {', '.join(names)}")
+    names = run_names(paths)
+    baseline = _baseline_name(args.baseline, paths, names)
     options = dict(
         measures=measures,
         ties=rules,
@@ -197,19 +221,17 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     audits = _audits(args, paths, options)
-    board = build_leaderboard(
-        names, audits, baseline=args.baseline, n_perm=args.n_perm, seed=args.seed
-    )
+    board = build_leaderboard(names, audits, baseline=baseline, n_perm=args.n_perm, seed=args.seed)
     if args.format == "json":
         # the digests the readers took while reading (a piped run cannot be read twice)
         run_inputs = [
-            {"role": "run", "path": p, "name": Path(p).name, "sha256": a.run_sha256 or sha256_of(p)}
-            for p, a in zip(paths, audits, strict=True)
+            {"role": "run", "path": p, "name": n, "sha256": a.run_sha256 or sha256_of(p)}
+            for p, n, a in zip(paths, names, audits, strict=True)
         ]
         qrels_input = {
             "role": "qrels",
             "path": args.qrels,
-            "name": Path(args.qrels).name,
+            "name": input_label(args.qrels, "qrels"),
             "sha256": audits[0].qrels_sha256 or sha256_of(args.qrels),
         }
         runs = [
@@ -221,7 +243,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             **board.records(),
             "measures": list(board.measures),
             "ties": list(board.rules),
-            "baseline": args.baseline,
+            "baseline": baseline,
             "n_perm": args.n_perm,
             "seed": args.seed,
             "relevance_level": args.relevance_level,
@@ -259,7 +281,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "runs", nargs="+", metavar="RUN", help="run files, folders of run files, or globs"
     )
     add_measure_options(p, "; trec_eval, expected, pessimistic and optimistic are always added")
-    p.add_argument("--baseline", metavar="RUN", help="test every run against this one (its name)")
+    p.add_argument(
+        "--baseline",
+        metavar="RUN",
+        help="test every run against this one (its name, or its argument as given)",
+    )
     p.add_argument(
         "--n-perm",
         type=int,

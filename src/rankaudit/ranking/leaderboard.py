@@ -70,14 +70,16 @@ def leaderboard_rules(rules: Sequence[str]) -> list[str]:
 
 
 def audit_run_file(
-    path: str, read_run: Callable[[str], Run], qrels: Qrels, **options: object
+    source: str | Run, read_run: Callable[[str], Run], qrels: Qrels, **options: object
 ) -> RunAudit:
-    """Read the run at ``path`` with ``read_run`` and audit it (``options``: of ``audit_run``).
+    """Audit the run ``source`` (``options``: of ``audit_run``): a path, read with
+    ``read_run``, or a :class:`Run` already read (a pipe read by the client of a cluster).
 
     The run is dropped when this returns: only its per-query values are kept, so auditing
     runs one after the other needs the memory of the largest run, not of all of them.
     """
-    return audit_run(read_run(path), qrels, **options)
+    run = source if isinstance(source, Run) else read_run(source)
+    return audit_run(run, qrels, **options)
 
 
 def audit_run_files(
