@@ -77,13 +77,17 @@ book: chapters
 	$(PIPELINE) build
 
 # With OUT=dir the rerun (executed notebook, results, figures, one HTML page) goes to dir only.
+# A failed step has printed its one-line error: STOP_QUIETLY ends make there, keeping the
+# failure's non-zero status (make is stopped by SIGPIPE, 141), without make's own
+# "*** [chapter] Error 2" line, which GNU make prints for every failing recipe line.
+STOP_QUIETLY = || { status=$$?; kill -PIPE $$PPID; exit $$status; }
 chapter: data
-	@test -n "$(NB)" || { echo "usage: make chapter NB=<chapter stem> ARGS=\"-p key value\" [OUT=dir]"; exit 2; }
+	@test -n "$(NB)" || { echo "usage: make chapter NB=<chapter stem> ARGS=\"-p key value\" [OUT=dir]"; (exit 2); } $(STOP_QUIETLY)
 ifeq ($(strip $(OUT)),)
-	$(PIPELINE) run $(NB) $(ARGS)
-	$(PIPELINE) build
+	@$(PIPELINE) run $(NB) $(ARGS) $(STOP_QUIETLY)
+	@$(PIPELINE) build $(STOP_QUIETLY)
 else
-	$(PIPELINE) run $(NB) $(ARGS) --out "$(OUT)"
+	@$(PIPELINE) run $(NB) $(ARGS) --out "$(OUT)" $(STOP_QUIETLY)
 endif
 
 # --- checks ------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -256,6 +257,36 @@ def test_pipeline_out_onto_a_file(tmp_path, capsys):
     assert target.read_text() == "keep"
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make on this machine")
+@pytest.mark.parametrize("goal", [["NB=00_quickstart", "OUT={target}"], []])
+def test_make_chapter_error_is_the_one_line_without_makes_own(tmp_path, goal):
+    """``make chapter ... OUT=<file>`` (and without NB): the one line, then nothing of make's
+    ("*** [chapter] Error 2"), and a non-zero status.  ``-o data`` keeps make from setting up
+    the environment; the pipeline runs from this checkout."""
+    target = _write(tmp_path / "afile", "keep")
+    proc = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-o",
+            "data",
+            "chapter",
+            f"PY={sys.executable}",
+            *(g.format(target=target) for g in goal),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+        timeout=300,
+    )
+    assert proc.returncode != 0
+    said = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
+    assert len(said) == 1, said
+    assert ("is a file, not a folder" if goal else "usage: make chapter") in said[0]
+    assert target.read_text() == "keep"
+
+
 # ------------------------------------------------------------------ 10. pipes
 def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
@@ -279,6 +310,27 @@ def test_process_substitution_and_stdin_are_read_once(files, tmp_path):
         doc = json.loads(proc.stdout)
         _assert_reference({row["measure"]: row["value"] for row in doc["aggregate"]})
         assert len(doc["inputs"][0]["sha256"]) == 64
+
+
+def test_inputs_read_through_pipes_are_named_by_role_and_argument_not_by_number(files, tmp_path):
+    """One naming rule in every report: a regular file by its name, a pipe or standard input
+    by its role and the argument as given ("run (/dev/fd/63)"), never by the pipe's "63"."""
+    rankaudit = f"{sys.executable} -m rankaudit"
+    cases = {
+        f"{rankaudit} audit <(cat r.run) q.qrels --format json": ["run (/dev/fd/", "q.qrels"],
+        f"cat r.run | {rankaudit} audit - q.qrels --format json": ["run (<stdin>)", "q.qrels"],
+        f"{rankaudit} compare r.run <(cat r.run) <(cat q.qrels) --n-perm 9 --n-boot 9 "
+        "--format json": ["r.run", "run b (/dev/fd/", "qrels (/dev/fd/"],
+        f"{rankaudit} checklist <(cat r.run) q.qrels --format json": ["run (/dev/fd/", "q.qrels"],
+    }
+    for command, expected in cases.items():
+        proc = _shell(command, tmp_path)
+        assert proc.returncode == 0, (command, proc.stderr)
+        doc = json.loads(proc.stdout)
+        names = [r["name"] for r in doc["inputs"]]
+        assert all(n.startswith(e) for n, e in zip(names, expected, strict=True)), names
+        if "checklist" in command:
+            assert doc["checklist"]["label"].startswith("run (/dev/fd/")
 
 
 # ------------------------------------------------------------------ 12. lossy casts

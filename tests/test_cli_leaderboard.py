@@ -271,3 +271,87 @@ def test_a_busy_dashboard_port_does_not_reach_stderr(tmp_path):
     finally:
         if held is not None:
             held.close()
+
+
+def _two_runs_sharing_one_query(folder: Path) -> list[str]:
+    (folder / "q.qrels").write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    (folder / "a.run").write_text("q1 Q0 d1 1 1 a\nq2 Q0 d1 1 1 a\n")
+    (folder / "b.run").write_text("q2 Q0 d1 1 1 b\nq3 Q0 d2 1 1 b\n")
+    (folder / "c.run").write_text("q1 Q0 d1 1 1 c\nq2 Q0 d2 1 1 c\nq3 Q0 d1 1 1 c\n")
+    return ["leaderboard", *(str(folder / n) for n in ("q.qrels", "a.run", "b.run", "c.run"))]
+
+
+def test_a_pair_sharing_one_query_is_marked_not_computed_in_every_format(tmp_path, capsys):
+    """Runs a and b share one judged query: the leaderboard is still built (exit 0) and the
+    pair's tests say "not computed" with the reason, in the table, the CSV and the JSON."""
+    import pandas as pd
+
+    argv = [*_two_runs_sharing_one_query(tmp_path), "-m", "P@1", "--n-perm", "50"]
+    reason = "runs 'a.run' and 'b.run' share 1 evaluated query: a paired test needs at least 2"
+    assert cli_main(argv) == 0, capsys.readouterr().err
+    text = capsys.readouterr().out
+    assert "== P@1 ==" in text and f"tests of a.run and b.run not computed: {reason}" in text
+    row = next(x for x in text.splitlines() if x.startswith("a.run b.run"))
+    assert row.count("not computed") == 4 and "nan" not in text.lower()
+
+    assert cli_main([*argv, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    pair = next(p for p in doc["pairs"] if (p["run_a"], p["run_b"]) == ("a.run", "b.run"))
+    assert pair["computed"] is False and pair["reason"] == reason and pair["p_value"] is None
+    assert sum(p["computed"] for p in doc["pairs"]) == 2
+
+    out = tmp_path / "pairs.csv"
+    assert cli_main([*argv, "--format", "csv", "--table", "pairs", "-o", str(out)]) == 0
+    pairs = pd.read_csv(out, keep_default_na=False)
+    ab = pairs[(pairs["run_a"] == "a.run") & (pairs["run_b"] == "b.run")].iloc[0]
+    assert ab["computed"] == False and ab["reason"] == reason and ab["p_value"] == ""  # noqa: E712
+    assert "nan" not in out.read_text().lower()
+    assert cli_main([*argv, "--format", "csv"]) == 0  # the runs table, as before
+    assert "rank_trec_eval" in capsys.readouterr().out
+    assert cli_main([*argv, "--table", "pairs"]) == 2
+    assert "--table pairs applies to --format csv only" in capsys.readouterr().err
+
+
+def _bash(command: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
+
+
+def test_pipes_and_stdin_under_dask_give_the_one_process_output(tmp_path):
+    """Runs and qrels read through pipes (``<(cat a.run)``) or standard input (``-``) are read
+    once, in the client, and shipped to the workers: the output of ``--scheduler local`` is
+    byte for byte the output of one process.  Such runs are named by position and argument
+    (``run 1 (/dev/fd/63)``, ``run 1 (<stdin>)``), never by the pipe's number ("63")."""
+    write_track(tmp_path, simulate_track(3, 6, 8, n_levels=2, seed=2))
+    a, b, c = (f"runs/system-0{k}.run" for k in range(3))
+    rankaudit = f"{sys.executable} -m rankaudit leaderboard"
+    tail = "-m nDCG@10 AP --n-perm 50 --format json"
+    dask = "--scheduler local --workers 2"
+    for command in (
+        f"{rankaudit} qrels.txt <(cat {a}) <(cat {b}) {c} {tail}",
+        f"cat {a} | {rankaudit} <(cat qrels.txt) - {b} --baseline - {tail}",
+    ):
+        one, two = _bash(command, tmp_path), _bash(f"{command} {dask}", tmp_path)
+        assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+        assert one.stdout == two.stdout, command
+        doc = json.loads(one.stdout)
+        names = [r["name"] for r in doc["runs"]]
+        assert not any(n.isdigit() for n in names), names
+        assert all(len(r["sha256"]) == 64 for r in doc["inputs"])
+        if "--baseline" in command:
+            assert names == ["run 1 (<stdin>)", "system-01.run"]
+            assert doc["baseline"] == "run 1 (<stdin>)"
+            assert doc["inputs"][0]["name"].startswith("qrels (/dev/fd/")
+        else:
+            assert names[0].startswith("run 1 (/dev/fd/") and names[1].startswith("run 2 (/dev/")
+            assert names[2] == "system-02.run"
+    proc = _bash(f"cat {a} | {rankaudit} qrels.txt - - {tail}", tmp_path)
+    assert proc.returncode == 2 and "standard input (-) is given as two runs" in proc.stderr
+    proc = _bash(f"cat qrels.txt | {rankaudit} - - {b} {tail}", tmp_path)
+    assert proc.returncode == 2 and "standard input (-) is both the qrels and a run" in proc.stderr

@@ -10,15 +10,24 @@ This is a bottom room of the package: it imports nothing from rankaudit but :mod
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 
 from rankaudit.scalars import plain
 
 __all__ = [
+    "BOOTSTRAP_RESAMPLES",
     "CUTOFF_MAX",
     "LABEL_LIMIT",
     "LABEL_RANGE",
+    "MONTE_CARLO_DRAWS",
+    "RERUNS",
+    "SIGN_FLIPS",
+    "SYNTHETIC_ROWS",
+    "WORKERS",
+    "CountBound",
+    "check_count",
     "check_cutoff",
     "check_int",
     "check_label_level",
@@ -38,6 +47,58 @@ LABEL_RANGE = "|label| < 2**53"
 
 #: The largest cutoff (``@k``) and the largest list the kernels index: 2**31 - 1.
 CUTOFF_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class CountBound:
+    """The largest value a count a user passes may take, and why it stops there.
+
+    Every count that sets how much work or memory a call takes (resamples, reruns, workers,
+    rows) is bounded, so that a typo such as ``--n-perm 100000000000`` is one line naming the
+    bound and its reason rather than a run that never ends or ends out of memory.
+    """
+
+    most: int
+    why: str
+
+    def __str__(self) -> str:
+        return str(self.most)
+
+
+#: Sign flips of one paired randomisation test: a p-value resolved to 1e-6 is finer than any
+#: test level; 10**6 flips over 500 queries take about 2 s, per test.
+SIGN_FLIPS = CountBound(
+    10**6, "10**6 flips resolve a p-value to 1e-6 and take seconds per test already"
+)
+#: Resamples of one paired bootstrap: 10**5 resamples over 500 queries take about 4 s (the
+#: percentile ends of a 95% interval are then stable to a few thousandths of its width).
+BOOTSTRAP_RESAMPLES = CountBound(
+    10**5, "10**5 resamples fix the interval's ends and take seconds over 500 queries already"
+)
+#: Uniform random tie orders drawn by a Monte Carlo check (each draw is kept, per row).
+MONTE_CARLO_DRAWS = CountBound(
+    10**6, "10**6 draws estimate a mean to 1e-3 of its spread; each draw is kept for every row"
+)
+#: Whole re-evaluations of one input: line shuffles of a permutation test, repeats of the
+#: 'random' rule.  Each one costs a full evaluation of the input.
+RERUNS = CountBound(1000, "each one evaluates the whole input again")
+#: Worker processes of a LocalCluster started on this machine.
+WORKERS = CountBound(128, "each worker is a process of its own on this machine")
+#: Rows of the Dask example's synthetic table (31 candidates a row: about 5 GB at the bound).
+SYNTHETIC_ROWS = CountBound(10**7, "at 31 candidates a row that is about 5 GB of lines")
+
+
+def check_count(value: object, name: str, bound: CountBound) -> int:
+    """A count: an integer in ``[1, bound.most]``; returns it as ``int``.
+
+    Below 1 (or not an integer) the message is :func:`check_int`'s; beyond the bound it
+    states the bound and why it stops there, e.g. ``--n-perm must be an integer in
+    [1, 1000000]; got 100000000000 (10**6 flips resolve a p-value to 1e-6 ...)``.
+    """
+    value = check_int(value, name, lo=1)
+    if value > bound.most:
+        raise ValueError(f"{name} must be an integer in [1, {bound}]; got {value} ({bound.why})")
+    return value
 
 
 def check_int(value: object, name: str, *, lo: int | None = None, hi: int | None = None) -> int:

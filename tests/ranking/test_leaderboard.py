@@ -128,3 +128,40 @@ def test_paired_t_pvalue_degenerate_cases():
     assert paired_t_pvalue(a, b) == pytest.approx(stats.ttest_rel(b, a).pvalue)
     with pytest.raises(ValueError, match="at least 2"):
         paired_t_pvalue(a[:1], b[:1])
+
+
+def test_a_pair_sharing_too_few_queries_is_listed_not_computed_and_the_board_stands(tmp_path):
+    """Runs a and b share one judged query (a answers q1 q2, b q2 q3), c answers all three:
+    the leaderboard is built, the pair (a, b) says why it has no test, the other pairs are
+    tested and Holm adjusts over those two only."""
+    qrels = tmp_path / "q.qrels"
+    qrels.write_text("q1 0 d1 1\nq2 0 d1 1\nq3 0 d1 1\n")
+    runs = {
+        "a": "q1 Q0 d1 1 1 a\nq2 Q0 d1 1 1 a\n",
+        "b": "q2 Q0 d1 1 1 b\nq3 Q0 d2 1 1 b\n",
+        "c": "q1 Q0 d1 1 1 c\nq2 Q0 d2 1 1 c\nq3 Q0 d1 1 1 c\n",
+    }
+    for name, text in runs.items():
+        (tmp_path / name).write_text(text)
+    audits = audit_run_files(
+        [str(tmp_path / n) for n in runs],
+        read_trec_run,
+        read_trec_qrels(qrels),
+        measures=["P@1"],
+        ties=leaderboard_rules([]),
+    )
+    board = build_leaderboard(list(runs), audits, n_perm=50)
+    pairs = {(p["run_a"], p["run_b"]): p for p in board.pairs}
+    ab = pairs[("a", "b")]
+    assert ab["computed"] is False and ab["n_queries"] == 1
+    assert (
+        ab["reason"] == "runs 'a' and 'b' share 1 evaluated query: a paired test needs at least 2"
+    )
+    assert all(ab[k] is None for k in ("p_value", "p_ttest", "p_holm", "p_ttest_holm"))
+    assert ab["diff"] == 0.0  # both runs retrieve the relevant document of q2
+    tested = [pairs[("a", "c")], pairs[("b", "c")]]
+    assert all(p["computed"] and p["reason"] is None for p in tested)
+    assert [p["p_holm"] for p in tested] == list(
+        holm_adjust(np.array([p["p_value"] for p in tested]))
+    )
+    assert len(board.rankings) == 4 and len(board.rank_intervals) == 3

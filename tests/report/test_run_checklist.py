@@ -1,20 +1,44 @@
-"""The pre-sort sentence of the run checklist: exact comparison, tolerance disclosed."""
+"""The pre-sort item of the run checklist: exact comparison, tolerance disclosed, and the
+rating and its words from one decision."""
 
-from rankaudit.checklists.from_run import _order_sentence
+import json
+
+from rankaudit.checklists.from_run import _order_verdict
+from rankaudit.cli import main
 
 
 def test_equal_values_do_not_change_the_result():
-    text = _order_sentence({"input_order": 0.4322, "trec_eval": 0.4322}, 1e-3)
-    assert "does not change" in text
+    status, text = _order_verdict({"input_order": 0.4322, "trec_eval": 0.4322}, 1e-3)
+    assert status == "ok" and "does not change" in text
 
 
 def test_a_difference_below_the_tolerance_is_a_change_and_says_the_tolerance():
-    text = _order_sentence({"input_order": 0.4322, "trec_eval": 0.4315}, 1e-3)
+    status, text = _order_verdict({"input_order": 0.4322, "trec_eval": 0.4315}, 1e-3)
     assert "changes the result by 0.0007" in text
     assert "within this checklist's warning tolerance of 0.001" in text
     assert "does not change" not in text
+    assert status == "ok"
 
 
-def test_a_difference_beyond_the_tolerance_says_beyond():
-    text = _order_sentence({"input_order": 0.45, "trec_eval": 0.43}, 1e-3)
+def test_a_difference_beyond_the_tolerance_says_beyond_and_asks_for_attention():
+    status, text = _order_verdict({"input_order": 0.45, "trec_eval": 0.43}, 1e-3)
     assert "beyond this checklist's warning tolerance" in text
+    assert status == "warn"
+
+
+def test_checklist_never_prints_ok_beside_beyond(tmp_path, capsys):
+    """Two tied documents, the relevant one first in the file and last in trec_eval's docno
+    order: AP moves from 1 to 0.75 with the order of the lines, so the pre-sort item asks for
+    attention, in the markdown and in the JSON."""
+    run = tmp_path / "t.run"
+    run.write_text("q1 Q0 d1 1 1.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d3 1 1.0 r\n")
+    qrels = tmp_path / "t.qrels"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    assert main(["checklist", str(run), str(qrels), "-m", "AP"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "Pre-sort" in x)
+    assert "beyond this checklist's warning tolerance" in line
+    assert "(ATTENTION)" in line and "(OK)" not in line
+    assert main(["checklist", str(run), str(qrels), "-m", "AP", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    item = doc["checklist"]["presort_order"]
+    assert item["status"] == "warn" and "beyond" in item["answer"]

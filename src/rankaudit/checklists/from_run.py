@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankaudit._checks import check_positive_int
+from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rule
@@ -31,10 +31,15 @@ def run_checklist(
     tolerance: float = 1e-3,
     label: str = "",
 ):
-    """Fill the six-part reporting checklist (:mod:`rankaudit.checklists.from_rows`) from a run."""
+    """Fill the six-part reporting checklist (:mod:`rankaudit.checklists.from_rows`) from a run.
+
+    ``n_permutations`` line shuffles (``1 <= n_permutations <= RERUNS.most``: each audits the
+    whole run again) make the permutation test.  The pre-sort item asks for attention exactly
+    when its sentence says the file order moves the measure beyond ``tolerance``.
+    """
     (m,) = parse_measures([measure])
     ties = check_rule(ties, api="runs")
-    n_permutations = check_positive_int(n_permutations, "n_permutations")
+    n_permutations = check_count(n_permutations, "n_permutations", RERUNS)
     rules = list(
         dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])
     )
@@ -66,12 +71,13 @@ def run_checklist(
         facts1,
     )
     vals = {rule: float(audit.aggregated(rule)[0]) for rule in audit.values}
+    status, sentence = _order_verdict(vals, tolerance)
     item2 = ChecklistItem(
         "presort_order",
         "Pre-sort candidate order",
-        "warn" if ties == "input_order" else "ok",
+        status,
         f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
-        f"{vals['trec_eval']:.4f}: " + _order_sentence(vals, tolerance),
+        f"{vals['trec_eval']:.4f}: " + sentence,
         {
             "input_order": vals["input_order"],
             "trec_eval": vals["trec_eval"],
@@ -144,13 +150,16 @@ def run_checklist(
     return Checklist(items=(item1, item2, item3, item4, item5, item6), label=label)
 
 
-def _order_sentence(vals: dict[str, float], tolerance: float) -> str:
-    """Whether the order of the lines changes the metric, compared exactly, tolerance disclosed."""
+def _order_verdict(vals: dict[str, float], tolerance: float) -> tuple[str, str]:
+    """``(status, sentence)`` of the pre-sort item from one decision: does the order of the
+    lines move the metric beyond ``tolerance`` (``"warn"``, and the sentence says *beyond*) or
+    not (``"ok"``: no change, or a change *within* the tolerance, disclosed)?  Compared
+    exactly."""
     diff = abs(vals["input_order"] - vals["trec_eval"])
     if diff == 0.0:
-        return "the order of the lines does not change the result under a stable sort."
-    side = "within" if diff <= tolerance else "beyond"
-    return (
+        return "ok", "the order of the lines does not change the result under a stable sort."
+    beyond = diff > tolerance
+    return "warn" if beyond else "ok", (
         f"the order of the lines changes the result by {diff:.4g} under a stable sort, "
-        f"{side} this checklist's warning tolerance of {tolerance:g}."
+        f"{'beyond' if beyond else 'within'} this checklist's warning tolerance of {tolerance:g}."
     )

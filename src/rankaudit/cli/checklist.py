@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from rankaudit._checks import check_positive_int
+from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.cli.common import (
     add_common_options,
     check_output,
     emit,
+    input_label,
     input_records,
     read_qrels_arg,
     read_run_arg,
@@ -26,7 +26,7 @@ def cmd_checklist(args: argparse.Namespace) -> int:
     # the arguments are checked as the library checks them, before any file is read
     parse_measures([args.measure])
     check_rule(args.ties, api="runs")
-    check_positive_int(args.n_permutations, "--n-permutations")
+    check_count(args.n_permutations, "--n-permutations", RERUNS)
     check_output(args.output, args.run, args.qrels)
     run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
     filled = run_checklist(
@@ -38,7 +38,7 @@ def cmd_checklist(args: argparse.Namespace) -> int:
         complete=args.complete,
         n_permutations=args.n_permutations,
         seed=args.seed,
-        label=Path(args.run).name,
+        label=input_label(args.run, "run"),
     )
     if args.format == "json":
         doc = {
@@ -70,7 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--n-permutations",
         type=int,
         default=5,
-        help="line shuffles of the permutation test (default: %(default)s)",
+        help=f"line shuffles of the permutation test, 1..{RERUNS} (each audits the whole "
+        "run again; default: %(default)s)",
     )
     p.add_argument("--format", choices=("markdown", "json"), default="markdown")
     add_common_options(p)

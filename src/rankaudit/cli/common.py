@@ -16,7 +16,7 @@ from rankaudit._version import __version__
 from rankaudit.measures.registry import describe_measures
 from rankaudit.measures.rules import RULES, RUN_TIE_RULES, check_rules
 from rankaudit.runs.evaluate import DEFAULT_MEASURES
-from rankaudit.runs.inputs import file_sha256
+from rankaudit.runs.inputs import file_sha256, input_name, is_reopenable_file
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
@@ -29,6 +29,7 @@ __all__ = [
     "add_measure_options",
     "check_output",
     "emit",
+    "input_label",
     "input_records",
     "json_ready",
     "read_qrels_arg",
@@ -107,8 +108,19 @@ def tie_rules(values: str | list[str]) -> list[str]:
     return check_rules(text, api="runs")
 
 
+def input_label(path: str, role: str) -> str:
+    """How reports name an input, one rule for every command: a regular file by its file name
+    (``system-01.run``); anything else (a pipe such as ``<(zcat run.gz)``, standard input, a
+    device), whose file name says nothing (``63``), by its role among the arguments and the
+    argument as given: ``run 2 (/dev/fd/62)``, ``qrels (<stdin>)``."""
+    if is_reopenable_file(path):
+        return Path(path).name
+    return f"{role} ({input_name(path)})"
+
+
 def input_records(**inputs: Run | Qrels | str) -> list[dict[str, str]]:
-    """``[{role, path, name, sha256}]`` of the inputs, for a JSON report.  A :class:`Run` or
+    """``[{role, path, name, sha256}]`` of the inputs, for a JSON report (``name``: see
+    :func:`input_label`; the role ``run_a`` reads ``run a``).  A :class:`Run` or
     :class:`Qrels` carries the SHA-256 of the bytes its reader read (a pipe cannot be read
     twice); a path is hashed here."""
     records = []
@@ -117,7 +129,8 @@ def input_records(**inputs: Run | Qrels | str) -> list[dict[str, str]]:
             path, digest = item.source, item.sha256 or ""
         else:
             path, digest = str(item), sha256_of(str(item))
-        records.append({"role": role, "path": path, "name": Path(path).name, "sha256": digest})
+        name = input_label(path, role.replace("_", " "))
+        records.append({"role": role, "path": path, "name": name, "sha256": digest})
     return records
 
 

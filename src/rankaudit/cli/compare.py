@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rankaudit._checks import check_positive_int
+from rankaudit._checks import BOOTSTRAP_RESAMPLES, SIGN_FLIPS, check_count
 from rankaudit.cli.common import (
     add_common_options,
     check_output,
@@ -23,8 +23,8 @@ __all__ = ["cmd_compare", "register"]
 
 def cmd_compare(args: argparse.Namespace) -> int:
     (measure,) = parse_measures([args.measure])
-    check_positive_int(args.n_perm, "--n-perm")
-    check_positive_int(args.n_boot, "--n-boot")
+    check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
+    check_count(args.n_boot, "--n-boot", BOOTSTRAP_RESAMPLES)
     check_output(args.output, args.run_a, args.run_b, args.qrels)
     qrels = read_qrels_arg(args.qrels, args)
     run_a, run_b = read_run_arg(args.run_a, args), read_run_arg(args.run_b, args)
@@ -109,9 +109,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("run_b", help="other run file")
     p.add_argument("qrels", help="qrels file")
     p.add_argument("-m", "--measure", default="nDCG@10", help="one measure (default: %(default)s)")
-    p.add_argument("--n-perm", type=int, default=10000, help="sign flips (default: %(default)s)")
     p.add_argument(
-        "--n-boot", type=int, default=2000, help="bootstrap resamples (default: %(default)s)"
+        "--n-perm",
+        type=int,
+        default=10000,
+        help=f"sign flips, 1..{SIGN_FLIPS} (more resolve no finer p-value than 1e-6; "
+        "default: %(default)s)",
+    )
+    p.add_argument(
+        "--n-boot",
+        type=int,
+        default=2000,
+        help=f"bootstrap resamples, 1..{BOOTSTRAP_RESAMPLES} (memory and time grow with "
+        "them; default: %(default)s)",
     )
     p.add_argument("--per-query", action="store_true", help="also report every query")
     p.add_argument("--format", choices=("table", "json"), default="table")

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from rankaudit._checks import SIGN_FLIPS, WORKERS, check_count
 from rankaudit.cli.common import (
     add_common_options,
     add_measure_options,
     check_output,
     emit,
+    input_label,
     read_qrels_arg,
     read_run_arg,
     sha256_of,
@@ -25,9 +27,14 @@ from rankaudit.cli.common import (
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.measures.registry import parse_measures
-from rankaudit.runs.leaderboard import audit_run_files, build_leaderboard, leaderboard_rules
+from rankaudit.runs.leaderboard import (
+    TEST_KEYS,
+    audit_run_files,
+    build_leaderboard,
+    leaderboard_rules,
+)
 
-__all__ = ["cmd_leaderboard", "expand_runs", "register"]
+__all__ = ["cmd_leaderboard", "expand_runs", "register", "run_names"]
 
 DEFINITIONS = """\
 definitions (per measure, over the runs given):
@@ -43,8 +50,12 @@ definitions (per measure, over the runs given):
   tie-decided    a pair whose order differs between two rules' leaderboards, or whose
   pair           envelopes overlap while their trec_eval values differ
   pairs          per-query expected values (no tie order moves them), B - A, paired
-                 sign-flip randomisation test and t-test, Holm-adjusted per measure;
-                 differences of rounding alone give p = 1
+                 sign-flip randomisation test and t-test, Holm-adjusted per measure over
+                 the pairs tested; differences of rounding alone give p = 1; a pair sharing
+                 fewer than 2 evaluated queries is listed with its tests "not computed" and
+                 the reason
+  run names      a regular file by its file name; a pipe or standard input (-) by its
+                 position and the argument as given: "run 2 (/dev/fd/62)", "run 1 (<stdin>)"
 """
 
 _READ_OPTIONS = (
@@ -57,11 +68,14 @@ _READ_OPTIONS = (
 
 
 def expand_runs(items: list[str]) -> list[str]:
-    """Run paths from the arguments: a file, a folder (its files, sorted) or a glob (sorted)."""
+    """Run paths from the arguments: a file, a folder (its files, sorted), a glob (sorted), a
+    pipe such as ``<(zcat run.gz)``, or ``-`` (standard input, at most once)."""
     paths: list[str] = []
     for item in items:
         p = Path(item)
-        if p.is_dir():
+        if item == "-":
+            paths.append(item)
+        elif p.is_dir():
             found = sorted(
                 str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith(".")
             )
@@ -75,14 +89,22 @@ def expand_runs(items: list[str]) -> list[str]:
             if not found:
                 raise ValueError(f"no run file matches {item}")
             paths += found
-    names = [Path(p).name for p in paths]
+    if paths.count("-") > 1:
+        raise ValueError("standard input (-) is given as two runs: it can be read once")
+    for p in paths:  # a file, or a pipe such as <(zcat run.gz)
+        if p != "-" and (not Path(p).exists() or Path(p).is_dir()):
+            raise FileNotFoundError(f"{p}: no such run file")
+    return paths
+
+
+def run_names(paths: list[str]) -> list[str]:
+    """The runs' names in every output (:func:`rankaudit.cli.common.input_label`): a regular
+    file's name, else ``run <position> (<argument>)``; two runs of one name are an error."""
+    names = [input_label(p, f"run {k}") for k, p in enumerate(paths, start=1)]
     for name in names:
         if names.count(name) > 1:
             raise ValueError(f"two run files are named {name}: run names must be unique")
-    for p in paths:  # a file, or a pipe such as <(zcat run.gz)
-        if not Path(p).exists() or Path(p).is_dir():
-            raise FileNotFoundError(f"{p}: no such run file")
-    return paths
+    return names
 
 
 def _reader_args(args: argparse.Namespace) -> argparse.Namespace:
@@ -146,7 +168,12 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
             f"pairs decided by ties: {n_dec} of {len(board.names) * (len(board.names) - 1) // 2}"
         )
         sig = pairs[pairs["measure"] == m].drop(columns="measure")
-        lines.append(sig.to_string(**fmt))
+        lines.append(_pairs_text(sig))
+        lines += [
+            f"tests of {r['run_a']} and {r['run_b']} not computed: {r['reason']}"
+            for r in sig.to_dict(orient="records")
+            if not r["computed"]
+        ]
         left_out = int(sig[["n_queries_only_in_a", "n_queries_only_in_b"]].to_numpy().sum())
         if left_out:
             lines.append(
@@ -157,16 +184,39 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pairs_text(sig: pd.DataFrame) -> str:
+    """The pairs of one measure as text: numbers to 4 decimals, a test not computed as
+    ``not computed`` (its reason is printed below the table)."""
+    shown = sig.drop(columns=["computed", "reason"]).astype(object)
+    for col in ("diff", *TEST_KEYS):
+        shown[col] = [
+            "not computed" if v is None or v != v else f"{v:.4f}" for v in sig[col].tolist()
+        ]
+    return shown.to_string(index=False)
+
+
+def _baseline_name(baseline: str | None, paths: list[str], names: list[str]) -> str | None:
+    """``--baseline`` as a run name: a name, or a run argument as given (``-``, a path)."""
+    if baseline is None or baseline in names:
+        return baseline
+    if baseline in paths:
+        return names[paths.index(baseline)]
+    raise ValueError(f"--baseline {baseline!r} is not one of the runs: {', '.join(names)}")
+
+
 def cmd_leaderboard(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = leaderboard_rules(tie_rules(args.ties))
+    check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
+    check_count(args.workers, "--workers", WORKERS)
+    if args.table != "runs" and args.format != "csv":
+        raise ValueError(f"--table {args.table} applies to --format csv only")
     paths = expand_runs(args.runs)
+    if args.qrels == "-" and "-" in paths:
+        raise ValueError("standard input (-) is both the qrels and a run: it can be read once")
     check_output(args.output, args.qrels, *paths)
-    if args.workers < 1:
-        raise ValueError(f"--workers must be an integer >= 1; got {args.workers}")
-    names = [Path(p).name for p in paths]
-    if args.baseline is not None and args.baseline not in names:
-        raise ValueError(f"--baseline {args.baseline!r} is not one of the runs: {', '.join(names)}")
+    names = run_names(paths)
+    baseline = _baseline_name(args.baseline, paths, names)
     options = dict(
         measures=measures,
         ties=rules,
@@ -175,19 +225,17 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         seed=args.seed,
     )
     audits = _audits(args, paths, options)
-    board = build_leaderboard(
-        names, audits, baseline=args.baseline, n_perm=args.n_perm, seed=args.seed
-    )
+    board = build_leaderboard(names, audits, baseline=baseline, n_perm=args.n_perm, seed=args.seed)
     if args.format == "json":
         # the digests the readers took while reading (a piped run cannot be read twice)
         run_inputs = [
-            {"role": "run", "path": p, "name": Path(p).name, "sha256": a.run_sha256 or sha256_of(p)}
-            for p, a in zip(paths, audits, strict=True)
+            {"role": "run", "path": p, "name": n, "sha256": a.run_sha256 or sha256_of(p)}
+            for p, n, a in zip(paths, names, audits, strict=True)
         ]
         qrels_input = {
             "role": "qrels",
             "path": args.qrels,
-            "name": Path(args.qrels).name,
+            "name": input_label(args.qrels, "qrels"),
             "sha256": audits[0].qrels_sha256 or sha256_of(args.qrels),
         }
         runs = [
@@ -199,7 +247,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
             **board.records(),
             "measures": list(board.measures),
             "ties": list(board.rules),
-            "baseline": args.baseline,
+            "baseline": baseline,
             "n_perm": args.n_perm,
             "seed": args.seed,
             "relevance_level": args.relevance_level,
@@ -212,7 +260,8 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     wide = _wide(board)
     if args.format == "csv":
         buf = io.StringIO()
-        wide.to_csv(buf, index=False, float_format="%.17g")
+        table = wide if args.table == "runs" else board.table("pairs")
+        table.to_csv(buf, index=False, float_format="%.17g")
         emit(buf.getvalue(), args.output)
     else:
         emit(_table_text(board, args, wide), args.output)
@@ -236,9 +285,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "runs", nargs="+", metavar="RUN", help="run files, folders of run files, or globs"
     )
     add_measure_options(p, "; trec_eval, expected, pessimistic and optimistic are always added")
-    p.add_argument("--baseline", metavar="RUN", help="test every run against this one (its name)")
     p.add_argument(
-        "--n-perm", type=int, default=10000, help="sign flips per test (default: %(default)s)"
+        "--baseline",
+        metavar="RUN",
+        help="test every run against this one (its name, or its argument as given)",
+    )
+    p.add_argument(
+        "--n-perm",
+        type=int,
+        default=10000,
+        help=f"sign flips per test, 1..{SIGN_FLIPS} (more resolve no finer p-value than "
+        "1e-6 and take seconds per test; default: %(default)s)",
     )
     p.add_argument(
         "--scheduler",
@@ -247,8 +304,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "or 'local' for a LocalCluster of --workers processes",
     )
     p.add_argument(
-        "--workers", type=int, default=2, help="LocalCluster workers (default: %(default)s)"
+        "--workers",
+        type=int,
+        default=2,
+        help=f"LocalCluster worker processes, 1..{WORKERS} (default: %(default)s)",
     )
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.add_argument(
+        "--table",
+        choices=("runs", "pairs"),
+        default="runs",
+        help="the table --format csv writes: runs (one row per run and measure; default) or "
+        "pairs (the paired tests; 'computed' is False and 'reason' says why when a pair's "
+        "tests are not computed)",
+    )
     add_common_options(p)
     p.set_defaults(func=cmd_leaderboard)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from rankaudit._checks import CUTOFF_MAX, RERUNS, SYNTHETIC_ROWS, WORKERS, CountBound, check_count
 from rankaudit._optional import require
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.evaluate import evaluate
@@ -19,15 +20,22 @@ from rankaudit.measures.rules import TIE_RULES
 __all__ = ["build_parser", "main", "read_long_frame"]
 
 
-def _positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (``--n-workers 0`` would start no worker and wait forever)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {value}")
-    return value
+def _count(bound: CountBound):
+    """argparse type: a count in ``1..bound`` (:func:`rankaudit._checks.check_count`):
+    ``--n-workers 0`` would start no worker and wait forever, a huge one never finish."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}") from None
+        try:
+            return check_count(value, "the value", bound)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("the value ")) from None
+
+    parse.__name__ = "count"  # how argparse names the type in its message
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,9 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--n-workers",
-        type=_positive_int,
+        type=_count(WORKERS),
         default=2,
-        help="LocalCluster worker processes (ignored with --scheduler); default 2",
+        help=f"LocalCluster worker processes, 1..{WORKERS} (ignored with --scheduler); default 2",
     )
     parser.add_argument(
         "--input",
@@ -53,16 +61,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--synthetic-rows",
-        type=_positive_int,
+        type=_count(SYNTHETIC_ROWS),
         default=100_000,
-        help="rows of the synthetic table when --input is not given; default 100000",
+        help=f"rows of the synthetic table when --input is not given, 1..{SYNTHETIC_ROWS} "
+        "(31 candidates a row); default 100000",
     )
     parser.add_argument(
-        "--k", type=_positive_int, default=10, help="cutoff of HR and NDCG; default 10"
+        "--k",
+        type=_count(CountBound(CUTOFF_MAX, "the kernels index lists with 32-bit integers")),
+        default=10,
+        help=f"cutoff of HR and NDCG, 1..{CUTOFF_MAX}; default 10",
     )
     parser.add_argument("--ties", choices=TIE_RULES, default="expected", help="tie rule")
     parser.add_argument("--seed", type=int, default=0, help="seed of 'hash' and 'random'")
-    parser.add_argument("--n-repeats", type=_positive_int, default=1, help="repeats of 'random'")
+    parser.add_argument(
+        "--n-repeats",
+        type=_count(RERUNS),
+        default=1,
+        help=f"repeats of 'random', 1..{RERUNS} (each evaluates the table again)",
+    )
     parser.add_argument(
         "--empty",
         choices=("error", "zero", "drop"),

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from rankaudit._checks import check_int
+from rankaudit._checks import WORKERS, check_count
 from rankaudit._optional import install_hint
 
 __all__ = ["connect"]
@@ -21,8 +21,9 @@ __all__ = ["connect"]
 
 @contextmanager
 def connect(scheduler: str | None, n_workers: int = 2) -> Iterator[object]:
-    """A ``distributed.Client`` on ``scheduler`` (None or ``"local"``: a new LocalCluster)."""
-    check_int(n_workers, "n_workers", lo=1)
+    """A ``distributed.Client`` on ``scheduler`` (None or ``"local"``: a new LocalCluster of
+    ``1..WORKERS.most`` worker processes)."""
+    check_count(n_workers, "n_workers", WORKERS)
     try:
         from distributed import Client, LocalCluster
     except ImportError:

@@ -50,6 +50,7 @@ __all__ = [
     "crlf_to_lf",
     "file_sha256",
     "input_name",
+    "is_reopenable_file",
     "open_input",
     "read_input",
 ]
@@ -64,6 +65,18 @@ _HASHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rankaudit-sha256
 def input_name(path: str | os.PathLike) -> str:
     """How messages name an input: its path as given, ``<stdin>`` for ``-``."""
     return "<stdin>" if str(path) == "-" else str(path)
+
+
+def is_reopenable_file(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names a regular file that another process opening the same path reads
+    too (a worker of a cluster; a second reading).  ``-``, a pipe (``/dev/fd/63`` of
+    ``<(zcat run.gz)``), a FIFO, a device and the per-process names (``/dev/stdin``,
+    ``/dev/fd/N``, ``/proc/self/fd/N``, even when they lead to a regular file) are not: they
+    can be read once, by this process only."""
+    where = os.path.abspath(path)
+    if str(path) == "-" or where == "/dev/stdin" or where.startswith(("/dev/fd/", "/proc/")):
+        return False
+    return Path(path).is_file()
 
 
 @dataclass(frozen=True)

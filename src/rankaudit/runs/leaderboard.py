@@ -24,7 +24,9 @@ tests.  Then, per measure:
   minus that of ``a`` over those queries (means; sums for the counts),
   the two-sided sign-flip randomisation test (Fisher, 1935; Smucker, Allan & Carterette, 2007)
   and the paired t-test (Student, 1908), each Holm-adjusted (Holm, 1979) over the pairs of one
-  measure.
+  measure.  A pair sharing fewer than :data:`MIN_PAIRED_QUERIES` evaluated queries has no
+  test: its record says ``computed=False`` and why, its p-values are ``None``, and the rest of
+  the leaderboard stands.
 
 Why this matters: Cabanac, Hubert, Boughanem & Chrisment (2010, CLEF, "Tie-breaking bias:
 effect of an uncontrolled parameter on information retrieval evaluation") found that
@@ -32,8 +34,9 @@ trec_eval's docno tie-break changes measure values significantly; Lin & Yang (20
 "The Impact of Score Ties on Repeatability in Document Ranking") showed that score ties make
 rankings unrepeatable.
 
-Public API: :data:`LEADERBOARD_RULES`, :func:`leaderboard_rules`, :func:`audit_run_file`,
-:func:`audit_run_files`, :class:`Leaderboard`, :func:`build_leaderboard`.
+Public API: :data:`LEADERBOARD_RULES`, :data:`MIN_PAIRED_QUERIES`, :data:`TEST_KEYS`,
+:func:`leaderboard_rules`, :func:`audit_run_file`, :func:`audit_run_files`, :class:`Leaderboard`,
+:func:`build_leaderboard`, :func:`paired_t_pvalue`.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from rankaudit._checks import check_int
+from rankaudit._checks import SIGN_FLIPS, check_count, check_int
 from rankaudit.measures.list_evaluate import rounding_tolerance
 from rankaudit.measures.registry import Measure, aggregate_value
 from rankaudit.runs.evaluate import RunAudit, audit_run
@@ -56,6 +59,8 @@ from rankaudit.runs.tables import Qrels, Run
 
 __all__ = [
     "LEADERBOARD_RULES",
+    "MIN_PAIRED_QUERIES",
+    "TEST_KEYS",
     "Leaderboard",
     "audit_run_file",
     "audit_run_files",
@@ -74,14 +79,16 @@ def leaderboard_rules(rules: Sequence[str]) -> list[str]:
 
 
 def audit_run_file(
-    path: str, read_run: Callable[[str], Run], qrels: Qrels, **options: object
+    source: str | Run, read_run: Callable[[str], Run], qrels: Qrels, **options: object
 ) -> RunAudit:
-    """Read the run at ``path`` with ``read_run`` and audit it (``options``: of ``audit_run``).
+    """Audit the run ``source`` (``options``: of ``audit_run``): a path, read with
+    ``read_run``, or a :class:`Run` already read (a pipe read by the client of a cluster).
 
     The run is dropped when this returns: only its per-query values are kept, so auditing
     runs one after the other needs the memory of the largest run, not of all of them.
     """
-    return audit_run(read_run(path), qrels, **options)
+    run = source if isinstance(source, Run) else read_run(source)
+    return audit_run(run, qrels, **options)
 
 
 def audit_run_files(
@@ -155,6 +162,12 @@ def _per_query_expected(names: Sequence[str], audits: Sequence[RunAudit], j: int
     return pd.DataFrame(cols)
 
 
+#: The fewest queries two runs must share for their paired tests to be computed.
+MIN_PAIRED_QUERIES = 2
+#: The keys of a pair's tests, ``None`` when they are not computed.
+TEST_KEYS = ("p_value", "p_ttest", "p_holm", "p_ttest_holm")
+
+
 def _significance(
     measure: Measure,
     frame: pd.DataFrame,
@@ -162,33 +175,44 @@ def _significance(
     n_perm: int,
     seed: int,
 ) -> list[dict[str, object]]:
+    """One record a pair: its paired tests, or, when the two runs share fewer than
+    :data:`MIN_PAIRED_QUERIES` evaluated queries, ``computed=False`` with the reason and the
+    tests ``None`` (the rest of the leaderboard does not depend on them).  Holm's adjustment
+    runs over the pairs whose tests were computed."""
     rows = []
     for a, b in pair_list:
         both = frame[[a, b]].dropna()
         answered_a, answered_b = frame[a].notna(), frame[b].notna()
-        if len(both) < 2:
-            raise ValueError(
-                f"runs {a!r} and {b!r} share {len(both)} evaluated queries: "
-                "a paired test needs at least 2"
-            )
         va, vb = both[a].to_numpy(), both[b].to_numpy()
-        rows.append(
-            {
-                "measure": str(measure),
-                "run_a": a,
-                "run_b": b,
-                "n_queries": len(both),
-                "n_queries_only_in_a": int((answered_a & ~answered_b).sum()),
-                "n_queries_only_in_b": int((answered_b & ~answered_a).sum()),
-                "diff": aggregate_value(measure, vb) - aggregate_value(measure, va),
-                "p_value": paired_randomisation_test(va, vb, n_perm=n_perm, seed=seed),
-                "p_ttest": paired_t_pvalue(va, vb),
-            }
-        )
-    if rows:
-        p_holm = holm_adjust(np.array([r["p_value"] for r in rows]))
-        t_holm = holm_adjust(np.array([r["p_ttest"] for r in rows]))
-        for r, ph, th in zip(rows, p_holm, t_holm, strict=True):
+        row: dict[str, object] = {
+            "measure": str(measure),
+            "run_a": a,
+            "run_b": b,
+            "n_queries": len(both),
+            "n_queries_only_in_a": int((answered_a & ~answered_b).sum()),
+            "n_queries_only_in_b": int((answered_b & ~answered_a).sum()),
+            "diff": (
+                aggregate_value(measure, vb) - aggregate_value(measure, va) if len(both) else None
+            ),
+            **dict.fromkeys(TEST_KEYS),
+            "computed": len(both) >= MIN_PAIRED_QUERIES,
+            "reason": None,
+        }
+        if row["computed"]:
+            row["p_value"] = paired_randomisation_test(va, vb, n_perm=n_perm, seed=seed)
+            row["p_ttest"] = paired_t_pvalue(va, vb)
+        else:
+            row["reason"] = (
+                f"runs {a!r} and {b!r} share {len(both)} evaluated "
+                f"{'query' if len(both) == 1 else 'queries'}: a paired test needs at least "
+                f"{MIN_PAIRED_QUERIES}"
+            )
+        rows.append(row)
+    tested = [r for r in rows if r["computed"]]
+    if tested:
+        p_holm = holm_adjust(np.array([r["p_value"] for r in tested]))
+        t_holm = holm_adjust(np.array([r["p_ttest"] for r in tested]))
+        for r, ph, th in zip(tested, p_holm, t_holm, strict=True):
             r["p_holm"] = float(ph)
             r["p_ttest_holm"] = float(th)
     return rows
@@ -230,9 +254,12 @@ def build_leaderboard(
 
     Every audit must hold the rules of :data:`LEADERBOARD_RULES` and the same measures.
     ``baseline`` (a name) tests every other run against it; without it every pair is tested
-    (``N (N - 1) / 2`` tests, in the order of ``names``).  Orders break values equal up to
-    rounding by name, so the result does not depend on the order of ``names``, except the
-    orientation of pairs (``run_a`` comes first in ``names``).
+    (``N (N - 1) / 2`` tests, in the order of ``names``), each with ``n_perm`` sign flips
+    (``1 <= n_perm <= SIGN_FLIPS.most``).  A pair sharing fewer than
+    :data:`MIN_PAIRED_QUERIES` evaluated queries is listed with ``computed=False``, its reason
+    and ``None`` p-values, never refused.  Orders break values equal up to rounding by name, so
+    the result does not depend on the order of ``names``, except the orientation of pairs
+    (``run_a`` comes first in ``names``).
     """
     names = [str(n) for n in names]
     if len(names) != len(audits):
@@ -242,7 +269,7 @@ def build_leaderboard(
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise ValueError(f"two runs are named {dup!r}: run names must be unique")
-    check_int(n_perm, "n_perm", lo=1)
+    check_count(n_perm, "n_perm", SIGN_FLIPS)
     check_int(seed, "seed", lo=0)
     if baseline is not None and baseline not in names:
         raise ValueError(f"--baseline {baseline!r} is not one of the runs: {', '.join(names)}")

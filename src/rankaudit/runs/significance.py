@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankaudit._checks import BOOTSTRAP_RESAMPLES, SIGN_FLIPS, check_count, check_int
 from rankaudit.measures.list_evaluate import rounding_tolerance
 
 __all__ = [
@@ -65,6 +66,8 @@ __all__ = [
 
 #: Largest number of queries :func:`exact_sign_flip_pvalue` enumerates (2**20 sign vectors).
 MAX_EXACT_N = 20
+#: Largest block of resamples drawn at once (``chunk``): a block is ``chunk x n`` numbers.
+MAX_CHUNK = 10_000
 
 
 def _check_pair(base: np.ndarray, variant: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -106,10 +109,12 @@ def paired_bootstrap_lift(
     chunk: int = 250,
 ) -> tuple[float, float, float]:
     """``(lift, ci_low, ci_high)`` in per cent: percentile CI from ``n_boot`` paired query
-    resamples."""
+    resamples (``1 <= n_boot <= BOOTSTRAP_RESAMPLES.most``, drawn ``chunk`` at a time)."""
     b, v = _check_pair(base, variant)
-    if n_boot < 1 or not 0 < alpha < 1:
-        raise ValueError(f"need n_boot >= 1 and 0 < alpha < 1, got n_boot={n_boot}, alpha={alpha}")
+    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
+    chunk = check_int(chunk, "chunk", lo=1, hi=MAX_CHUNK)
+    if not 0 < alpha < 1:
+        raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
     lift = lift_pct(b, v)
     n = len(b)
     rng = np.random.default_rng(seed)
@@ -130,10 +135,11 @@ def paired_bootstrap_lift(
 def paired_randomisation_test(
     base: np.ndarray, variant: np.ndarray, *, n_perm: int = 10000, seed: int = 0, chunk: int = 500
 ) -> float:
-    """Two-sided sign-flip randomisation p-value of ``mean(variant - base)`` (module docstring)."""
+    """Two-sided sign-flip randomisation p-value of ``mean(variant - base)`` (module docstring),
+    from ``1 <= n_perm <= SIGN_FLIPS.most`` sign vectors drawn ``chunk`` at a time."""
     b, v = _check_pair(base, variant)
-    if n_perm < 1:
-        raise ValueError(f"n_perm must be >= 1, got {n_perm}")
+    n_perm = check_count(n_perm, "n_perm", SIGN_FLIPS)
+    chunk = check_int(chunk, "chunk", lo=1, hi=MAX_CHUNK)
     d = v - b
     if _rounding_alone(b, v, d):
         return 1.0
@@ -230,8 +236,10 @@ def paired_lift_difference(
     _, vb = _check_pair(base, b)
     if b0.mean() <= 0:
         raise ValueError("mean(base) must be > 0 for a relative lift")
-    if n_boot < 1 or not 0 < alpha < 1:
-        raise ValueError(f"need n_boot >= 1 and 0 < alpha < 1, got n_boot={n_boot}, alpha={alpha}")
+    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
+    n_perm = check_count(n_perm, "n_perm", SIGN_FLIPS)
+    if not 0 < alpha < 1:
+        raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
     diff, stats = _difference_draws(b0, va, vb, n_boot, seed)
     lo_q, hi_q = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
     p_value = paired_randomisation_test(vb, va, n_perm=n_perm, seed=seed)
@@ -281,10 +289,9 @@ def equivalence_lift_difference(
         raise ValueError("mean(base) must be > 0 for a relative lift")
     if not margin_pct > 0 or not np.isfinite(margin_pct):
         raise ValueError(f"margin_pct must be a finite number > 0, got {margin_pct!r}")
-    if n_boot < 1 or not 0 < alpha < 0.5:
-        raise ValueError(
-            f"need n_boot >= 1 and 0 < alpha < 0.5, got n_boot={n_boot}, alpha={alpha}"
-        )
+    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
+    if not 0 < alpha < 0.5:
+        raise ValueError(f"need 0 < alpha < 0.5, got alpha={alpha}")
     diff, stats = _difference_draws(b0, va, vb, n_boot, seed)
     lo_q, hi_q = np.quantile(stats, [alpha, 1 - alpha])
     p_lower = (1 + int(np.sum(stats <= -margin_pct))) / (1 + len(stats))

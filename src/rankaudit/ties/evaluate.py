@@ -20,6 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from rankaudit._checks import RERUNS, check_count
 from rankaudit.measures.hashing import normalize_ids
 from rankaudit.measures.registry import aggregate_value, parse_measure, parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
@@ -47,7 +48,6 @@ from rankaudit.ties.validation import (
     batch_from_arrays,
     check_empty_policy,
     check_k,
-    check_positive_int,
     check_seed,
     raise_for_status,
     row_keys,
@@ -140,8 +140,8 @@ def evaluate(
         Same shape as ``scores``; ids (int or str) of the candidates, required
         by ``"hash"`` and distinct within a row.
     n_repeats
-        Number of random tie orders averaged by ``"random"`` (> 1 adds the
-        per-row sample standard deviation as ``*_std`` columns).
+        Number of random tie orders averaged by ``"random"``, ``1..RERUNS.most`` (> 1 adds
+        the per-row sample standard deviation as ``*_std`` columns).
     empty
         Rows without a relevant item: ``"error"`` (default) raises,
         ``"zero"`` scores them 0, ``"drop"`` leaves them out (the row-id
@@ -211,7 +211,7 @@ def evaluate(
     k = check_k(k)
     seed = check_seed(seed)
     empty = check_empty_policy(empty)
-    n_repeats = check_positive_int(n_repeats, "n_repeats")
+    n_repeats = check_count(n_repeats, "n_repeats", RERUNS)
     if n_repeats != 1 and ties != "random":
         raise ValueError(f"n_repeats={n_repeats} applies only to ties='random' (got ties={ties!r})")
     if return_variance and ties != "expected":

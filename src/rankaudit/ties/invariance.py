@@ -26,7 +26,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit.ties.validation import check_positive_int, check_seed
+from rankaudit._checks import RERUNS, check_count
+from rankaudit.ties.validation import check_seed
 
 __all__ = ["RowOrderAudit", "audit_row_order"]
 
@@ -141,7 +142,8 @@ def audit_row_order(
     scores, labels
         ``(rows, candidates)`` arrays.
     n_permutations
-        Number of independent random permutations (each permutes every row).
+        Number of independent random permutations (each permutes every row and reruns the
+        evaluator), ``1..RERUNS.most``.
     seed
         Seed of ``numpy.random.default_rng`` drawing the permutations (an
         integer, used modulo 2**64).
@@ -177,7 +179,7 @@ def audit_row_order(
     atol = _check_atol(atol)
     if not callable(evaluator):
         raise ValueError(f"evaluator must be callable; got {type(evaluator).__name__}")
-    n_permutations = check_positive_int(n_permutations, "n_permutations")
+    n_permutations = check_count(n_permutations, "n_permutations", RERUNS)
     if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise ValueError(f"progress must be True, False or None; got {progress!r}")
     if isinstance(columns, str):

@@ -34,11 +34,21 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit._checks import check_int
+from rankaudit._checks import MONTE_CARLO_DRAWS, check_count, check_int
 from rankaudit.measures.row_metrics import metrics_of_ranking
 from rankaudit.ties.bruteforce import brute_force_moments
 
-__all__ = ["random_tie_draws", "running_mean_bands", "seed_spread", "three_way_check"]
+__all__ = [
+    "MAX_DRAWN_VALUES",
+    "random_tie_draws",
+    "running_mean_bands",
+    "seed_spread",
+    "three_way_check",
+]
+
+#: The most values :func:`random_tie_draws` keeps per metric (``n_draws x rows``): 2**25, that
+#: is 256 MiB a metric, three metrics.
+MAX_DRAWN_VALUES = 2**25
 
 
 def random_tie_draws(
@@ -49,7 +59,8 @@ def random_tie_draws(
     seed: int = 0,
     chunk: int = 256,
 ) -> dict[str, np.ndarray]:
-    """HR@k, NDCG@k and RR under ``n_draws`` independent uniform random tie orders.
+    """HR@k, NDCG@k and RR under ``n_draws`` independent uniform random tie orders
+    (``1..MONTE_CARLO_DRAWS.most``, and ``n_draws * rows <= MAX_DRAWN_VALUES``).
 
     Each draw ranks every row by ``(-score, u)`` with ``u`` i.i.d. uniform, so every
     ordering consistent with the scores is equally likely. Returns, per metric, an
@@ -59,7 +70,13 @@ def random_tie_draws(
     y = np.asarray(labels, dtype=np.float64)
     if s.ndim != 2 or s.shape != y.shape:
         raise ValueError(f"scores and labels must be 2-D of one shape; got {s.shape} and {y.shape}")
-    n_draws = check_int(n_draws, "n_draws", lo=1)
+    n_draws = check_count(n_draws, "n_draws", MONTE_CARLO_DRAWS)
+    if n_draws * len(s) > MAX_DRAWN_VALUES:
+        raise ValueError(
+            f"n_draws x rows = {n_draws} x {len(s)} is more than the {MAX_DRAWN_VALUES} values "
+            "a metric may keep (each draw is kept for every row, 8 bytes each): draw fewer or "
+            "pass fewer rows at a time"
+        )
     k = check_int(k, "k", lo=1)
     rng = np.random.default_rng(check_int(seed, "seed", lo=0))
     out: dict[str, list[np.ndarray]] = {}
