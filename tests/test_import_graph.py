@@ -7,7 +7,7 @@ layers below it, never a higher one); every compendium layer sits above every li
 
 The library, ``rankaudit``:
 
-    0  scalars, _version, _checks, _json, _optional   (the base)
+    0  scalars, errors, _version, _checks, _json, _optional   (the base)
     1  measures      the evaluation core: measures, tie rules, kernels, exact expectations
     2  ties          rectangular rows: evaluate, checks, invariance audit, prevalence
     3  runs          TREC / CSV runs and qrels, evaluate, audit, compare, leaderboard
@@ -47,6 +47,7 @@ PACKAGES = ("rankaudit", "rankbook")
 LAYERS: dict[str, dict[str, int]] = {
     "rankaudit": {
         "scalars": 0,
+        "errors": 0,
         "_version": 0,
         "_checks": 0,
         "_json": 0,
