@@ -36,7 +36,7 @@ from rankaudit.distributed.exact import exact_sums, means_from_sums
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.ties.evaluate import evaluate as evaluate_local
 
-__all__ = ["DistributedEvaluation", "evaluate"]
+__all__ = ["DistributedEvaluation", "evaluate", "progress_compute"]
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def _meta_frame(
     return out.iloc[:0]
 
 
-def _progress_compute(tasks: list, progress: bool, desc: str) -> list:
+def progress_compute(tasks: list, progress: bool, desc: str) -> list:
     """Compute dask delayed ``tasks``; with a distributed client, show a tqdm bar over them."""
     dask = require("dask", purpose="rankaudit.distributed")
 
@@ -260,7 +260,7 @@ def evaluate(
     row_id_columns = {row_col, user_col}
     metric_columns = [c for c in meta.columns if c not in row_id_columns]
     parts = [_sums(part, metric_columns) for part in rows.to_delayed()]
-    means, n_rows = means_from_sums(_progress_compute(parts, progress, "rankaudit.distributed"))
+    means, n_rows = means_from_sums(progress_compute(parts, progress, "rankaudit.distributed"))
     return DistributedEvaluation(rows=rows, means=means, n_rows=n_rows)
 
 
