@@ -7,7 +7,7 @@ layers below it, never a higher one); every compendium layer sits above every li
 
 The library, ``rankaudit``:
 
-    0  scalars, _version, _checks, _json, _optional   (the base)
+    0  scalars, errors, _version, _checks, _json, _optional   (the base)
     1  measures      the evaluation core: measures, tie rules, kernels, exact expectations
     2  ties          rectangular rows: evaluate, checks, invariance audit, prevalence
     3  runs          TREC / CSV runs and qrels, evaluate, audit, compare, leaderboard
@@ -28,8 +28,10 @@ The compendium, ``rankbook`` (each may import the whole library's public rooms):
     17 throughput    chapter 14's throughput measurement
     18 report        params, provenance, results, glue, figures, prose, pipeline, slides
 
-Also: no import cycle between modules, and no function-local import of a package module
-(function-local imports are kept for heavy optional libraries only).
+Also: no import cycle between modules, no function-local import of a package module
+(function-local imports are kept for heavy optional libraries only), and no private name (one
+starting with ``_``) imported from another module: a helper two modules share is public in the
+module that defines it (in its ``__all__``).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ PACKAGES = ("rankaudit", "rankbook")
 LAYERS: dict[str, dict[str, int]] = {
     "rankaudit": {
         "scalars": 0,
+        "errors": 0,
         "_version": 0,
         "_checks": 0,
         "_json": 0,
@@ -92,6 +95,20 @@ def layer_of(module: str) -> int:
     return LAYERS[package][top]
 
 
+def from_module(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    """The absolute name of the module a ``from ... import`` reads (relative ones resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_package else module.split(".")[:-1]
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def is_submodule(package: str, name: str) -> bool:
+    folder = SRC / package.replace(".", "/")
+    return (folder / name).is_dir() or (folder / f"{name}.py").exists()
+
+
 def package_imports(tree: ast.Module, module: str, is_package: bool):
     """Yield ``(imported module, line, is_top_level)`` for every import of either package."""
     top_level = {id(node) for node in tree.body}
@@ -100,12 +117,7 @@ def package_imports(tree: ast.Module, module: str, is_package: bool):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names if a.name.split(".")[0] in PACKAGES]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".") if is_package else module.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                name = ".".join(base + ([node.module] if node.module else []))
-            else:
-                name = node.module or ""
+            name = from_module(node, module, is_package)
             if name.split(".")[0] not in PACKAGES:
                 continue
             targets = [name]
@@ -215,6 +227,55 @@ def test_the_checker_catches_the_library_importing_the_compendium(monkeypatch, t
     monkeypatch.setattr(sys.modules[__name__], "SRC", tmp_path)
     _, problems = collect()
     assert any("the library imports the compendium" in p for p in problems), problems
+
+
+def private_imports(tree: ast.Module, module: str, is_package: bool):
+    """Yield ``(module.name, line)`` for every private name (``_x``, not ``__x__``) that a
+    ``from ... import`` takes from another module of either package, absolute or relative.
+    A private-named *module* (``from rankaudit import _checks``) is a room, not a private name."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = from_module(node, module, is_package)
+        if source.split(".")[0] not in PACKAGES or source == module:
+            continue
+        for alias in node.names:
+            name = alias.name
+            private = name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+            if private and not is_submodule(source, name):
+                yield f"{source}.{name}", node.lineno
+
+
+def test_no_private_name_is_imported_across_modules():
+    """A helper that two modules share is public where it is defined: in its ``__all__``."""
+    found = []
+    for path in sorted(p for package in PACKAGES for p in (SRC / package).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        module = module_name(path)
+        for name, line in private_imports(tree, module, path.name == "__init__.py"):
+            found.append(f"{path.relative_to(SRC)}:{line}: imports the private {name}")
+    assert not found, "\n".join(found)
+
+
+def test_the_checker_catches_a_private_import():
+    """The rule can fail: absolute and relative imports of private names are reported; public
+    names, private-named rooms and other libraries' names are not."""
+    source = (
+        "from rankaudit.ties.ideal import _rescale_to_ideal\n"
+        "from .peers import Peer, _doc_ids\n"
+        "from ..data.textfile import _open_binary\n"
+        "from rankaudit._checks import check_int\n"
+        "from rankaudit import _checks\n"
+        "from rankaudit._version import __version__\n"
+        "from os import _exit\n"
+    )
+    found = list(private_imports(ast.parse(source), "rankbook.ties.recsys_peers", False))
+    assert [name for name, _ in found] == [
+        "rankaudit.ties.ideal._rescale_to_ideal",
+        "rankbook.ties.peers._doc_ids",
+        "rankbook.data.textfile._open_binary",
+    ]
+    assert [line for _, line in found] == [1, 2, 3]
 
 
 def test_every_module_declares_all():

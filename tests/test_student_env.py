@@ -71,7 +71,7 @@ def _requirements(path: Path) -> list[str]:
 
 
 def _imported(tree: ast.AST) -> set[str]:
-    """Dotted names of every import and ``require("...")``/``_require("...")`` in ``tree``."""
+    """Dotted names of every import and ``require("...")``/``require_peer("...")`` in ``tree``."""
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -81,7 +81,7 @@ def _imported(tree: ast.AST) -> set[str]:
             found.update(f"{node.module}.{alias.name}" for alias in node.names)
         elif (
             isinstance(node, ast.Call)
-            and getattr(node.func, "id", None) in {"require", "_require"}
+            and getattr(node.func, "id", None) in {"require", "require_peer"}
             and node.args
             and isinstance(node.args[0], ast.Constant)
             and isinstance(node.args[0].value, str)

@@ -5,7 +5,9 @@ The public face of the library:
 - :func:`evaluate`: HR@k, NDCG@k and RR per row under an explicit tie rule
   (``input_order``, ``hash``, ``random``, ``expected``, ``pessimistic``, ``optimistic``);
 - :func:`tie_prevalence`: how often exact ties can change a metric;
-- :func:`audit_row_order`: a permutation audit of any evaluator callable.
+- :func:`audit_row_order`: a permutation audit of any evaluator callable;
+- :class:`InputFileError`: the one error raised for a file that cannot be read as declared
+  (a ``ValueError`` whose message is ``path:line: reason``).
 
 References
 ----------
@@ -41,8 +43,16 @@ References
 
 from rankaudit._version import __version__
 from rankaudit.checklists.from_rows import checklist
+from rankaudit.errors import InputFileError
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
 
-__all__ = ["__version__", "audit_row_order", "checklist", "evaluate", "tie_prevalence"]
+__all__ = [
+    "InputFileError",
+    "__version__",
+    "audit_row_order",
+    "checklist",
+    "evaluate",
+    "tie_prevalence",
+]

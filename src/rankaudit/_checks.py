@@ -9,6 +9,7 @@ This is a bottom room of the package: it imports nothing from rankaudit but :mod
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 
@@ -31,6 +32,7 @@ __all__ = [
     "check_cutoff",
     "check_int",
     "check_label_level",
+    "check_number",
     "check_positive_int",
     "check_seed",
     "check_unit_interval",
@@ -127,14 +129,35 @@ def check_seed(seed: object, name: str = "seed") -> int:
     return check_int(seed, name)
 
 
+def check_number(
+    value: object, name: str, *, lo: float | None = None, hi: float | None = None
+) -> float:
+    """``value`` as a Python ``float`` if it is a finite real number in ``[lo, hi]``; else
+    ``ValueError`` naming ``name``, the value and, for a non-number, its type.
+
+    Bools are not numbers (``p=True`` is an error); integers and NumPy reals are.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(
+            f"{name} must be a finite number{_range(lo, hi)}; got {plain(value)!r} "
+            f"({type(value).__name__})"
+        )
+    try:
+        number = float(value)
+    except OverflowError:  # an int beyond float range
+        number = math.inf
+    if (
+        not math.isfinite(number)
+        or (lo is not None and number < lo)
+        or (hi is not None and number > hi)
+    ):
+        raise ValueError(f"{name} must be a finite number{_range(lo, hi)}; got {plain(value)!r}")
+    return number
+
+
 def check_unit_interval(value: object, name: str) -> float:
     """A finite real number in ``[0, 1]`` (a probability or a share)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise ValueError(f"{name} must be a number in [0, 1]; got {plain(value)!r}")
-    value = float(value)
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a number in [0, 1]; got {value}")
-    return value
+    return check_number(value, name, lo=0, hi=1)
 
 
 def check_cutoff(value: object, name: str) -> int:
@@ -164,7 +187,7 @@ def first_label_out_of_range(labels: np.ndarray) -> int:
     return int(hits[0]) if len(hits) else -1
 
 
-def _range(lo: int | None, hi: int | None) -> str:
+def _range(lo: float | None, hi: float | None) -> str:
     if lo is not None and hi is not None:
         return f" in [{lo}, {hi}]"
     if lo is not None:

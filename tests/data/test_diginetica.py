@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rankaudit.errors import InputFileError
 from rankbook.context.embed import PPMISVDEmbedder
 from rankbook.context.features import CONTEXT_FEATURES, click_history
 from rankbook.data.diginetica import load_diginetica
@@ -79,18 +80,18 @@ def _with(tmp_path: Path, target: str, bad: str) -> Path:
         (
             "train-queries.csv",
             "train-queries.short-row.csv",
-            r"train-queries\.csv line 3: expected 10",
+            r"train-queries\.csv:3: expected 10",
         ),
         (
             "train-clicks.csv",
             "train-clicks.bad-number.csv",
-            r"train-clicks\.csv line 3: column 'itemid' is not a number",
+            r"train-clicks\.csv:3: column 'itemid' is not a number",
         ),
-        ("products.csv", "products.long-row.csv", r"products\.csv line 2"),
+        ("products.csv", "products.long-row.csv", r"products\.csv:2: "),
     ],
 )
 def test_malformed_rows_name_file_and_line(tmp_path, target, bad, match):
-    with pytest.raises(ValueError, match=match):
+    with pytest.raises(InputFileError, match=match):
         load_diginetica(_with(tmp_path, target, bad))
 
 
@@ -98,12 +99,12 @@ def test_missing_file_and_unknown_item(tmp_path):
     d = tmp_path / "digi"
     shutil.copytree(FIX / "camel", d)
     (d / "train-purchases.csv").unlink()
-    with pytest.raises(ValueError, match="train-purchases.csv: file not found"):
+    with pytest.raises(FileNotFoundError, match="train-purchases.csv: no such file"):
         load_diginetica(d)
     shutil.copy(FIX / "camel" / "train-purchases.csv", d)
     text = (d / "train-clicks.csv").read_text().replace("1;9000;3", "1;9000;99")
     (d / "train-clicks.csv").write_text(text)
-    with pytest.raises(ValueError, match=r"train-clicks\.csv line 3: itemId 99 not in products"):
+    with pytest.raises(InputFileError, match=r"train-clicks\.csv:3: itemId 99 not in products"):
         load_diginetica(d)
 
 

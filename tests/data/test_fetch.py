@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from rankaudit.errors import InputFileError
 from rankbook.data import fetch
 from rankbook.data.movielens import ML100K_GENRES, load_ml100k
 
@@ -63,7 +64,7 @@ def test_load_ml100k_names_the_bad_line(tmp_path):
         "item_id:token\tmovie_title:token_seq\trelease_year:token\tclass:token_seq\n2\tA\t1995\tDrama\n"
     )
     with pytest.raises(
-        ValueError, match=r"ml-100k.inter, line 3: column 'item_id' must be an integer"
+        InputFileError, match=r"ml-100k.inter:3: column 'item_id' must be an integer"
     ):
         load_ml100k(tmp_path)
 

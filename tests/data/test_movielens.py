@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from rankaudit.errors import InputFileError
 from rankbook.data.movielens import (
     GENOME_CONCEPTS,
     ML100K_GENRES,
@@ -68,7 +69,7 @@ def test_missing_concept_and_bad_relevance_fail_with_file(tmp_path: Path) -> Non
     lines = scores.read_text().splitlines()
     lines[3] = "1,287,1.5"
     scores.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ValueError, match=r"genome-scores.csv, line 4: relevance"):
+    with pytest.raises(InputFileError, match=r"genome-scores.csv:4: relevance"):
         load_tag_genome(tmp_path / "ml-25m")
 
 
@@ -91,7 +92,7 @@ def test_grouplens_bad_number_names_line(tmp_path: Path) -> None:
     lines = data.read_text().splitlines()
     lines[4] = "1\t2\tfive\t874965758"
     data.write_text("\n".join(lines) + "\n")
-    with pytest.raises(ValueError, match=r"u.data, line 5: column 'rating'"):
+    with pytest.raises(InputFileError, match=r"u.data:5: column 'rating'"):
         load_movielens(tmp_path / "ml")
 
 

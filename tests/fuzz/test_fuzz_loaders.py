@@ -3,8 +3,9 @@
 Mutations: truncation at any byte, another delimiter, an extra or a missing field on some
 line, bytes that are not UTF-8, an empty file, and for the gzip-read Amazon files a
 truncated gzip stream or a plain file named ``.gz``.  Each load must either succeed with
-finite numbers or raise a ValueError (the loaders' format errors are ValueErrors) whose
-message names the mutated file -- never another exception type, never a hang.
+finite numbers or raise :class:`rankaudit.errors.InputFileError` (the one error class for bad
+files, a ValueError) whose message names the mutated file -- never another exception type, never
+a hang.
 Deterministic (``derandomize=True``).
 """
 
@@ -19,6 +20,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rankaudit.errors import InputFileError
 from rankbook.data.amazon import read_meta, read_reviews
 from rankbook.data.diginetica import load_diginetica
 from rankbook.data.movielens import load_ml100k_grouplens, load_tag_genome
@@ -68,7 +70,8 @@ def _check_frame(frame) -> None:
 def _run(loader, target: Path, mutated_name: str) -> None:
     try:
         result = loader(target)
-    except ValueError as err:  # DataFormatError / AmazonFormatError are ValueErrors
+    except ValueError as err:
+        assert isinstance(err, InputFileError), repr(err)
         assert mutated_name in str(err), str(err)
         return
     for part in result if isinstance(result, tuple) else [result]:
@@ -124,6 +127,7 @@ def test_diginetica(name, how, data):
         try:
             log = load_diginetica(d)
         except ValueError as err:
+            assert isinstance(err, InputFileError), repr(err)
             assert name in str(err), str(err)
             return
         for frame in (log.items, log.queries, log.serp, log.clicks):

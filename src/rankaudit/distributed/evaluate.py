@@ -43,7 +43,7 @@ from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.measures.registry import parse_measures
 from rankaudit.ties.evaluate import evaluate as evaluate_local
 
-__all__ = ["DistributedEvaluation", "evaluate"]
+__all__ = ["DistributedEvaluation", "evaluate", "progress_compute"]
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def _meta_frame(
     return out.iloc[:0]
 
 
-def _progress_compute(tasks: list, progress: bool, desc: str) -> list:
+def progress_compute(tasks: list, progress: bool, desc: str) -> list:
     """Compute dask delayed ``tasks``; with a distributed client, show a tqdm bar over them."""
     dask = require("dask", purpose="rankaudit.distributed")
 
@@ -273,7 +273,7 @@ def evaluate(
     row_id_columns = {row_col, user_col}
     metric_columns = [c for c in meta.columns if c not in row_id_columns]
     parts = [_sums(part, metric_columns) for part in rows.to_delayed()]
-    totals, n_rows = totals_from_sums(_progress_compute(parts, progress, "rankaudit.distributed"))
+    totals, n_rows = totals_from_sums(progress_compute(parts, progress, "rankaudit.distributed"))
     means = means_of_totals(totals, n_rows)
     summed = [] if measures is None else parse_measures(measures)
     summed = [str(m) for m in summed if m.aggregation == "sum"]

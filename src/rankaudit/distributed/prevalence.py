@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import require
-from rankaudit.distributed.evaluate import _progress_compute, run_on_partition
+from rankaudit.distributed.evaluate import progress_compute, run_on_partition
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.ties.prevalence import tie_prevalence as tie_prevalence_local
 from rankaudit.ties.validation import check_k
@@ -118,5 +118,5 @@ def tie_prevalence(
     dask = require("dask", purpose="rankaudit.distributed")
 
     parts = [dask.delayed(_counts)(part) for part in rows.to_delayed()]
-    summary = _summary(_progress_compute(parts, progress, "rankaudit.distributed tie_prevalence"))
+    summary = _summary(progress_compute(parts, progress, "rankaudit.distributed tie_prevalence"))
     return DistributedTiePrevalence(rows=rows, summary=summary, k=k)

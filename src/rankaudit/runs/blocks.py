@@ -28,9 +28,9 @@ import pyarrow as pa
 
 from rankaudit.runs.errors import RunFileError
 from rankaudit.runs.inputs import (
-    _HASHER,
     BOM,
     GZIP_MAGIC,
+    HASHER,
     blank_separated,
     crlf_to_lf,
     input_name,
@@ -95,12 +95,12 @@ class BlockStream:
                     ) from None
                 if not chunk:
                     break
-                _HASHER.submit(self._hasher.update, chunk)
+                HASHER.submit(self._hasher.update, chunk)
                 yield chunk
         finally:
             if fh is not sys.stdin.buffer:
                 fh.close()
-            self._digest = _HASHER.submit(self._hasher.hexdigest)
+            self._digest = HASHER.submit(self._hasher.hexdigest)
 
     def _gunzip(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
         """gzip members one after another (as ``gzip.decompress``); truncation is an error."""

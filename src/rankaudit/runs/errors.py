@@ -1,21 +1,15 @@
-"""The one error type of :mod:`rankaudit.runs`: a bad input file, named with its line."""
+"""The error type of :mod:`rankaudit.runs`: a bad input file, named with its line.
+
+:data:`RunFileError` is an alias of :class:`rankaudit.errors.InputFileError`, the one class
+for bad files of both packages (``path:line: reason``), kept so that code written against
+``rankaudit.runs.RunFileError`` keeps working: it is the same class object, not a subclass.
+"""
 
 from __future__ import annotations
 
+from rankaudit.errors import InputFileError
+
 __all__ = ["RunFileError"]
 
-
-class RunFileError(ValueError):
-    """A run or qrels file that cannot be read as declared.
-
-    A ``ValueError`` whose message starts ``<file>:<line>:`` when the problem sits on one
-    line (``line`` is 1-based, ``None`` when the problem is the whole file), as compilers do,
-    so the command line can print it as one line.
-    """
-
-    def __init__(self, path: str, line: int | None, reason: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.reason = reason
-        where = f"{self.path}:{line}" if line is not None else self.path
-        super().__init__(f"{where}: {reason}")
+#: Alias of :class:`rankaudit.errors.InputFileError` (the same class object).
+RunFileError = InputFileError

@@ -45,6 +45,7 @@ from rankaudit.runs.errors import RunFileError
 __all__ = [
     "BOM",
     "GZIP_MAGIC",
+    "HASHER",
     "InputBytes",
     "blank_separated",
     "crlf_to_lf",
@@ -59,7 +60,8 @@ __all__ = [
 BOM = b"\xef\xbb\xbf"
 #: The first two bytes of gzip data (how an input is recognised as compressed).
 GZIP_MAGIC = b"\x1f\x8b"
-_HASHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rankaudit-sha256")
+#: The one background thread that hashes input bytes (SHA-256) while the readers parse them.
+HASHER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rankaudit-sha256")
 
 
 def input_name(path: str | os.PathLike) -> str:
@@ -178,7 +180,7 @@ def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
     decompression (for Parquet): no BOM or line-end handling."""
     name = input_name(path)
     raw = _read_raw(path)
-    digest = _HASHER.submit(_hex_digest, raw)
+    digest = HASHER.submit(_hex_digest, raw)
     compressed = raw.size >= 2 and raw.slice(0, 2).to_pybytes() == GZIP_MAGIC
     data = raw
     if compressed:

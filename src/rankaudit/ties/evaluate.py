@@ -40,7 +40,7 @@ from rankaudit.measures.row_support import (
     harmonic_tables,
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule
-from rankaudit.ties.ideal import _rescale_to_ideal
+from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
 from rankaudit.ties.validation import (
@@ -258,7 +258,7 @@ def evaluate(
         batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
     )
     if ideal_labels is not None:
-        _rescale_to_ideal(values, batch, ideal_labels, k)
+        rescale_to_ideal(values, batch, ideal_labels, k)
     frame = _to_frame(batch, values, has_rel, empty)
     frame.attrs.update(k=k, ties=ties)
     return frame

@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-__all__ = []
+__all__ = ["asarray_exact", "kernel_scores"]
 
 
 _EXACT_INT = 2**53  # every integer of magnitude <= 2**53 is exactly a float64
@@ -38,7 +38,7 @@ def _dense_rank(values: np.ndarray, finite: np.ndarray) -> np.ndarray:
     return out
 
 
-def _exact_scores(values: np.ndarray) -> np.ndarray:
+def kernel_scores(values: np.ndarray) -> np.ndarray:
     """Scores for the kernels, compared exactly as given (what counts as a tie).
 
     float16 -> float32; float32 and float64 pass through; integers of magnitude <= 2**53 become
@@ -83,7 +83,7 @@ def _small_int(x: object) -> bool:
     return isinstance(x, numbers.Integral) and -_EXACT_INT <= int(x) <= _EXACT_INT
 
 
-def _asarray_exact(values: object) -> np.ndarray:
+def asarray_exact(values: object) -> np.ndarray:
     """``np.asarray``, except that nested lists holding integers beyond 2**53 stay exact
     (an object array) instead of being rounded to float64, and lists mixing strings with
     numbers stay an object array instead of becoming strings (ids ``1`` and ``"1"`` differ)."""

@@ -10,7 +10,7 @@ from rankaudit.ties.validation import (
     Batch,
 )
 
-__all__ = []
+__all__ = ["rescale_to_ideal"]
 
 
 def _idcg_per_row(labels: np.ndarray, row_of: np.ndarray, n_rows: int, k: int) -> np.ndarray:
@@ -26,7 +26,7 @@ def _idcg_per_row(labels: np.ndarray, row_of: np.ndarray, n_rows: int, k: int) -
     return np.bincount(row[keep], weights=gains, minlength=n_rows)
 
 
-def _rescale_to_ideal(
+def rescale_to_ideal(
     values: dict[str, np.ndarray], batch: Batch, ideal_labels: object, k: int
 ) -> None:
     """Take IDCG@k from ``ideal_labels`` (one sequence per row) instead of the candidates."""

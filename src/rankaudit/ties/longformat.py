@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.scalars import plain
-from rankaudit.ties.validation import Batch, _numeric
+from rankaudit.ties.validation import Batch, kernel_numbers
 
 __all__ = ["batch_from_long"]
 
@@ -50,7 +50,7 @@ def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series
     if values.dtype.kind in "fiubmM" or (
         values.dtype.kind == "O" and all(isinstance(x, numbers.Real) for x in values)
     ):  # object columns of Python ints stay exact (no float64 round trip)
-        return _numeric(values.reshape(-1, 1), kind, None).reshape(-1)
+        return kernel_numbers(values.reshape(-1, 1), kind, None).reshape(-1)
     coerced = pd.to_numeric(df[column], errors="coerce")
     failed = (coerced.isna() & df[column].notna()).to_numpy() | np.array(
         [isinstance(x, (str, bytes)) for x in df[column]], dtype=bool
@@ -62,7 +62,7 @@ def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series
             f"{plain(df.index[i])!r}) holds a non-numeric value {plain(df[column].iloc[i])!r}; "
             f"{kind} must be numbers"
         )
-    return _numeric(coerced.to_numpy().reshape(-1, 1), kind, None).reshape(-1)
+    return kernel_numbers(coerced.to_numpy().reshape(-1, 1), kind, None).reshape(-1)
 
 
 def batch_from_long(

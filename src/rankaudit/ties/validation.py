@@ -22,8 +22,8 @@ from rankaudit.measures.hashing import ids_to_keys, splitmix64, splitmix64_array
 from rankaudit.measures.row_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
 from rankaudit.scalars import plain
 from rankaudit.ties.exact_values import (
-    _asarray_exact,
-    _exact_scores,
+    asarray_exact,
+    kernel_scores,
 )
 
 _NO_OFFSETS = np.zeros(0, dtype=np.int64)
@@ -37,6 +37,7 @@ __all__ = [
     "check_positive_int",
     "check_seed",
     "exact_scores",
+    "kernel_numbers",
     "raise_for_status",
     "row_keys",
 ]
@@ -142,10 +143,12 @@ def _first_non_numeric_row(values: Sequence[Sequence[object]]) -> tuple[int, obj
     return -1, None
 
 
-def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
+def kernel_numbers(values: np.ndarray, name: str, raw: object) -> np.ndarray:
     """Convert to a kernel-friendly numeric dtype without copying when possible.
 
-    Labels keep integer dtypes; scores go through :func:`_exact_scores`.
+    ``name`` (``"scores"`` or ``"labels"``) picks the rule and names the messages; ``raw`` is the
+    input as given (``None`` for an array), searched for the first non-numeric row.
+    Labels keep integer dtypes; scores go through :func:`kernel_scores`.
     """
     kind = values.dtype.kind
     if kind in "mM":  # timestamps and durations: compared exactly, as their int64 ticks
@@ -154,13 +157,13 @@ def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
         nat = np.flatnonzero(np.isnat(values).reshape(-1))
         if len(nat):
             raise ValueError(f"{name}: value {int(nat[0])} (flat position) is missing (NaT)")
-        return _exact_scores(values.view(np.int64))
+        return kernel_scores(values.view(np.int64))
     if kind == "f" or (kind in "iu" and name != "labels"):
         if name == "labels":
             if values.dtype.itemsize > 8:
                 return values.astype(np.float64)
             return values.astype(np.float32) if values.dtype.itemsize < 4 else values
-        return _exact_scores(values)
+        return kernel_scores(values)
     if kind in "iu":
         return values
     if kind == "b":
@@ -170,7 +173,7 @@ def _numeric(values: np.ndarray, name: str, raw: object) -> np.ndarray:
         if name == "labels":
             with np.errstate(over="ignore"):
                 return np.array([float(x) for x in values.reshape(-1)]).reshape(values.shape)
-        return _exact_scores(values)
+        return kernel_scores(values)
     raise ValueError(
         f"{name}: row {max(row, 0)} holds a non-numeric value {plain(value)!r}; {name} must be "
         f"numbers (got dtype {values.dtype})"
@@ -181,8 +184,8 @@ def exact_scores(values: object, name: str = "scores") -> np.ndarray:
     """``values`` as the kernels compare them: every ``>`` and ``==`` of the input kept
     (integers beyond 2**53 and timestamps by their dense rank, never a lossy cast; see
     :mod:`rankaudit.ties.exact_values`).  The one conversion every rectangular entry point uses."""
-    arr = _asarray_exact(values)
-    return _numeric(arr, name, values if not isinstance(values, np.ndarray) else None)
+    arr = asarray_exact(values)
+    return kernel_numbers(arr, name, values if not isinstance(values, np.ndarray) else None)
 
 
 def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndarray] | None]:
@@ -190,16 +193,16 @@ def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndar
     if values is None:
         raise ValueError(f"{name} is required")
     try:
-        arr = _asarray_exact(values)
+        arr = asarray_exact(values)
     except ValueError:  # inhomogeneous lists of lists: ragged rows
-        return None, [_asarray_exact(r).reshape(-1) for r in values]  # type: ignore[union-attr]
+        return None, [asarray_exact(r).reshape(-1) for r in values]  # type: ignore[union-attr]
     if (
         arr.dtype == object
         and arr.ndim == 1
         and arr.size
         and all(isinstance(r, (list, tuple, np.ndarray)) for r in arr)
     ):
-        return None, [_asarray_exact(r).reshape(-1) for r in arr]
+        return None, [asarray_exact(r).reshape(-1) for r in arr]
     if arr.ndim != 2:
         raise ValueError(
             f"{name} must be 2-D (rows, candidates); got shape {arr.shape}"
@@ -238,8 +241,8 @@ def batch_from_arrays(
             )
         if n_rows == 0:
             raise ValueError("scores has zero rows; nothing to evaluate")
-        flat_s = _numeric(np.ascontiguousarray(s2d), "scores", scores).reshape(-1)
-        flat_y = _numeric(np.ascontiguousarray(y2d), "labels", labels).reshape(-1)
+        flat_s = kernel_numbers(np.ascontiguousarray(s2d), "scores", scores).reshape(-1)
+        flat_y = kernel_numbers(np.ascontiguousarray(y2d), "labels", labels).reshape(-1)
         n_cand = s2d.shape[1]
         row_len: int | None = n_cand
         offsets: np.ndarray | None = None
@@ -297,13 +300,13 @@ def _numeric_rows(rows: list[np.ndarray], name: str) -> np.ndarray:
     """Ragged rows -> one flat numeric array.  Rows of mixed dtypes are converted one by one
     (a joint concatenation would round int64 beyond 2**53 to float64)."""
     if len({r.dtype for r in rows if r.size}) <= 1:
-        return _numeric(_concat(rows), name, rows)
+        return kernel_numbers(_concat(rows), name, rows)
     row, value = _first_non_numeric_row(rows)
     if row >= 0:
         raise ValueError(
             f"{name}: row {row} holds a non-numeric value {plain(value)!r}; {name} must be numbers"
         )
-    parts = [_numeric(r, name, [r]) for r in rows]
+    parts = [kernel_numbers(r, name, [r]) for r in rows]
     return _concat([p.astype(np.float64) if p.dtype.kind != "f" else p for p in parts])
 
 

@@ -14,8 +14,8 @@ object per line, gzip-compressed:
 
 Reading is line by line (never the whole file in memory); ids are interned to integer codes
 as they stream in and returned as pandas categoricals. Every line is validated: a malformed
-line raises :class:`AmazonFormatError` (a ``ValueError``) naming the file, the 1-based line
-number and the reason. No line is ever skipped silently.
+line raises :class:`rankaudit.errors.InputFileError` (a ``ValueError``) naming the file, the
+1-based line number and the reason (``path:line: reason``). No line is ever skipped silently.
 
 Items are identified by ``parent_asin`` (the product, not its colour/size variant), as in
 the dataset authors' own benchmarks.
@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from rankaudit.errors import InputFileError
 from rankbook.data.amazon_attributes import (
     STOPWORDS,
     attribute_tokens,
@@ -53,7 +54,6 @@ from rankbook.data.source import DataSource
 from rankbook.data.textfile import first_undecodable_line
 
 __all__ = [
-    "AmazonFormatError",
     "META_TEXT_FIELDS",
     "REVIEW_REQUIRED",
     "STOPWORDS",
@@ -73,16 +73,6 @@ REVIEW_REQUIRED = ("user_id", "parent_asin", "rating", "timestamp")
 META_TEXT_FIELDS = ("title", "features", "categories", "store")
 
 
-class AmazonFormatError(ValueError):
-    """A line of an Amazon Reviews 2023 file does not follow the published schema."""
-
-    def __init__(self, path: str | Path, line: int, reason: str) -> None:
-        self.path = str(path)
-        self.line = line
-        self.reason = reason
-        super().__init__(f"{self.path}, line {line}: {reason}")
-
-
 def _open_text(path: Path) -> io.TextIOBase:
     if path.suffix == ".gz":
         return gzip.open(path, "rt", encoding="utf-8", newline="\n")  # type: ignore[return-value]
@@ -92,9 +82,10 @@ def _open_text(path: Path) -> io.TextIOBase:
 def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, record)`` for each line of a (gzipped) JSON-lines file.
 
-    Raises :class:`AmazonFormatError` for an empty line, invalid JSON, a value that is not a
-    JSON object, bytes that are not UTF-8, an empty file, and a truncated or fake (plain text
-    named ``.gz``) gzip file -- at the line where reading stopped. Line numbers are 1-based.
+    Raises :class:`~rankaudit.errors.InputFileError` for an empty line, invalid JSON, a value
+    that is not a JSON object, bytes that are not UTF-8, an empty file, and a truncated or fake
+    (plain text named ``.gz``) gzip file -- at the line where reading stopped. Line numbers are
+    1-based.
     """
     path = Path(path)
     if not path.is_file():
@@ -112,37 +103,37 @@ def iter_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     line_no, bad = first_undecodable_line(path, "utf-8")
                 except (EOFError, zlib.error, gzip.BadGzipFile, OSError):
                     line_no, bad = number + 1, b""
-                raise AmazonFormatError(
+                raise InputFileError(
                     path, line_no or number + 1, f"not valid UTF-8 text (byte(s) {bad!r})"
                 ) from None
             except (EOFError, zlib.error, gzip.BadGzipFile) as err:
-                raise AmazonFormatError(
+                raise InputFileError(
                     path,
                     number + 1,
                     f"cannot decompress ({err}); the file is truncated or not gzip data",
                 ) from None
             text = line.rstrip("\r\n")
             if not text.strip():
-                raise AmazonFormatError(path, number, "empty line")
+                raise InputFileError(path, number, "empty line")
             try:
                 record = json.loads(text)
             except json.JSONDecodeError as err:
-                raise AmazonFormatError(
+                raise InputFileError(
                     path, number, f"not valid JSON ({err.msg} at column {err.colno})"
                 ) from None
             if not isinstance(record, dict):
-                raise AmazonFormatError(
+                raise InputFileError(
                     path, number, f"expected a JSON object, got {type(record).__name__}"
                 )
             yield number, record
     if number == 0:
-        raise AmazonFormatError(path, 1, "empty file (expected one JSON object per line)")
+        raise InputFileError(path, 1, "empty file (expected one JSON object per line)")
 
 
 def _nonempty_str(record: dict, field: str, path: Path, number: int) -> str:
     value = record[field]
     if not isinstance(value, str) or not value:
-        raise AmazonFormatError(
+        raise InputFileError(
             path, number, f"field {field!r} must be a non-empty string, got {value!r}"
         )
     return value
@@ -151,7 +142,7 @@ def _nonempty_str(record: dict, field: str, path: Path, number: int) -> str:
 def _review_fields(record: dict, path: Path, number: int) -> tuple[str, str, float, int]:
     for field in REVIEW_REQUIRED:
         if field not in record:
-            raise AmazonFormatError(path, number, f"missing field {field!r}")
+            raise InputFileError(path, number, f"missing field {field!r}")
     user = _nonempty_str(record, "user_id", path, number)
     item = _nonempty_str(record, "parent_asin", path, number)
     rating = record["rating"]
@@ -160,12 +151,12 @@ def _review_fields(record: dict, path: Path, number: int) -> tuple[str, str, flo
         or not isinstance(rating, (int, float))
         or not math.isfinite(rating)
     ):
-        raise AmazonFormatError(path, number, f"field 'rating' must be a number, got {rating!r}")
+        raise InputFileError(path, number, f"field 'rating' must be a number, got {rating!r}")
     if not 1.0 <= rating <= 5.0:
-        raise AmazonFormatError(path, number, f"field 'rating' must lie in [1, 5], got {rating!r}")
+        raise InputFileError(path, number, f"field 'rating' must lie in [1, 5], got {rating!r}")
     stamp = record["timestamp"]
     if isinstance(stamp, bool) or not isinstance(stamp, int) or stamp < 0:
-        raise AmazonFormatError(
+        raise InputFileError(
             path,
             number,
             f"field 'timestamp' must be a non-negative integer (Unix ms), got {stamp!r}",
@@ -182,7 +173,8 @@ def read_reviews(path: str | Path, *, max_rows: int | None = None) -> pd.DataFra
     kept; the others (review text, images, ...) are read and discarded line by line.
 
     ``max_rows`` stops after that many lines (for a quick look at a 24M-line file).
-    Raises :class:`AmazonFormatError` (file, line, reason) on the first malformed line.
+    Raises :class:`~rankaudit.errors.InputFileError` (file, line, reason) on the first malformed
+    line, and without a line when the file holds no review.
     """
     if max_rows is not None and max_rows < 1:
         raise ValueError(f"max_rows must be >= 1 or None, got {max_rows}")
@@ -200,7 +192,7 @@ def read_reviews(path: str | Path, *, max_rows: int | None = None) -> pd.DataFra
         if max_rows is not None and number >= max_rows:
             break
     if not ratings:
-        raise ValueError(f"{path}: the file holds no reviews")
+        raise InputFileError(path, None, "the file holds no reviews")
     return pd.DataFrame(
         {
             "user_id": pd.Categorical.from_codes(np.frombuffer(user_codes, np.int64), list(users)),
@@ -218,7 +210,7 @@ def _str_list(record: dict, field: str, path: Path, number: int) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise AmazonFormatError(
+        raise InputFileError(
             path, number, f"field {field!r} must be a list of strings, got {value!r}"
         )
     return value
@@ -229,7 +221,7 @@ def _opt_str(record: dict, field: str, path: Path, number: int) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise AmazonFormatError(
+        raise InputFileError(
             path, number, f"field {field!r} must be a string or null, got {value!r}"
         )
     return value
@@ -242,17 +234,17 @@ def read_meta(path: str | Path, *, items: set[str] | None = None) -> pd.DataFram
 
     ``items``: keep only these ``parent_asin`` values (every line is still validated).
     A missing ``parent_asin``, a field of the wrong type, or a repeated ``parent_asin`` raises
-    :class:`AmazonFormatError` naming the file and line.
+    :class:`~rankaudit.errors.InputFileError` naming the file and line.
     """
     path = Path(path)
     seen: dict[str, int] = {}
     rows: list[tuple] = []
     for number, record in iter_jsonl(path):
         if "parent_asin" not in record:
-            raise AmazonFormatError(path, number, "missing field 'parent_asin'")
+            raise InputFileError(path, number, "missing field 'parent_asin'")
         asin = _nonempty_str(record, "parent_asin", path, number)
         if asin in seen:
-            raise AmazonFormatError(path, number, f"parent_asin {asin!r} repeats line {seen[asin]}")
+            raise InputFileError(path, number, f"parent_asin {asin!r} repeats line {seen[asin]}")
         seen[asin] = number
         title = _opt_str(record, "title", path, number)
         store = _opt_str(record, "store", path, number)
@@ -261,7 +253,7 @@ def read_meta(path: str | Path, *, items: set[str] | None = None) -> pd.DataFram
         categories = _str_list(record, "categories", path, number)
         details = record.get("details") or {}
         if not isinstance(details, dict):
-            raise AmazonFormatError(
+            raise InputFileError(
                 path, number, f"field 'details' must be an object, got {details!r}"
             )
         if items is None or asin in items:

@@ -31,7 +31,9 @@ Mapping to the shared schema of :mod:`rankbook.data.sessions`
     clicks   the session's item views and SERP clicks (deduplicated): the history for contextual
     features.
 
-Malformed input raises ``ValueError`` naming the file and the line (1-based, header = line 1).
+Malformed input raises :class:`rankaudit.errors.InputFileError` (a ``ValueError``) naming the file
+and the line (``path:line: reason``; 1-based, header = line 1); a missing file raises
+``FileNotFoundError``, as the other loaders do.
 Licence: the dataset is distributed by DIGINETICA for research under the CIKM Cup 2016 terms; it is
 not redistributed here. Put the files in ``data/external/diginetica/`` (see ``data/README.md``). A
 folder written by :func:`rankbook.data.diginetica_export.write_diginetica` (it holds
@@ -52,6 +54,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit.errors import InputFileError
 from rankbook.data.diginetica_export import EXPORT_MARKER
 from rankbook.data.session_log import SessionLog
 from rankbook.data.source import DataSource
@@ -103,34 +106,32 @@ def read_table(path: Path, required: list[str]) -> pd.DataFrame:
     line."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"{path}: file not found")
+        raise FileNotFoundError(f"{path}: no such file")
     try:
         df = pd.read_csv(
             path, sep=";", dtype=str, keep_default_na=False, na_filter=False, engine="c"
         )
     except pd.errors.ParserError as e:
         m = re.search(r"line (\d+)", str(e))
-        where = f" line {m.group(1)}" if m else ""
-        raise ValueError(f"{path}{where}: malformed row ({e})") from None
+        line = int(m.group(1)) if m else None
+        raise InputFileError(path, line, f"malformed row ({' '.join(str(e).split())})") from None
     except pd.errors.EmptyDataError:
-        raise ValueError(f"{path} line 1: empty file, expected a header") from None
+        raise InputFileError(path, 1, "empty file, expected a header") from None
     except UnicodeDecodeError:
         line, bad = first_undecodable_line(path, "utf-8")
-        raise ValueError(f"{path} line {line}: not valid UTF-8 text (byte(s) {bad!r})") from None
+        raise InputFileError(path, line, f"not valid UTF-8 text (byte(s) {bad!r})") from None
     df.columns = [_canon(c) for c in df.columns]
     missing = [c for c in required if c not in df.columns]
     if missing:
-        raise ValueError(
-            f"{path} line 1: header lacks column(s) {missing}; found {list(df.columns)}"
-        )
+        raise InputFileError(path, 1, f"header lacks column(s) {missing}; found {list(df.columns)}")
     lines = np.asarray(path.read_text(encoding="utf-8").splitlines()[1:], dtype=str)
     lines = lines[np.char.str_len(lines) > 0] if len(lines) else lines
     n_sep = np.char.count(lines, ";") if len(lines) else np.zeros(0, dtype=int)
     width = len(df.columns) - 1
     if (n_sep != width).any():
         i = int(np.flatnonzero(n_sep != width)[0])
-        raise ValueError(
-            f"{path} line {i + 2}: expected {width + 1} ';'-separated fields, got {n_sep[i] + 1}"
+        raise InputFileError(
+            path, i + 2, f"expected {width + 1} ';'-separated fields, got {n_sep[i] + 1}"
         )
     df = df[required]
     for col in required:
@@ -149,8 +150,8 @@ def read_table(path: Path, required: list[str]) -> pd.DataFrame:
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 kind = "a finite number" if col in FLOAT_COLUMNS else "a number (a whole integer)"
-                raise ValueError(
-                    f"{path} line {i + 2}: column {col!r} is not {kind}: {df[col].iloc[i]!r}"
+                raise InputFileError(
+                    path, i + 2, f"column {col!r} is not {kind}: {df[col].iloc[i]!r}"
                 )
             df[col] = num if col in FLOAT_COLUMNS else num.astype("Int64")
     return df
@@ -160,7 +161,7 @@ def _event_time(date: pd.Series, timeframe: pd.Series, path: Path) -> pd.Series:
     d = pd.to_datetime(date, format="%Y-%m-%d", errors="coerce")
     if d.isna().any():
         i = int(np.flatnonzero(d.isna().to_numpy())[0])
-        raise ValueError(f"{path} line {i + 2}: eventdate {date.iloc[i]!r} is not YYYY-MM-DD")
+        raise InputFileError(path, i + 2, f"eventdate {date.iloc[i]!r} is not YYYY-MM-DD")
     return d + pd.to_timedelta(timeframe.astype("int64"), unit="ms")
 
 
@@ -179,9 +180,8 @@ class _Files:
         bad = np.isnan(out)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise ValueError(
-                f"{self.paths[key]} line {int(rows[i]) + 2}: itemId {ids.iloc[i]} not in "
-                f"products.csv"
+            raise InputFileError(
+                self.paths[key], int(rows[i]) + 2, f"itemId {ids.iloc[i]} not in products.csv"
             )
         return out.astype(np.int64)
 
@@ -199,9 +199,8 @@ def _read_files(root: Path, max_sessions: int | None) -> tuple[_Files, pd.DataFr
     prod = prod.sort_values("itemid", kind="stable").reset_index(drop=True)
     if prod.itemid.duplicated().any():
         i = int(np.flatnonzero(tables["products"].itemid.duplicated().to_numpy())[0])
-        raise ValueError(
-            f"{paths['products']} line {i + 2}: duplicate itemId "
-            f"{tables['products'].itemid.iloc[i]}"
+        raise InputFileError(
+            paths["products"], i + 2, f"duplicate itemId {tables['products'].itemid.iloc[i]}"
         )
     dense = pd.Series(np.arange(len(prod)), index=prod.itemid.astype("int64").to_numpy())
     return _Files(tables, paths, q, dense), prod
@@ -238,9 +237,10 @@ def _queries(files: _Files) -> pd.DataFrame:
     )
     if queries.query_id.duplicated().any():
         i = int(np.flatnonzero(queries.query_id.duplicated().to_numpy())[0])
-        raise ValueError(
-            f"{files.paths['queries']} line {q.index[i] + 2}: "
-            f"duplicate queryId {queries.query_id.iloc[i]}"
+        raise InputFileError(
+            files.paths["queries"],
+            int(q.index[i]) + 2,
+            f"duplicate queryId {queries.query_id.iloc[i]}",
         )
     queries = queries.sort_values(["session_id", "timestamp", "query_id"], kind="stable")
     queries = queries.reset_index(drop=True)
@@ -258,9 +258,10 @@ def _displayed(files: _Files) -> pd.DataFrame:
     bad = ~flat.str.fullmatch(r"\d+").to_numpy()
     if bad.any():
         i = int(rows_of[np.flatnonzero(bad)[0]])
-        raise ValueError(
-            f"{files.paths['queries']} line {q.index[i] + 2}: items column has a "
-            f"non-integer id {q['items'].iloc[i]!r}"
+        raise InputFileError(
+            files.paths["queries"],
+            int(q.index[i]) + 2,
+            f"items column has a non-integer id {q['items'].iloc[i]!r}",
         )
     starts = np.repeat(np.cumsum(lens) - lens, lens)
     serp = pd.DataFrame(

@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit.errors import InputFileError
 from rankaudit.runs.inputs import file_sha256
 from rankbook.data.fetch import ML100K_FILES, default_data_root
 from rankbook.data.movielens_genome import (
-    _GENOME_FILES,
     GENOME_CONCEPTS,
+    GENOME_FILES,
     GENOME_THRESHOLD,
     load_tag_genome,
 )
@@ -74,7 +75,7 @@ def _read_atomic(path: Path, expected: list[str]) -> pd.DataFrame:
     frame.columns = [c.split(":", 1)[0] for c in frame.columns]
     missing = [c for c in expected if c not in frame.columns]
     if missing:
-        raise ValueError(f"{path}: missing column(s) {missing}; found {list(frame.columns)}.")
+        raise InputFileError(path, 1, f"missing column(s) {missing}; found {list(frame.columns)}")
     return frame
 
 
@@ -125,9 +126,12 @@ def load_ml100k(
     tokens = raw["class"].str.split()
     for genre in ML100K_GENRES:
         items[genre] = tokens.map(lambda toks, g=genre: int(g in toks)).astype(np.int8)
-    unknown = set(t for toks in tokens for t in toks) - set(ML100K_GENRES)
-    if unknown:
-        raise ValueError(f"{item_path}: unknown genre token(s) {sorted(unknown)}.")
+    known = set(ML100K_GENRES)
+    unknown = tokens.map(lambda toks: sorted(set(toks) - known)).to_numpy()
+    bad = np.flatnonzero([len(u) > 0 for u in unknown])
+    if bad.size:
+        line = int(bad[0]) + 2  # the header is line 1
+        raise InputFileError(item_path, line, f"unknown genre token(s) {unknown[bad[0]]}")
     verified = all(
         (directory / n).is_file() and file_sha256(directory / n) == d
         for n, d in ML100K_FILES.items()
@@ -191,7 +195,10 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
         header_lines=0,
     )
     if raw.shape[1] != 4:
-        raise ValueError(f"{data_path}: expected 4 tab-separated columns, found {raw.shape[1]}")
+        # pandas takes the number of columns from the first line
+        raise InputFileError(
+            data_path, 1, f"expected 4 tab-separated columns, found {raw.shape[1]}"
+        )
     raw.columns = ["user_id", "item_id", "rating", "timestamp"]
     ratings = pd.DataFrame(
         {
@@ -212,9 +219,10 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
         header_lines=0,
     )
     if item_raw.shape[1] != 5 + len(ML100K_GENRES):
-        raise ValueError(
-            f"{item_path}: expected {5 + len(ML100K_GENRES)} '|'-separated columns, found "
-            f"{item_raw.shape[1]}"
+        raise InputFileError(
+            item_path,
+            1,
+            f"expected {5 + len(ML100K_GENRES)} '|'-separated columns, found {item_raw.shape[1]}",
         )
     item_raw.columns = [
         "item_id",
@@ -236,9 +244,10 @@ def load_ml100k_grouplens(data_dir: str | Path) -> tuple[pd.DataFrame, pd.DataFr
         flags = item_raw[genre]
         bad = np.flatnonzero(~flags.isin(["0", "1"]).to_numpy())
         if bad.size:
-            raise ValueError(
-                f"{item_path}, line {bad[0] + 1}: genre flag {genre!r} is {flags.iloc[bad[0]]!r}, "
-                f"not 0/1"
+            raise InputFileError(
+                item_path,
+                int(bad[0]) + 1,
+                f"genre flag {genre!r} is {flags.iloc[bad[0]]!r}, not 0/1",
             )
         items[genre] = flags.astype(np.int8).to_numpy()
     source = _ml100k_source(
@@ -267,12 +276,12 @@ def detect_movielens_format(data_dir: str | Path) -> str:
         return "recbole-ml100k"
     if {"u.data", "u.item"} <= present:
         return "grouplens-ml100k"
-    if set(_GENOME_FILES) <= present:
+    if set(GENOME_FILES) <= present:
         return "tag-genome"
     raise ValueError(
         f"data_dir {str(directory)!r} holds no MovieLens layout I know: expected RecBole "
         "ml-100k.inter + ml-100k.item, GroupLens u.data + u.item, or the ML-25M/20M CSVs "
-        f"{', '.join(_GENOME_FILES)}; found {sorted(present)[:12]}"
+        f"{', '.join(GENOME_FILES)}; found {sorted(present)[:12]}"
     )
 
 

@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit.errors import InputFileError
 from rankbook.data.source import DataSource
-from rankbook.data.textfile import DataFormatError, read_delimited
+from rankbook.data.textfile import read_delimited
 
-__all__ = ["GENOME_CONCEPTS", "GENOME_THRESHOLD", "load_tag_genome"]
+__all__ = ["GENOME_CONCEPTS", "GENOME_FILES", "GENOME_THRESHOLD", "load_tag_genome"]
 
 
 #: The six Tag Genome concepts used as binary item attributes. They are chosen to span distinct,
@@ -27,7 +28,8 @@ GENOME_CONCEPTS = ("atmospheric", "dark", "funny", "romantic", "thought-provokin
 GENOME_THRESHOLD = 0.7
 
 
-_GENOME_FILES = ("ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv")
+#: The four CSVs of the ML-25M/20M layout (what :func:`load_tag_genome` reads).
+GENOME_FILES = ("ratings.csv", "movies.csv", "genome-scores.csv", "genome-tags.csv")
 
 
 def _read_csv_checked(path: Path, columns: dict[str, str], **kwargs) -> pd.DataFrame:
@@ -37,7 +39,7 @@ def _read_csv_checked(path: Path, columns: dict[str, str], **kwargs) -> pd.DataF
     header = read_delimited(path, sep=",", nrows=0).columns.tolist()
     missing = [c for c in columns if c not in header]
     if missing:
-        raise DataFormatError(path, 1, f"missing column(s) {missing}; header is {header}")
+        raise InputFileError(path, 1, f"missing column(s) {missing}; header is {header}")
     dtype = {c: columns.get(c, "str") for c in header}
     frame = read_delimited(path, sep=",", dtype=dtype, **kwargs)
     if kwargs.get("nrows") == 0:
@@ -46,7 +48,7 @@ def _read_csv_checked(path: Path, columns: dict[str, str], **kwargs) -> pd.DataF
         values = frame[column]
         if kind == "str" and values.isna().any():
             line = int(np.flatnonzero(values.isna().to_numpy())[0]) + 2
-            raise DataFormatError(path, line, f"column {column!r} is missing")
+            raise InputFileError(path, line, f"column {column!r} is missing")
     return frame[list(columns)]
 
 
@@ -55,7 +57,7 @@ def _genome_chunks(path: Path, header: dict[str, str], chunksize: int):
     try:
         yield from pd.read_csv(path, dtype=header, chunksize=chunksize)
     except (ValueError, EOFError, OSError):
-        read_delimited(path, sep=",", dtype=header)  # raises a DataFormatError with the line
+        read_delimited(path, sep=",", dtype=header)  # raises an InputFileError with the line
         raise
 
 
@@ -96,8 +98,8 @@ def load_tag_genome(
     by_name = dict(zip(tags["tag"].str.strip(), tags["tagId"], strict=True))
     missing = [c for c in concepts if c not in by_name]
     if missing:
-        raise ValueError(
-            f"{directory / 'genome-tags.csv'}: concept(s) {missing} not among the genome tags"
+        raise InputFileError(
+            directory / "genome-tags.csv", None, f"concept(s) {missing} not among the genome tags"
         )
     wanted = {int(by_name[c]): c for c in concepts}
 
@@ -109,7 +111,7 @@ def load_tag_genome(
         bad = chunk["relevance"].isna() | ~chunk["relevance"].between(0.0, 1.0)
         if bad.any():
             line = int(chunk.index[np.flatnonzero(bad.to_numpy())[0]]) + 2
-            raise ValueError(f"{score_path}, line {line}: relevance must lie in [0, 1]")
+            raise InputFileError(score_path, line, "relevance must lie in [0, 1]")
         parts.append(chunk.loc[chunk["tagId"].isin(list(wanted))])
     scores = pd.concat(parts, ignore_index=True)
     genome_movies = np.sort(pd.unique(scores["movieId"]))
@@ -119,8 +121,8 @@ def load_tag_genome(
     table = table.reindex(index=genome_movies, columns=list(wanted))
     if table.isna().any().any():
         movie = table.index[np.flatnonzero(table.isna().any(axis=1).to_numpy())[0]]
-        raise ValueError(
-            f"{score_path}: movie {movie} lacks a relevance for one of {list(concepts)}"
+        raise InputFileError(
+            score_path, None, f"movie {movie} lacks a relevance for one of {list(concepts)}"
         )
     attributes = pd.DataFrame(
         (table.to_numpy() >= threshold).astype(np.uint8),
@@ -144,11 +146,11 @@ def load_tag_genome(
             )
             + 2
         )
-        raise DataFormatError(directory / "ratings.csv", line, "rating must lie in [0.5, 5]")
+        raise InputFileError(directory / "ratings.csv", line, "rating must lie in [0.5, 5]")
     unknown = ~raw["movieId"].isin(movies["movieId"])
     if unknown.any():
         line = int(np.flatnonzero(unknown.to_numpy())[0]) + 2
-        raise ValueError(f"{directory / 'ratings.csv'}, line {line}: movieId not in movies.csv")
+        raise InputFileError(directory / "ratings.csv", line, "movieId not in movies.csv")
     n_all = len(raw)
     if restrict_to_genome:
         raw = raw.loc[raw["movieId"].isin(genome_movies)]

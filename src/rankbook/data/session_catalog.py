@@ -13,11 +13,11 @@ from rankbook.data.catalog import generate_catalog
 from rankbook.data.lexical import BM25Index
 from rankbook.data.session_config import SessionConfig
 
-__all__ = []
+__all__ = ["Catalog"]
 
 
 @dataclass(frozen=True)
-class _Catalog:
+class Catalog:
     """The catalog as the simulator reads it: per-item codes and the engine's BM25 index."""
 
     items: pd.DataFrame
@@ -33,7 +33,7 @@ class _Catalog:
     text_parts: list[tuple]  # (brand, line, product type, attribute) per item
 
     @classmethod
-    def build(cls, cfg: SessionConfig) -> _Catalog:
+    def build(cls, cfg: SessionConfig) -> Catalog:
         items = generate_catalog(cfg.n_products, seed=cfg.seed)
         onehot = np.zeros((len(items), items.category_code.max() + 1))
         onehot[np.arange(len(items)), items.category_code.to_numpy()] = 1.0

@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankbook.data.session_catalog import _Catalog
+from rankbook.data.session_catalog import Catalog
 from rankbook.data.session_config import SessionConfig
 from rankbook.data.session_log import EPOCH, SessionLog, assign_time_windows
 from rankbook.data.source import DataSource
@@ -169,7 +169,7 @@ def _move_intents(cfg: SessionConfig, rng, buyers: _Buyers, sessions: np.ndarray
     return switched, returned
 
 
-def _retrieve(cfg: SessionConfig, rng, catalog: _Catalog, texts: list[str]):
+def _retrieve(cfg: SessionConfig, rng, catalog: Catalog, texts: list[str]):
     """Step 5: BM25 once per distinct query text, a noisy production score per impression.
 
     Returns ``(query_category, serp_items)``, ``serp_items`` padded with -1 for short SERPs.
@@ -198,7 +198,7 @@ def _retrieve(cfg: SessionConfig, rng, catalog: _Catalog, texts: list[str]):
     return query_category, serp
 
 
-def _click_and_buy(cfg: SessionConfig, rng, catalog: _Catalog, target, price_offset, stage, serp):
+def _click_and_buy(cfg: SessionConfig, rng, catalog: Catalog, target, price_offset, stage, serp):
     """Steps 6-7: position-based clicks on intent-matching items, at most one purchase per query.
 
     ``target``/``price_offset``/``stage`` (earlier queries in the intent) are per query.
@@ -250,7 +250,7 @@ def simulate_sessions(
     if overrides:
         cfg = SessionConfig(**{**asdict(cfg), **overrides})
     rng = np.random.default_rng(cfg.seed)
-    catalog = _Catalog.build(cfg)
+    catalog = Catalog.build(cfg)
     buyers = _Buyers.draw(cfg, rng, len(catalog.items))
     queries, serps, clicks = [], [], []
     next_query_id = 0
@@ -343,7 +343,7 @@ def simulate_sessions(
     return _session_log(cfg, catalog, queries, serps, clicks)
 
 
-def _session_log(cfg: SessionConfig, catalog: _Catalog, queries, serps, clicks) -> SessionLog:
+def _session_log(cfg: SessionConfig, catalog: Catalog, queries, serps, clicks) -> SessionLog:
     """Step 8: the tables of a :class:`SessionLog`, with labels sale 2 > click 1 > none 0."""
     queries = pd.concat(queries, ignore_index=True)
     serp = pd.concat(serps, ignore_index=True)

@@ -1,8 +1,9 @@
 """Reading delimited text files so that every format error names the file and the line.
 
 :func:`read_delimited` wraps :func:`pandas.read_csv` and turns what pandas and the
-decompressors raise on bad input into a :class:`DataFormatError` (a ``ValueError``)
-whose message is ``"<file>, line <n>: <what is wrong>"``:
+decompressors raise on bad input into a :class:`rankaudit.errors.InputFileError` (a
+``ValueError``, the one error class for bad files) whose message is
+``"<file>:<line>: <what is wrong>"`` (``"<file>: <what is wrong>"`` when no line applies):
 
 - bytes that are not valid text in the file's encoding (the first such line);
 - an empty file; a line with more fields than the header (or than ``names``);
@@ -28,8 +29,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from rankaudit.errors import InputFileError
+
 __all__ = [
-    "DataFormatError",
     "first_undecodable_line",
     "integer_column",
     "number_column",
@@ -38,17 +40,6 @@ __all__ = [
 
 _INTEGER = re.compile(r"[+-]?\d+")
 _FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
-
-
-class DataFormatError(ValueError):
-    """A malformed data file: ``"<path>, line <line>: <reason>"`` (no line when none applies)."""
-
-    def __init__(self, path: str | Path, line: int | None, reason: str) -> None:
-        self.path = Path(path)
-        self.line = line
-        self.reason = reason
-        where = f"{path}, line {line}" if line is not None else f"{path}"
-        super().__init__(f"{where}: {reason}")
 
 
 def _open_binary(path: Path):
@@ -94,7 +85,8 @@ def read_delimited(
     header_lines: int = 1,
     **kwargs: object,
 ) -> pd.DataFrame:
-    """:func:`pandas.read_csv` with format errors as :class:`DataFormatError` (module docstring).
+    """:func:`pandas.read_csv` with format errors as
+    :class:`~rankaudit.errors.InputFileError` (module docstring).
 
     ``header_lines`` is 1 when the file has a header line, 0 with ``header=None``.
     ``kwargs`` go to ``read_csv`` (not ``usecols``: every field must be read, or a line
@@ -118,29 +110,29 @@ def read_delimited(
             quoting,
             None if names is None else len(names),  # type: ignore[arg-type]
         )
-        raise DataFormatError(
+        raise InputFileError(
             path, line or None, f"expected {want} fields separated by {sep!r}, found {got}"
         ) from None
     except UnicodeDecodeError as err:
         try:
             line, bad = first_undecodable_line(path, encoding)
         except (OSError, EOFError, zlib.error):  # undecodable *and* a broken gzip stream
-            raise DataFormatError(path, None, f"not valid {encoding} text ({err.reason})") from None
-        raise DataFormatError(
+            raise InputFileError(path, None, f"not valid {encoding} text ({err.reason})") from None
+        raise InputFileError(
             path, line, f"not valid {encoding} text (byte(s) {bad!r}); save the file as {encoding}"
         ) from None
     except (EOFError, zlib.error, gzip.BadGzipFile) as err:
-        raise DataFormatError(
+        raise InputFileError(
             path, None, f"cannot decompress ({err}); the file is truncated or not gzip data"
         ) from None
     except pd.errors.EmptyDataError:
-        raise DataFormatError(path, 1, "empty file (expected a header line)") from None
+        raise InputFileError(path, 1, "empty file (expected a header line)") from None
     except pd.errors.ParserError as err:
         m = _FIELDS.search(str(err))
         if m is None:
-            raise DataFormatError(path, None, f"malformed ({' '.join(str(err).split())})") from None
+            raise InputFileError(path, None, f"malformed ({' '.join(str(err).split())})") from None
         want, line, got = (int(g) for g in m.groups())
-        raise DataFormatError(
+        raise InputFileError(
             path, line, f"expected {want} fields separated by {sep!r}, found {got}"
         ) from None
     except ValueError as err:
@@ -162,7 +154,7 @@ def read_delimited(
                 integer_column(text, column, path, header_lines)
             elif np.dtype(kind).kind == "f":
                 number_column(text, column, path, header_lines, finite=False)
-        raise DataFormatError(path, None, " ".join(str(err).split())) from None  # pragma: no cover
+        raise InputFileError(path, None, " ".join(str(err).split())) from None  # pragma: no cover
     return frame
 
 
@@ -183,7 +175,7 @@ def integer_column(
             return values.to_numpy()
         bad = np.array([not -(2**63) <= int(x) < 2**63 for x in text], dtype=bool)
     i = int(np.flatnonzero(bad)[0])
-    raise DataFormatError(
+    raise InputFileError(
         path,
         _line_of(frame, i, header_lines),
         f"column {column!r} must be an integer (int64), got {frame[column].iloc[i]!r}",
@@ -216,7 +208,7 @@ def number_column(
         rule = "a finite number" if finite else "a number"
         if lo is not None or hi is not None:
             rule += f" in [{lo}, {hi}]"
-        raise DataFormatError(
+        raise InputFileError(
             path,
             _line_of(frame, i, header_lines),
             f"column {column!r} must be {rule}, got {raw.iloc[i]!r}",

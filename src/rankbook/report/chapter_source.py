@@ -17,6 +17,7 @@ __all__ = [
     "parse_cli_value",
     "PRESETS",
     "preset_parameters",
+    "read_source",
     "smoke_parameters",
 ]
 
@@ -30,7 +31,9 @@ def chapter_names(notebooks: Path) -> list[str]:
     return sorted(p.stem for p in notebooks.glob("[0-9][0-9]_*.md"))
 
 
-def _read_source(notebooks: Path, name: str):
+def read_source(notebooks: Path, name: str):
+    """The jupytext notebook of chapter ``name`` in ``notebooks``; FileNotFoundError naming the
+    chapters there when it does not exist."""
     jupytext = require("jupytext", purpose="the book pipeline")
 
     path = notebooks / f"{name}.md"
@@ -43,7 +46,7 @@ def _read_source(notebooks: Path, name: str):
 def smoke_parameters(notebooks: Path, name: str) -> dict[str, Any]:
     """The small parameters a chapter declares for tests (front matter
     ``rankaudit.smoke_parameters``)."""
-    nb = _read_source(notebooks, name)
+    nb = read_source(notebooks, name)
     return dict(nb.metadata.get("rankaudit", {}).get("smoke_parameters", {}) or {})
 
 
@@ -56,7 +59,7 @@ def preset_parameters(notebooks: Path, name: str, preset: str) -> dict[str, Any]
     """
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-    nb = _read_source(notebooks, name)
+    nb = read_source(notebooks, name)
     found = nb.metadata.get("rankaudit", {}).get(f"{preset}_parameters")
     if found is None:
         raise ValueError(
@@ -70,7 +73,7 @@ def declared_parameters(notebooks: Path, name: str) -> list[str]:
     """Names assigned in a chapter's cell tagged ``parameters`` (what ``-p`` may set)."""
     import ast
 
-    nb = _read_source(notebooks, name)
+    nb = read_source(notebooks, name)
     names: list[str] = []
     for cell in nb.cells:
         if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):

@@ -3,16 +3,22 @@
 A chapter declares a spec for every parameter; :func:`check_params` checks the values
 that papermill injected and fails with a message naming the offending parameter, so a
 bad ``-p k -1`` stops the chapter in its first cell instead of producing a wrong page.
+
+The range checks (:class:`Int`, :class:`Float`, :class:`IntList`) go through the library's
+validators in :mod:`rankaudit._checks`, so a chapter parameter is what a library argument is
+(``10.0`` and ``True`` are not integers) and the messages read the same:
+``Parameter 'k' must be an integer >= 1; got 10.0 (float)``.
 """
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from rankaudit._checks import check_int, check_number
+from rankaudit.scalars import plain
 
 __all__ = [
     "Bool",
@@ -37,23 +43,30 @@ class ParamSpec:
         raise NotImplementedError
 
     def _fail(self, name: str, value: Any) -> ValueError:
+        # the message style of rankaudit._checks
         return ValueError(
-            f"Parameter {name!r} must be {self.describe()}; got {value!r} ({type(value).__name__})."
+            f"{_label(name)} must be {self.describe()}; got {plain(value)!r} "
+            f"({type(value).__name__})"
         )
 
 
+def _label(name: str) -> str:
+    """How a message names a parameter: ``Parameter 'k'``."""
+    return f"Parameter {name!r}"
+
+
 def _bounds(lo: float | None, hi: float | None) -> str:
-    parts = []
-    if lo is not None:
-        parts.append(f">= {lo}")
-    if hi is not None:
-        parts.append(f"<= {hi}")
-    return " and ".join(parts)
+    """A range as the messages of rankaudit._checks state it."""
+    if lo is not None and hi is not None:
+        return f"in [{lo}, {hi}]"
+    return f">= {lo}" if lo is not None else f"<= {hi}"
 
 
 @dataclass(frozen=True)
 class Int(ParamSpec):
-    """An integer in ``[lo, hi]``; ``special`` lists extra accepted literals such as ``"all"``."""
+    """An integer in ``[lo, hi]``, checked by :func:`rankaudit._checks.check_int` (bools and
+    floats such as ``10.0`` are refused); ``special`` lists extra accepted literals such as
+    ``"all"``."""
 
     lo: int | None = None
     hi: int | None = None
@@ -68,22 +81,21 @@ class Int(ParamSpec):
         return text
 
     def check(self, name: str, value: Any) -> Any:
-        if value in self.special and not isinstance(value, bool):
-            return value
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                raise self._fail(name, value)
-        value = int(value)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise self._fail(name, value)
-        return value
+        if any(type(value) is type(s) and value == s for s in self.special):
+            return value  # a literal such as "all" (True is not 1 here)
+        try:
+            return check_int(value, _label(name), lo=self.lo, hi=self.hi)
+        except ValueError as err:
+            if not self.special:
+                raise
+            also = ", ".join(repr(s) for s in self.special)
+            raise ValueError(f"{err}; it may also be one of {also}") from None
 
 
 @dataclass(frozen=True)
 class Float(ParamSpec):
-    """A finite real number in ``[lo, hi]``."""
+    """A finite real number in ``[lo, hi]``, checked by :func:`rankaudit._checks.check_number`
+    (bools are refused)."""
 
     lo: float | None = None
     hi: float | None = None
@@ -95,14 +107,7 @@ class Float(ParamSpec):
         return text
 
     def check(self, name: str, value: Any) -> float:
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise self._fail(name, value)
-        value = float(value)
-        if not math.isfinite(value):
-            raise self._fail(name, value)
-        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            raise self._fail(name, value)
-        return value
+        return check_number(value, _label(name), lo=self.lo, hi=self.hi)
 
 
 @dataclass(frozen=True)
@@ -169,7 +174,8 @@ class OptionalDir(ParamSpec):
 
 @dataclass(frozen=True)
 class IntList(ParamSpec):
-    """A non-empty list of integers, each in ``[lo, hi]``."""
+    """A non-empty list of integers, each in ``[lo, hi]`` and checked as :class:`Int` is; the
+    message names the first bad item (``Parameter 'seeds'[1]``)."""
 
     lo: int | None = None
     hi: int | None = None
@@ -183,11 +189,10 @@ class IntList(ParamSpec):
     def check(self, name: str, value: Any) -> list[int]:
         if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
             raise self._fail(name, value)
-        item = Int(self.lo, self.hi)
-        try:
-            return [item.check(name, v) for v in value]
-        except ValueError:
-            raise self._fail(name, value) from None
+        return [
+            check_int(v, f"{_label(name)}[{i}]", lo=self.lo, hi=self.hi)
+            for i, v in enumerate(value)
+        ]
 
 
 def check_params(values: Mapping[str, Any], **specs: ParamSpec) -> dict[str, Any]:

@@ -40,12 +40,12 @@ from typing import Any
 from rankaudit._optional import require
 from rankbook.paths import find_project_root
 from rankbook.report.chapter_source import (
-    _read_source,
     chapter_names,
     check_parameter_names,
     declared_parameters,
     parse_cli_value,
     preset_parameters,
+    read_source,
     smoke_parameters,
 )
 from rankbook.report.slides import build_slides
@@ -133,7 +133,7 @@ def run_chapter(
     pm = require("papermill", purpose="the book pipeline")
 
     paths = paths or Paths.default()
-    nb = _read_source(paths.notebooks, name)
+    nb = read_source(paths.notebooks, name)
     params = dict(smoke_parameters(paths.notebooks, name) if smoke else {})
     if preset is not None:
         params.update(preset_parameters(paths.notebooks, name, preset))

@@ -57,10 +57,11 @@ import pandas as pd
 from rankaudit._optional import install_hint
 from rankaudit.measures.row_metrics import ndcg_at_k
 
-__all__ = ["PEERS", "Peer", "peer_table"]
+__all__ = ["PEERS", "Peer", "doc_ids", "peer_table", "require_peer", "score_label_rows"]
 
 
-def _require(module: str, distribution: str) -> object:
+def require_peer(module: str, distribution: str) -> object:
+    """Import a peer library's ``module`` or raise an ImportError saying what to install."""
     try:
         return importlib.import_module(module)
     except ImportError as err:  # pragma: no cover - depends on the environment
@@ -70,7 +71,8 @@ def _require(module: str, distribution: str) -> object:
         ) from err
 
 
-def _rows(scores: object, labels: object) -> tuple[np.ndarray, np.ndarray]:
+def score_label_rows(scores: object, labels: object) -> tuple[np.ndarray, np.ndarray]:
+    """``scores`` and ``labels`` as float64 arrays of one shape ``(rows, candidates)``."""
     s = np.asarray(scores, dtype=np.float64)
     y = np.asarray(labels, dtype=np.float64)
     if s.ndim != 2 or s.shape != y.shape:
@@ -78,7 +80,8 @@ def _rows(scores: object, labels: object) -> tuple[np.ndarray, np.ndarray]:
     return s, y
 
 
-def _doc_ids(item_ids: object, shape: tuple[int, ...]) -> np.ndarray:
+def doc_ids(item_ids: object, shape: tuple[int, ...]) -> np.ndarray:
+    """Document ids as strings of ``shape``: ``item_ids``, or ``"c<position>"`` without them."""
     if item_ids is None:
         return np.broadcast_to(np.array([f"c{j}" for j in range(shape[1])]), shape)
     ids = np.asarray(item_ids)
@@ -94,8 +97,8 @@ def _query_ids(n_rows: int) -> list[str]:
 
 # --------------------------------------------------------------------------- adapters
 def _sklearn_ndcg_rows(scores, labels, k: int, ignore_ties: bool) -> np.ndarray:
-    skm = _require("sklearn.metrics", "scikit-learn")
-    s, y = _rows(scores, labels)
+    skm = require_peer("sklearn.metrics", "scikit-learn")
+    s, y = score_label_rows(scores, labels)
     return np.array(
         [
             skm.ndcg_score(y[i : i + 1], s[i : i + 1], k=k, ignore_ties=ignore_ties)
@@ -117,8 +120,8 @@ def sklearn_ndcg_ignore_ties(scores, labels, *, k=10, item_ids=None, user_ids=No
 
 def sklearn_top_k_accuracy(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """scikit-learn ``top_k_accuracy_score`` per row: HR@k with exactly one relevant item."""
-    skm = _require("sklearn.metrics", "scikit-learn")
-    s, y = _rows(scores, labels)
+    skm = require_peer("sklearn.metrics", "scikit-learn")
+    s, y = score_label_rows(scores, labels)
     n_rel = (y > 0).sum(axis=1)
     if not np.all(n_rel == 1):
         row = int(np.argmax(n_rel != 1))
@@ -137,9 +140,9 @@ def sklearn_top_k_accuracy(scores, labels, *, k=10, item_ids=None, user_ids=None
 
 def ranx_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """ranx ``evaluate(qrels, run, f"ndcg@{k}", return_mean=False)``."""
-    ranx = _require("ranx", "ranx")
-    s, y = _rows(scores, labels)
-    docs = _doc_ids(item_ids, s.shape)
+    ranx = require_peer("ranx", "ranx")
+    s, y = score_label_rows(scores, labels)
+    docs = doc_ids(item_ids, s.shape)
     queries = _query_ids(len(s))
     qrels = {
         q: {d: int(v) for d, v in zip(docs[i], y[i], strict=True) if v > 0}
@@ -156,9 +159,9 @@ def ranx_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarr
 
 def pytrec_eval_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """pytrec_eval (trec_eval) ``ndcg_cut.k``."""
-    pytrec_eval = _require("pytrec_eval", "pytrec-eval-terrier")
-    s, y = _rows(scores, labels)
-    docs = _doc_ids(item_ids, s.shape)
+    pytrec_eval = require_peer("pytrec_eval", "pytrec-eval-terrier")
+    s, y = score_label_rows(scores, labels)
+    docs = doc_ids(item_ids, s.shape)
     queries = _query_ids(len(s))
     qrels = {
         q: {d: int(v) for d, v in zip(docs[i], y[i], strict=True)} for i, q in enumerate(queries)
@@ -174,9 +177,9 @@ def pytrec_eval_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> n
 def torchmetrics_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """torchmetrics ``retrieval_normalized_dcg(preds, target, top_k=k)``, one call per row
     (the functional form of ``RetrievalNormalizedDCG``)."""
-    torch = _require("torch", "torch")
-    retrieval = _require("torchmetrics.functional.retrieval", "torchmetrics")
-    s, y = _rows(scores, labels)
+    torch = require_peer("torch", "torch")
+    retrieval = require_peer("torchmetrics.functional.retrieval", "torchmetrics")
+    s, y = score_label_rows(scores, labels)
     preds = torch.as_tensor(s)
     target = torch.as_tensor(y).long()
     return np.array(
@@ -192,8 +195,8 @@ def recbole_topk_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> 
 
     ``dcg = sum_{r<=k} 1[rel(r)] / log2(r+1)``, ``idcg = sum_{r<=min(#rel, k)} 1/log2(r+1)``.
     """
-    torch = _require("torch", "torch")
-    s, y = _rows(scores, labels)
+    torch = require_peer("torch", "torch")
+    s, y = score_label_rows(scores, labels)
     preds = torch.as_tensor(s)
     rel = torch.as_tensor(y > 0)
     kk = min(k, s.shape[1])
@@ -209,7 +212,7 @@ def recbole_topk_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> 
 
 def python_sorted_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """``sorted(range(n), key=lambda j: scores[j], reverse=True)`` then NDCG@k (stable sort)."""
-    s, y = _rows(scores, labels)
+    s, y = score_label_rows(scores, labels)
     out = np.empty(len(s))
     for i in range(len(s)):
         row = s[i].tolist()
@@ -219,7 +222,7 @@ def python_sorted_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) ->
 
 
 def _argsort_ndcg(scores, labels, k: int, kind: str | None) -> np.ndarray:
-    s, y = _rows(scores, labels)
+    s, y = score_label_rows(scores, labels)
     order = np.argsort(-s, axis=1, kind=kind)
     return ndcg_at_k(np.take_along_axis(y, order, axis=1), k)
 

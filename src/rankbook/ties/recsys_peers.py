@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankbook.ties.peers import Peer, _doc_ids, _require, _rows
+from rankbook.ties.peers import Peer, doc_ids, require_peer, score_label_rows
 
 __all__ = ["NOT_INSTALLED", "RECSYS_PEERS"]
 
@@ -58,8 +58,8 @@ def _relevant(y: np.ndarray, row: int) -> np.ndarray:
 
 def cornac_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """Cornac ``Recommender.rank(k=k)`` + ``metrics.NDCG(k).compute`` per row."""
-    cornac = _require("cornac", "cornac")
-    s, y = _rows(scores, labels)
+    cornac = require_peer("cornac", "cornac")
+    s, y = score_label_rows(scores, labels)
 
     class Stored(cornac.models.Recommender):
         def __init__(self, values: np.ndarray) -> None:
@@ -82,13 +82,13 @@ def cornac_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.nda
 
 def implicit_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """implicit ``evaluation.ranking_metrics_at_k(...)["ndcg"]`` per row (one-user model)."""
-    _require("implicit", "implicit")
+    require_peer("implicit", "implicit")
     import scipy.sparse as sp
     from implicit.cpu.als import AlternatingLeastSquares
     from implicit.evaluation import ranking_metrics_at_k
 
-    s, y = _rows(scores, labels)
-    docs = _doc_ids(item_ids, s.shape)
+    s, y = score_label_rows(scores, labels)
+    docs = doc_ids(item_ids, s.shape)
     m = s.shape[1]
     out = np.empty(len(s))
     for i in range(len(s)):
@@ -109,13 +109,13 @@ def implicit_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.n
 def recbole_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.ndarray:
     """RecBole ``NDCG.metric_info(pos_index, pos_len)[:, k - 1]`` on ``torch.topk`` hits."""
     try:
-        metrics = _require("recbole.evaluator.metrics", "recbole")
+        metrics = require_peer("recbole.evaluator.metrics", "recbole")
     except ImportError as err:
         raise ImportError(
             f"recbole is not installed here: {NOT_INSTALLED['recbole 1.2.1']}"
         ) from err
-    torch = _require("torch", "torch")
-    s, y = _rows(scores, labels)
+    torch = require_peer("torch", "torch")
+    s, y = score_label_rows(scores, labels)
     kk = min(k, s.shape[1])
     _, top = torch.topk(torch.as_tensor(s), kk, dim=-1)
     rel = torch.as_tensor(y > 0)
