@@ -80,7 +80,7 @@ def test_results_record_the_software_and_satisfy_the_schema(tmp_path):
     hardware = software["hardware"]
     assert hardware["logical_cpus"] == os.cpu_count()
     assert hardware["threads"]["numba"] == numba.get_num_threads()
-    assert hardware["threads"]["lightgbm"] == LambdaMARTConfig().num_threads
+    assert hardware["threads"]["lightgbm"] in (None, LambdaMARTConfig().num_threads)
 
 
 def test_the_hardware_record_follows_the_thread_settings(monkeypatch):
@@ -97,6 +97,9 @@ def test_the_hardware_record_follows_the_thread_settings(monkeypatch):
     assert hardware_record()["threads"]["torch"] == 3
     monkeypatch.delitem(sys.modules, "torch")
     assert hardware_record()["threads"]["torch"] is None
+    assert hardware_record()["threads"]["lightgbm"] == LambdaMARTConfig().num_threads
+    monkeypatch.delitem(sys.modules, "rankbook.ranking.lambdamart")
+    assert hardware_record()["threads"]["lightgbm"] is None
 
 
 def test_results_of_several_sources_satisfy_the_schema():

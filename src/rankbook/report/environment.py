@@ -19,7 +19,6 @@ from typing import Any
 
 from rankaudit._version import __version__
 from rankbook.paths import project_root_or_none
-from rankbook.ranking.lambdamart import LambdaMARTConfig
 
 __all__ = ["RECORDED_PACKAGES", "cpu_model", "git_state", "hardware_record", "software_record"]
 
@@ -110,11 +109,13 @@ def _blas_threads() -> int | None:
 
 def hardware_record() -> dict[str, Any]:
     """The ``hardware`` entry: CPU model, architecture, logical CPUs and the thread counts of
-    NumPy's BLAS, Numba, LightGBM (the rankers' setting) and torch (``None`` when the chapter
-    did not import it)."""
+    NumPy's BLAS, Numba, LightGBM (the rankers' setting) and torch; the last two are ``None``
+    when the chapter did not load them (read from the loaded modules, so recording them never
+    imports LightGBM or torch)."""
     import numba
 
     torch = sys.modules.get("torch")
+    lambdamart = sys.modules.get("rankbook.ranking.lambdamart")
     return {
         "cpu_model": cpu_model(),
         "machine": platform.machine() or None,
@@ -122,7 +123,9 @@ def hardware_record() -> dict[str, Any]:
         "threads": {
             "numpy_blas": _blas_threads(),
             "numba": int(numba.get_num_threads()),
-            "lightgbm": LambdaMARTConfig().num_threads,
+            "lightgbm": (
+                int(lambdamart.LambdaMARTConfig().num_threads) if lambdamart is not None else None
+            ),
             "torch": int(torch.get_num_threads()) if torch is not None else None,
         },
     }
