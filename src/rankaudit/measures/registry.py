@@ -119,6 +119,10 @@ class Measure:
         if self.cutoff is not None:
             check_cutoff(self.cutoff, f"the cutoff of {self.family}")
         checked = []
+        names = [name for name, _ in self.params]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            raise ValueError(f"{self.family}: parameter {twice!r} is given twice")
         for name, value in self.params:
             try:
                 p = fam.param(name)
@@ -204,11 +208,15 @@ def _parse_params(text: str, where: str) -> list[tuple[str, object]]:
         raise ValueError(f"measure {where!r}: parameters are named, e.g. RBP(p=0.8)")
     out = []
     for kw in call.keywords:
+        if kw.arg is None:
+            raise ValueError(f"measure {where!r}: parameters are named, e.g. RBP(p=0.8)")
         try:
             value = ast.literal_eval(kw.value)
         except ValueError:
             raise ValueError(f"measure {where!r}: {kw.arg}= must be a literal") from None
-        out.append((str(kw.arg), value))
+        if isinstance(kw.value, ast.Dict) and len(value) < len(kw.value.keys):
+            raise ValueError(f"measure {where!r}: {kw.arg}= holds a key twice")
+        out.append((kw.arg, value))
     return out
 
 
