@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
+from rankaudit.measures.families import ERR_MAX_GRADE
 from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
 from rankaudit.measures.list_support import (
     BPREF,
@@ -36,13 +37,21 @@ BOUND_RULES = ("pessimistic", "optimistic")
 
 def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None:
     """ERR's stopping probability needs labels <= ``max_grade`` (gdeval refuses larger
-    ones); raise a ValueError naming the measure and the label otherwise."""
+    ones); raise a ValueError naming the measure and the label otherwise, with a hint that
+    can be followed: ``max_grade`` itself is at most :data:`ERR_MAX_GRADE`."""
     top = int(judged_labels.max(initial=0))
     for m in measures:
         if m.family == "ERR" and top > int(m.param("max_grade")):  # type: ignore[call-overload]
+            if top <= ERR_MAX_GRADE:
+                hint = f"use ERR(max_grade={top})@{m.cutoff}"
+            else:
+                hint = (
+                    f"ERR's max_grade is at most {ERR_MAX_GRADE} (its stopping probability "
+                    f"is (2**label - 1) / 2**max_grade); map the labels into 0..{ERR_MAX_GRADE}"
+                )
             raise ValueError(
                 f"measure {m}: a qrels label is {top}, above max_grade="
-                f"{m.param('max_grade')}; use ERR(max_grade={top})@k"
+                f"{m.param('max_grade')}; {hint}"
             )
 
 

@@ -15,6 +15,9 @@ names below, which :mod:`rankaudit.measures.registry` refers to by name.
   ``levels[j]`` (label >= level is relevant), ``reals[j]`` (RBP's ``p``), ``ints[j]`` (ERR's
   ``max_grade``), ``gain_kind[j]`` (0 linear, 1 ``2**rel - 1``, 2 a map held in
   ``map_keys/map_gains[map_offsets[j]:map_offsets[j+1]]``; unmapped labels keep their value).
+  Exponential gains of a query whose top label exceeds ``EXP_GAIN_TOP`` (960) are summed
+  scaled by a power of two (``gain_shift``): ``2**1100 - 1`` overflows a double, and nDCG is a
+  ratio of two sums that the same power of two scales alike, so its value does not change.
 - ``Tables``: ``log2r[r] = log2(r+1)``, ``cum_disc[r] = sum_{q<=r} 1/log2(q+1)`` and harmonic
   numbers ``harmonic[r]``.
 
@@ -81,6 +84,7 @@ from rankaudit.measures.list_support import (
     err_block,
     err_r,
     gain,
+    gain_shift,
     ideal_dcg,
     level_counts,
     tie_sorted,
@@ -103,9 +107,10 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
         idcg = ideal_dcg(judg, q, spec, j, log2r)
         if idcg <= 0:
             return 0.0
+        shift = gain_shift(judg, q, spec, j)
         dcg = 0.0
         for r in range(kk):
-            gv = gain(rl[r], rj[r], spec, j)
+            gv = gain(rl[r], rj[r], spec, j, shift)
             if gv > 0:
                 dcg += gv / log2r[r + 1]
         return dcg / idcg
@@ -221,8 +226,10 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
         counts = level_counts(judg, q, spec)
         big_r = np.empty(nm, np.int64)
         big_n = np.empty(nm, np.int64)
+        shift = np.empty(nm, np.int64)
         for j in range(nm):
             big_r[j], big_n[j] = counts[j]
+            shift[j] = gain_shift(judg, q, spec, j)
         avals = np.empty(n)
         scratch = np.empty(n + 1)
         i = 0
@@ -261,7 +268,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     lab = docs.labels[d]
                     jd = docs.judged[d]
                     if code == NDCG:
-                        gsum += gain(lab, jd, spec, j)
+                        gsum += gain(lab, jd, spec, j, shift[j])
                     elif not jd:
                         u += 1
                     elif lab >= level:
