@@ -73,6 +73,11 @@ class Param:
 
 
 _REL = Param("rel", "int", None, _check_rel, "relevance level (default: the evaluation's -l)")
+#: RBP's ``rel`` as ir_measures reads it: given, RBP is binary at that level; not given, RBP
+#: is graded (a document at or above the evaluation's -l adds its label).
+_RBP_REL = Param(
+    "rel", "int", None, _check_rel, "binary at this level (default: graded, labels >= -l)"
+)
 
 
 @dataclass(frozen=True)
@@ -194,10 +199,10 @@ FAMILIES: dict[str, Family] = {
             "RBP",
             K.RBP,
             "optional",
-            (Param("p", "float", 0.8, _check_p, "persistence"), _REL),
+            (Param("p", "float", 0.8, _check_p, "persistence"), _RBP_REL),
             None,
             None,
-            "rank-biased precision",
+            "rank-biased precision (graded; binary at rel=l)",
         ),
         Family(
             "RBPres",

@@ -62,8 +62,9 @@ def utility_class(measure: Measure, relevance_level: int) -> tuple:
     judged document (0 unjudged or negative), ``b = 0`` for a judged label-0 document and 1
     otherwise.  It orders by the label (so by the linear or exponential gain, ERR's stopping
     probability and relevance at any level >= 1) and, among gain-0 documents, puts judged
-    non-relevant ones below unjudged ones (Bpref at level 1).  A gain map, Bpref at another
-    level, level 0, Judged and RBP's residual order by their own utilities.
+    non-relevant ones below unjudged ones (Bpref at level 1).  Graded RBP's gain (its label at
+    or above the level, else 0) never decreases along it, at any level.  A gain map, Bpref at
+    another level, level 0, Judged and RBP's residual order by their own utilities.
     """
     has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
     level = measure.level(relevance_level)
@@ -75,6 +76,8 @@ def utility_class(measure: Measure, relevance_level: int) -> tuple:
         return ("unjudged",)
     if measure.code == BPREF and level != 1:
         return ("bpref", level)
+    if measure.family == "RBP" and measure.param("rel") is None:
+        return ("label",)  # graded: its gain never decreases along the label key
     if has_rel and level < 1:
         return ("relevant", level)
     return ("label",)

@@ -113,6 +113,13 @@ def measure_of_ranking(
         return float(sum(top))
     if fam in ("RBP", "RBPres"):
         p = float(measure.param("p"))  # type: ignore[arg-type]
+        if fam == "RBP" and measure.param("rel") is None:  # graded: the label is the gain
+            labels = ranked_labels if k is None else ranked_labels[:k]
+            return (1 - p) * sum(
+                lab * p ** (r - 1)
+                for r, (lab, x) in enumerate(zip(labels, top, strict=True), start=1)
+                if x and lab > 0  # type: ignore[operator]
+            )
         if fam == "RBP":
             return (1 - p) * sum(p ** (r - 1) for r, x in enumerate(top, start=1) if x)
         unjudged = [r for r, lab in enumerate(ranked_labels, start=1) if lab is None]

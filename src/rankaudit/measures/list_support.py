@@ -33,6 +33,7 @@ __all__ = [
     "R",
     "RBP",
     "RBPRES",
+    "RBP_GRADED",
     "RPREC",
     "RR",
     "SUCCESS",
@@ -56,6 +57,9 @@ __all__ = [
 NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
 RPREC, JUDGED, NUMRET, NUMREL, NUMRELRET, RBP, RBPRES, ERR, BPREF = 6, 7, 8, 9, 10, 11, 12, 13, 14
 LINEAR_GAIN, EXP_GAIN, MAPPED_GAIN = 0, 1, 2
+#: ``MeasureSpec.ints[j]`` of an RBP without ``rel``: graded (a relevant document adds its
+#: label, as ir_measures and ranx weight RBP); 0 is binary (``RBP(rel=l)``).
+RBP_GRADED = 1
 #: The largest binary exponent of a gain the kernels sum: an exponential gain ``2**label - 1``
 #: of a query whose top label is above it is scaled by ``2**-(top - EXP_GAIN_TOP)`` (nDCG, a
 #: ratio of two sums scaled alike by a power of two, keeps its value to the bit while nothing
