@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from rankaudit._checks import check_not_masked
 from rankaudit.ties.validation import check_positive_int, check_seed
 
 __all__ = ["RowOrderAudit", "audit_row_order"]
@@ -182,6 +183,8 @@ def audit_row_order(
         raise ValueError(f"progress must be True, False or None; got {progress!r}")
     if isinstance(columns, str):
         columns = [columns]
+    for name, value in {"scores": scores, "labels": labels, **ids}.items():
+        check_not_masked(value, name)
     s = np.asarray(scores)
     y = np.asarray(labels)
     if s.ndim != 2:
