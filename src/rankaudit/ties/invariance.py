@@ -173,6 +173,8 @@ def audit_row_order(
         On bad arguments (checked before the evaluator runs), and when the
         evaluator returns a NaN / infinite or non-numeric value (naming the
         permutation, row and column), or a different shape after a permutation.
+        A masked array (``numpy.ma``) as ``scores``, ``labels`` or an id is refused:
+        masks are not honoured.
     """
     seed = check_seed(seed) & ((1 << 64) - 1)
     atol = _check_atol(atol)
