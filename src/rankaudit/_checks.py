@@ -1,4 +1,5 @@
-"""The shared validators of scalar arguments: one place that says what an integer argument is.
+"""The shared validators of arguments: one place that says what an integer argument is, and
+that an array argument is not a masked array.
 
 Every public function that takes a count, a cutoff or a seed checks it here, so the messages
 read the same everywhere and name the argument. Bools and floats are not integers (``k=True``
@@ -32,6 +33,7 @@ __all__ = [
     "check_cutoff",
     "check_int",
     "check_label_level",
+    "check_not_masked",
     "check_number",
     "check_positive_int",
     "check_seed",
@@ -195,3 +197,25 @@ def _range(lo: float | None, hi: float | None) -> str:
     if hi is not None:
         return f" <= {hi}"
     return ""
+
+
+def check_not_masked(value: object, name: str) -> None:
+    """Refuse a NumPy masked array (``numpy.ma``) with a masked entry, or a list of rows holding
+    one, as ``name`` (a masked array whose mask hides nothing is read as its values).
+
+    rankaudit does not honour masks: ``np.asarray`` drops a mask and keeps the values under
+    it, so a masked score or label would be evaluated as if it were there.  The error says to
+    remove the masked entries first (ragged rows are accepted) or fill them deliberately.
+    """
+    rows = value if isinstance(value, list | tuple) else ()
+    if np.ma.is_masked(value):
+        where = ""
+    else:
+        where = next((f" (row {i})" for i, r in enumerate(rows) if np.ma.is_masked(r)), None)
+        if where is None:
+            return
+    raise ValueError(
+        f"{name}{where} is a masked array; masks are not honoured (NumPy's conversions drop "
+        f"them and keep the masked values): remove the masked entries (ragged rows are "
+        f"accepted) or fill them deliberately, e.g. {name}.filled(value)"
+    )

@@ -91,6 +91,12 @@ def test_ir_measures_objects_are_accepted():
         ("nDCG(judged_only=True)@10", "judged_only=True is not supported"),
         ("nDCG(dcg=log2)@10", "literal"),
         ("nDCG(1)@10", "named"),
+        # a repeated keyword or map key was accepted, one of the two silently winning
+        ("nDCG(gains={1:2}, gains={1:3})@3", "parameter 'gains' is given twice"),
+        ("RBP(p=0.5, p=0.9)", "parameter 'p' is given twice"),
+        ("RBP(p=0.5, rel=1, p=0.5)", "parameter 'p' is given twice"),
+        ("nDCG(gains={1:2, 1:3})@3", "gains= holds a key twice"),
+        ("RBP(**{'p': 0.5})", "named"),
     ],
 )
 def test_errors_name_the_problem(text, words):

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from rankaudit._checks import check_not_masked
 from rankaudit.checklists.template import SECTIONS, checklist_template
 from rankaudit.measures.hashing import hash_collisions
 from rankaudit.ties.evaluate import evaluate
@@ -270,6 +271,8 @@ def checklist(
         Rules to compare; the sensitivity item asks for attention when the NDCG@k range across
         them exceeds ``tolerance``.
     """
+    for name, value in (("labels", labels), ("item_ids", item_ids), ("user_ids", user_ids)):
+        check_not_masked(value, name)
     scores = exact_scores(scores)  # no lossy cast: int64 beyond 2**53 ties only when equal
     labels = np.asarray(labels)
     if scores.ndim != 2 or scores.shape != labels.shape:

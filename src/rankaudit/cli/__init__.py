@@ -14,7 +14,9 @@ long-format ``.csv`` / ``.tsv`` / ``.parquet`` tables (column names by option). 
 (bad argument, missing or malformed file, data the audit refuses) is one line on stderr and exit
 status 2; success is 0.  RUN or QRELS may be ``-`` (standard input) or a pipe
 (``<(zcat run.gz)``): every input is read once, gzip recognised by its content.  ``-o FILE``
-never overwrites an input and is written whole or not at all.
+never overwrites an input; a regular file is written whole or not at all and keeps its mode
+(a new one gets the umask's), a symlink's target is written, a character device or FIFO is
+written into and never replaced, ``-`` is standard output (:mod:`rankaudit.runs.outputs`).
 
 One module a command (:mod:`rankaudit.cli.audit`, ...), each with a ``register(sub)`` that adds
 its subparser; what they share (reading inputs, writing the report) is in

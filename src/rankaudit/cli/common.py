@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +13,7 @@ import numpy as np
 from rankaudit._version import __version__
 from rankaudit.measures.registry import describe_measures
 from rankaudit.measures.rules import RULES, RUN_TIE_RULES, check_rules
+from rankaudit.runs import outputs
 from rankaudit.runs.evaluate import DEFAULT_MEASURES
 from rankaudit.runs.inputs import file_sha256, input_name, is_reopenable_file
 from rankaudit.runs.tables import Qrels, Run
@@ -134,41 +133,18 @@ def input_records(**inputs: Run | Qrels | str) -> list[dict[str, str]]:
     return records
 
 
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
-    except OSError:
-        return False
-
-
 def check_output(output: str | None, *inputs: str) -> None:
-    """Refuse an ``-o`` that would overwrite one of the inputs or is a folder (before anything
-    is read, so nothing is lost)."""
-    if not output:
-        return
-    out = Path(output)
-    if out.is_dir():
-        raise ValueError(f"-o {output}: is a directory; name a file")
-    for item in inputs:
-        if item != "-" and _same_file(out, Path(item)):
-            raise ValueError(f"-o {output}: is the input {item}; refusing to overwrite an input")
+    """Refuse an ``-o`` that would overwrite one of the inputs, is a folder, a block device or
+    a socket, or lies in a missing folder (before anything is read, so nothing is lost):
+    :func:`rankaudit.runs.outputs.check_output`."""
+    outputs.check_output(output, *inputs)
 
 
 def emit(text: str, output: str | None) -> None:
-    """The report to ``output`` or to standard output.  A file is written whole or not at all:
-    to a temporary file beside it, then renamed over it."""
-    if not output:
-        sys.stdout.write(text)
-        return
-    target = Path(output)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """The report to ``output`` (``-`` or None: standard output) by the one output writer,
+    :func:`rankaudit.runs.outputs.write_output`: a regular file whole or not at all, keeping
+    its mode; a symlink's target; a device or FIFO written into, never replaced."""
+    outputs.write_output(text, output)
 
 
 def to_json(doc: object) -> str:
@@ -244,4 +220,10 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--score-col", default="score", help="score column of a long-format run")
     p.add_argument("--relevance-col", default="relevance", help="label column of long-format qrels")
     p.add_argument("--seed", type=int, default=0, help="seed of the hash rule and of resampling")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write to FILE instead of stdout ('-': stdout); a file is replaced whole, keeping "
+        "its mode, a symlink's target is written, a device or FIFO is written into",
+    )

@@ -16,6 +16,7 @@ from rankaudit.distributed.evaluate import evaluate
 from rankaudit.distributed.prevalence import tie_prevalence
 from rankaudit.distributed.synthetic import SyntheticTable, synthetic_long_dask
 from rankaudit.measures.rules import TIE_RULES
+from rankaudit.runs.outputs import check_output_dir
 
 __all__ = ["build_parser", "main", "read_long_frame"]
 
@@ -100,7 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--prevalence", action="store_true", help="also report tie prevalence")
     parser.add_argument(
-        "--output", default=None, help="write per-row metrics to this Parquet directory"
+        "--output",
+        default=None,
+        help="write per-row metrics to this Parquet directory (a path that exists and is not "
+        "a directory is refused before anything runs)",
     )
     return parser
 
@@ -128,6 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.output:
+        check_output_dir(args.output)  # before the cluster starts and anything is computed
     with connect(args.scheduler, args.n_workers) as client:
         _report(args, client)
     return 0

@@ -13,12 +13,17 @@ from dataclasses import dataclass, field
 from rankaudit._checks import LABEL_LIMIT, check_label_level
 from rankaudit.measures import list_support as K
 
-__all__ = ["AGGREGATIONS", "FAMILIES", "Family", "Param"]
+__all__ = ["AGGREGATIONS", "ERR_MAX_GRADE", "FAMILIES", "Family", "Param"]
 
 #: How a measure's per-query values combine into one value for the run, as trec_eval
 #: combines them: ``"mean"`` over the evaluated queries, or ``"sum"`` (trec_eval's counts
 #: ``num_ret``, ``num_rel``, ``num_rel_ret``; ir_measures' ``SumAgg``).
 AGGREGATIONS = ("mean", "sum")
+
+#: ERR's largest ``max_grade``: ``1 - 2**-60`` is still below 1 in a double.
+ERR_MAX_GRADE = 60
+
+_GAIN_MAX = 2.0**K.EXP_GAIN_TOP
 
 
 def _check_dcg(value: object, name: str) -> str:
@@ -36,6 +41,11 @@ def _check_gains(value: object, name: str) -> tuple[tuple[int, float], ...]:
             raise ValueError(f"{name}: label {label!r} must be an integer with |label| < 2**53")
         if isinstance(gain, bool) or not isinstance(gain, int | float) or not math.isfinite(gain):
             raise ValueError(f"{name}: gain {gain!r} of label {label} must be a finite number")
+        if abs(gain) > _GAIN_MAX:  # a DCG sum of such gains would overflow to infinity
+            raise ValueError(
+                f"{name}: gain {gain!r} of label {label} must be at most 2**{K.EXP_GAIN_TOP} "
+                "in magnitude (a sum of larger gains overflows a double)"
+            )
         if float(gain) != float(label):  # an identity entry changes nothing (ir_measures drops it)
             out.append((label, float(gain)))
     return tuple(sorted(out))
@@ -52,8 +62,8 @@ def _check_rel(value: object, name: str) -> int:
 
 
 def _check_max_grade(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 60:
-        raise ValueError(f"{name}={value!r}: max_grade must be an integer in [0, 60]")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= ERR_MAX_GRADE:
+        raise ValueError(f"{name}={value!r}: max_grade must be an integer in [0, {ERR_MAX_GRADE}]")
     return int(value)
 
 
@@ -69,6 +79,11 @@ class Param:
 
 
 _REL = Param("rel", "int", None, _check_rel, "relevance level (default: the evaluation's -l)")
+#: RBP's ``rel`` as ir_measures reads it: given, RBP is binary at that level; not given, RBP
+#: is graded (a document at or above the evaluation's -l adds its label).
+_RBP_REL = Param(
+    "rel", "int", None, _check_rel, "binary at this level (default: graded, labels >= -l)"
+)
 
 
 @dataclass(frozen=True)
@@ -200,10 +215,10 @@ FAMILIES: dict[str, Family] = {
             "RBP",
             K.RBP,
             "optional",
-            (Param("p", "float", 0.8, _check_p, "persistence"), _REL),
+            (Param("p", "float", 0.8, _check_p, "persistence"), _RBP_REL),
             None,
             None,
-            "rank-biased precision",
+            "rank-biased precision (graded; binary at rel=l)",
         ),
         Family(
             "RBPres",

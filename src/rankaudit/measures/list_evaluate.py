@@ -36,6 +36,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
+from rankaudit.measures.families import ERR_MAX_GRADE
 from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
 from rankaudit.measures.list_support import (
     BPREF,
@@ -83,13 +84,21 @@ def rounding_tolerance(*values: object) -> float:
 
 def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None:
     """ERR's stopping probability needs labels <= ``max_grade`` (gdeval refuses larger
-    ones); raise a ValueError naming the measure and the label otherwise."""
+    ones); raise a ValueError naming the measure and the label otherwise, with a hint that
+    can be followed: ``max_grade`` itself is at most :data:`ERR_MAX_GRADE`."""
     top = int(judged_labels.max(initial=0))
     for m in measures:
         if m.family == "ERR" and top > int(m.param("max_grade")):  # type: ignore[call-overload]
+            if top <= ERR_MAX_GRADE:
+                hint = f"use ERR(max_grade={top})@{m.cutoff}"
+            else:
+                hint = (
+                    f"ERR's max_grade is at most {ERR_MAX_GRADE} (its stopping probability "
+                    f"is (2**label - 1) / 2**max_grade); map the labels into 0..{ERR_MAX_GRADE}"
+                )
             raise ValueError(
                 f"measure {m}: a qrels label is {top}, above max_grade="
-                f"{m.param('max_grade')}; use ERR(max_grade={top})@k"
+                f"{m.param('max_grade')}; {hint}"
             )
 
 
@@ -100,8 +109,9 @@ def utility_class(measure: Measure, relevance_level: int) -> tuple:
     judged document (0 unjudged or negative), ``b = 0`` for a judged label-0 document and 1
     otherwise.  It orders by the label (so by the linear or exponential gain, ERR's stopping
     probability and relevance at any level >= 1) and, among gain-0 documents, puts judged
-    non-relevant ones below unjudged ones (Bpref at level 1).  A gain map, Bpref at another
-    level, level 0, Judged and RBP's residual order by their own utilities.
+    non-relevant ones below unjudged ones (Bpref at level 1).  Graded RBP's gain (its label at
+    or above the level, else 0) never decreases along it, at any level.  A gain map, Bpref at
+    another level, level 0, Judged and RBP's residual order by their own utilities.
     """
     has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
     level = measure.level(relevance_level)
@@ -113,6 +123,8 @@ def utility_class(measure: Measure, relevance_level: int) -> tuple:
         return ("unjudged",)
     if measure.code == BPREF and level != 1:
         return ("bpref", level)
+    if measure.family == "RBP" and measure.param("rel") is None:
+        return ("label",)  # graded: its gain never decreases along the label key
     if has_rel and level < 1:
         return ("relevant", level)
     return ("label",)

@@ -13,8 +13,12 @@ names below, which :mod:`rankaudit.measures.registry` refers to by name.
   come from them.
 - ``MeasureSpec``: per measure ``j``: ``codes[j]``, ``cutoffs[j]`` (0 = none),
   ``levels[j]`` (label >= level is relevant), ``reals[j]`` (RBP's ``p``), ``ints[j]`` (ERR's
-  ``max_grade``), ``gain_kind[j]`` (0 linear, 1 ``2**rel - 1``, 2 a map held in
-  ``map_keys/map_gains[map_offsets[j]:map_offsets[j+1]]``; unmapped labels keep their value).
+  ``max_grade``; RBP: ``RBP_GRADED``, or 0 for binary), ``gain_kind[j]`` (0 linear, 1
+  ``2**rel - 1``, 2 a map held in ``map_keys/map_gains[map_offsets[j]:map_offsets[j+1]]``;
+  unmapped labels keep their value).
+  Exponential gains of a query whose top label exceeds ``EXP_GAIN_TOP`` (960) are summed
+  scaled by a power of two (``gain_shift``): ``2**1100 - 1`` overflows a double, and nDCG is a
+  ratio of two sums that the same power of two scales alike, so its value does not change.
 - ``Tables``: ``log2r[r] = log2(r+1)``, ``cum_disc[r] = sum_{q<=r} 1/log2(q+1)`` and harmonic
   numbers ``harmonic[r]``.
 
@@ -37,7 +41,8 @@ documents above it and ``c = clip(k - g, 0, t)`` of its places inside the cutoff
   it, ``E[X | j] = (j-1)(m-1)/(t-1)``, so the block adds
   ``(m/t)[(A+1) dH + (m-1)/(t-1) (c - (g+1) dH)]`` to ``R E[AP@k]``, ``dH = H_{g+c} - H_g``
   (``sum_{j<=c} (j-1)/(g+j) = c - (g+1) dH``); ``AP`` is ``c = t``;
-- RBP(p)@k: linear in ranks: ``(1-p) (m/t) sum_{r=g+1}^{g+c} p^(r-1) = (m/t) p^g (1 - p^c)``;
+- RBP(p)@k: linear in ranks: ``(1-p) (G/t) sum_{r=g+1}^{g+c} p^(r-1) = (G/t) p^g (1 - p^c)``,
+  ``G`` the block's gain sum (graded: its relevant labels; ``RBP(rel=l)``: its count ``m``);
   its residual the same with the block's unjudged count, plus ``p^n``;
 - bpref: a relevant document of a block holding ``b`` judged non-relevant ones has
   ``N_above + Y`` of them above it, ``Y`` uniform on ``0..b`` (its place among those ``b+1``
@@ -71,6 +76,7 @@ from rankaudit.measures.list_support import (
     NUMREL,
     NUMRET,
     RBP,
+    RBP_GRADED,
     RBPRES,
     RPREC,
     RR,
@@ -81,6 +87,7 @@ from rankaudit.measures.list_support import (
     err_block,
     err_r,
     gain,
+    gain_shift,
     ideal_dcg,
     level_counts,
     tie_sorted,
@@ -103,9 +110,10 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
         idcg = ideal_dcg(judg, q, spec, j, log2r)
         if idcg <= 0:
             return 0.0
+        shift = gain_shift(judg, q, spec, j)
         dcg = 0.0
         for r in range(kk):
-            gv = gain(rl[r], rj[r], spec, j)
+            gv = gain(rl[r], rj[r], spec, j, shift)
             if gv > 0:
                 dcg += gv / log2r[r + 1]
         return dcg / idcg
@@ -151,11 +159,15 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
         kk = n if big_r > n else big_r
     if code == RBP:
         p = spec.reals[j]
+        graded = spec.ints[j] == RBP_GRADED
         total = 0.0
         w = 1.0
         for r in range(kk):
             if rj[r] and rl[r] >= level:
-                total += w
+                if not graded:
+                    total += w
+                elif rl[r] > 0:
+                    total += rl[r] * w
             w *= p
         return (1.0 - p) * total
     if code == AP:
@@ -221,8 +233,10 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
         counts = level_counts(judg, q, spec)
         big_r = np.empty(nm, np.int64)
         big_n = np.empty(nm, np.int64)
+        shift = np.empty(nm, np.int64)
         for j in range(nm):
             big_r[j], big_n[j] = counts[j]
+            shift[j] = gain_shift(judg, q, spec, j)
         avals = np.empty(n)
         scratch = np.empty(n + 1)
         i = 0
@@ -261,11 +275,13 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     lab = docs.labels[d]
                     jd = docs.judged[d]
                     if code == NDCG:
-                        gsum += gain(lab, jd, spec, j)
+                        gsum += gain(lab, jd, spec, j, shift[j])
                     elif not jd:
                         u += 1
                     elif lab >= level:
                         m += 1
+                        if lab > 0:
+                            gsum += lab  # graded RBP's gain
                     elif lab >= 0:
                         b += 1
                 if code == NDCG:
@@ -277,7 +293,8 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     acc[j] += (t - u) * c / t
                 elif code == RBP:
                     p = spec.reals[j]
-                    acc[j] += m / t * p**g * (1.0 - p**c)
+                    weight = gsum if spec.ints[j] == RBP_GRADED else m
+                    acc[j] += weight / t * p**g * (1.0 - p**c)
                 elif code == RBPRES:
                     p = spec.reals[j]
                     acc[j] += u / t * p**g * (1.0 - p**t)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 from rankaudit.measures.registry import Measure
 
@@ -19,21 +20,36 @@ __all__ = [
     "expected_by_enumeration",
     "expected_reference",
     "gain_of",
+    "gain_scale",
     "ideal_dcg",
     "measure_of_ranking",
     "ranked_order",
 ]
 
 
-def gain_of(measure: Measure, label: int | None) -> float:
-    """The measure's gain of a label (None = unjudged): linear, ``2**rel - 1`` or mapped."""
+def _exponential(measure: Measure) -> bool:
+    return measure.family == "nDCG" and measure.param("dcg") == "exp-log2"
+
+
+def gain_scale(measure: Measure, judged_labels: Sequence[int]) -> int:
+    """The power of two the reference divides a query's gains by: for exponential gains of a
+    query whose top label is 1000 or more (``2**1024`` overflows a double), the top label
+    itself, so that every gain is an exact ratio ``(2**label - 1) / 2**top``; else 0.  (The
+    kernels scale by another power of two; nDCG, a ratio, is the same either way.)"""
+    top = max(judged_labels, default=0)
+    return int(top) if _exponential(measure) and top >= 1000 else 0
+
+
+def gain_of(measure: Measure, label: int | None, scale: int = 0) -> float:
+    """The measure's gain of a label (None = unjudged): linear, ``2**rel - 1`` or mapped;
+    an exponential gain divided by ``2**scale`` (:func:`gain_scale`), rounded once."""
     if label is None:
         return 0.0
     gains = measure.param("gains") if measure.family == "nDCG" else None
     if gains is not None:
         value = float(dict(gains).get(label, label))  # type: ignore[arg-type]
-    elif measure.family == "nDCG" and measure.param("dcg") == "exp-log2":
-        value = 2.0**label - 1.0 if label > 0 else 0.0
+    elif _exponential(measure):
+        value = float(Fraction(2**label - 1, 2**scale)) if label > 0 else 0.0
     else:
         value = float(label)
     return max(value, 0.0)
@@ -42,9 +58,11 @@ def gain_of(measure: Measure, label: int | None) -> float:
 def ideal_dcg(
     judged_labels: Sequence[int], cutoff: int | None, measure: Measure | None = None
 ) -> float:
-    """IDCG of the query from all its judged labels (their gains, decreasing)."""
+    """IDCG of the query from all its judged labels (their gains, decreasing, divided by
+    ``2**gain_scale``)."""
     m = measure or Measure("nDCG")
-    gains = sorted((gain_of(m, g) for g in judged_labels), reverse=True)
+    scale = gain_scale(m, judged_labels)
+    gains = sorted((gain_of(m, g, scale) for g in judged_labels), reverse=True)
     gains = [g for g in gains if g > 0]
     if cutoff is not None:
         gains = gains[:cutoff]
@@ -69,7 +87,8 @@ def measure_of_ranking(
     top = rel if k is None else rel[:k]
     fam = measure.family
     if fam == "nDCG":
-        gains = [gain_of(measure, lab) for lab in ranked_labels][: k if k is not None else n]
+        scale = gain_scale(measure, judged_labels)
+        gains = [gain_of(measure, lab, scale) for lab in ranked_labels][: k if k is not None else n]
         dcg = sum(g / math.log2(r + 1) for r, g in enumerate(gains, start=1) if g > 0)
         idcg = ideal_dcg(judged_labels, k, measure)
         return dcg / idcg if idcg > 0 else 0.0
@@ -94,6 +113,13 @@ def measure_of_ranking(
         return float(sum(top))
     if fam in ("RBP", "RBPres"):
         p = float(measure.param("p"))  # type: ignore[arg-type]
+        if fam == "RBP" and measure.param("rel") is None:  # graded: the label is the gain
+            labels = ranked_labels if k is None else ranked_labels[:k]
+            return (1 - p) * sum(
+                lab * p ** (r - 1)
+                for r, (lab, x) in enumerate(zip(labels, top, strict=True), start=1)
+                if x and lab > 0  # type: ignore[operator]
+            )
         if fam == "RBP":
             return (1 - p) * sum(p ** (r - 1) for r, x in enumerate(top, start=1) if x)
         unjudged = [r for r, lab in enumerate(ranked_labels, start=1) if lab is None]

@@ -9,6 +9,7 @@ running the old helpers.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numba
@@ -19,6 +20,7 @@ __all__ = [
     "BPREF",
     "ERR",
     "EXP_GAIN",
+    "EXP_GAIN_TOP",
     "INSERTION_SORT_MAX",
     "JUDGED",
     "LINEAR_GAIN",
@@ -31,6 +33,7 @@ __all__ = [
     "R",
     "RBP",
     "RBPRES",
+    "RBP_GRADED",
     "RPREC",
     "RR",
     "SUCCESS",
@@ -43,6 +46,7 @@ __all__ = [
     "err_block",
     "err_r",
     "gain",
+    "gain_shift",
     "ideal_dcg",
     "level_counts",
     "list_tables",
@@ -53,6 +57,15 @@ __all__ = [
 NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
 RPREC, JUDGED, NUMRET, NUMREL, NUMRELRET, RBP, RBPRES, ERR, BPREF = 6, 7, 8, 9, 10, 11, 12, 13, 14
 LINEAR_GAIN, EXP_GAIN, MAPPED_GAIN = 0, 1, 2
+#: ``MeasureSpec.ints[j]`` of an RBP without ``rel``: graded (a relevant document adds its
+#: label, as ir_measures and ranx weight RBP); 0 is binary (``RBP(rel=l)``).
+RBP_GRADED = 1
+#: The largest binary exponent of a gain the kernels sum: an exponential gain ``2**label - 1``
+#: of a query whose top label is above it is scaled by ``2**-(top - EXP_GAIN_TOP)`` (nDCG, a
+#: ratio of two sums scaled alike by a power of two, keeps its value to the bit while nothing
+#: underflows), and a mapped gain is refused above ``2**EXP_GAIN_TOP``; a sum of at most
+#: 2**31 such gains over discounts <= 1 stays below the largest double (2**1024).
+EXP_GAIN_TOP = 960
 #: Tie blocks up to this size are re-sorted in place by insertion sort (no allocation); longer
 #: blocks by a stable merge sort.  Both are stable, so the order is the same either way.
 INSERTION_SORT_MAX = 32
@@ -98,15 +111,35 @@ class Tables(NamedTuple):
 
 
 @numba.njit(cache=True, inline="always")
-def gain(label, judged, spec, j):  # pragma: no cover - compiled
-    """The gain of a document under measure ``j`` (0 when unjudged or not positive)."""
+def gain_shift(judg, q, spec, j):  # pragma: no cover - compiled
+    """The power of two by which measure ``j`` scales query ``q``'s gains down: for
+    exponential gains ``max(0, top - EXP_GAIN_TOP)``, ``top`` the query's largest qrels label;
+    0 otherwise (a linear gain is below 2**53, a mapped one below 2**EXP_GAIN_TOP)."""
+    if spec.gain_kind[j] != EXP_GAIN:
+        return 0
+    lo = judg.offsets[q]
+    if judg.offsets[q + 1] == lo:
+        return 0
+    top = judg.labels[lo]  # labels decreasing
+    return top - EXP_GAIN_TOP if top > EXP_GAIN_TOP else 0
+
+
+@numba.njit(cache=True, inline="always")
+def gain(label, judged, spec, j, shift):  # pragma: no cover - compiled
+    """The gain of a document under measure ``j`` (0 when unjudged or not positive); an
+    exponential gain ``2**label - 1`` scaled by ``2**-shift`` (:func:`gain_shift`), computed
+    as ``2**(label - shift) - 2**-shift`` so that it never overflows (exponents below -1100
+    give 0, below the smallest double)."""
     if not judged:
         return 0.0
     kind = spec.gain_kind[j]
     if kind == LINEAR_GAIN:
         value = float(label)
     elif kind == EXP_GAIN:
-        value = 2.0 ** float(label) - 1.0 if label > 0 else 0.0
+        if label > 0:
+            value = math.ldexp(1.0, max(label - shift, -1100)) - math.ldexp(1.0, max(-shift, -1100))
+        else:
+            value = 0.0
     else:
         value = float(label)
         for i in range(spec.map_offsets[j], spec.map_offsets[j + 1]):
@@ -119,12 +152,13 @@ def gain(label, judged, spec, j):  # pragma: no cover - compiled
 @numba.njit(cache=True)
 def ideal_dcg(judg, q, spec, j, log2r):  # pragma: no cover - compiled
     """IDCG(@k) of query ``q`` under measure ``j``'s gain: all its judged labels' gains,
-    decreasing."""
+    decreasing (scaled by ``2**-gain_shift``, as the query's DCG is)."""
     lo = judg.offsets[q]
     n = judg.offsets[q + 1] - lo
+    shift = gain_shift(judg, q, spec, j)
     gains = np.empty(n)
     for i in range(n):
-        gains[i] = gain(judg.labels[lo + i], True, spec, j)
+        gains[i] = gain(judg.labels[lo + i], True, spec, j, shift)
     if spec.gain_kind[j] == MAPPED_GAIN:  # a map need not keep the label order
         gains = np.sort(gains)[::-1]
     k = spec.cutoffs[j]

@@ -41,9 +41,13 @@ Judged@k     (ir_measures)    ``#judged in d_1..d_k / min(n, k)`` (0 when nothin
 NumRet       ``num_ret``      ``n`` (``@k``: ``min(n, k)``); ``NumRet(rel=l)`` is NumRelRet
 NumRel       ``num_rel``      ``R``
 NumRelRet    ``num_rel_ret``  ``#relevant retrieved`` (``@k``: in ``d_1..d_k``)
-RBP(p)@k     (ir_measures)    ``(1-p) sum_{r<=k} 1[d_r relevant] p^(r-1)`` (Moffat & Zobel 2008)
+RBP(p)@k     (ir_measures)    ``(1-p) sum_{r<=k, d_r relevant} rel(d_r) p^(r-1)`` (Moffat &
+                              Zobel 2008): graded, as ir_measures (trectools' graded RBP) and
+                              ranx weight it; ``RBP(p, rel=l)`` is binary: each relevant
+                              document (``rel >= l``) adds 1 (ir_measures' cwl_eval)
 RBPres(p)    (none)           RBP's residual: ``(1-p) sum_{unjudged d_r} p^(r-1) + p^n``, the
-                              most that unjudged and unretrieved documents could add
+                              most that unjudged and unretrieved documents could add to a
+                              binary RBP (to a graded one: times the largest label)
 ERR@k        (gdeval)         ``sum_{r<=k} (1/r) R_r prod_{i<r} (1 - R_i)``,
                               ``R_i = (2**g_i - 1) / 2**max_grade``, ``max_grade`` = 4 as
                               gdeval (Chapelle et al. 2009)
@@ -131,6 +135,10 @@ class Measure:
         if self.cutoff is not None:
             check_cutoff(self.cutoff, f"the cutoff of {self.family}")
         checked = []
+        names = [name for name, _ in self.params]
+        twice = next((name for name in names if names.count(name) > 1), None)
+        if twice is not None:
+            raise ValueError(f"{self.family}: parameter {twice!r} is given twice")
         for name, value in self.params:
             try:
                 p = fam.param(name)
@@ -246,11 +254,15 @@ def _parse_params(text: str, where: str) -> list[tuple[str, object]]:
         raise ValueError(f"measure {where!r}: parameters are named, e.g. RBP(p=0.8)")
     out = []
     for kw in call.keywords:
+        if kw.arg is None:
+            raise ValueError(f"measure {where!r}: parameters are named, e.g. RBP(p=0.8)")
         try:
             value = ast.literal_eval(kw.value)
         except ValueError:
             raise ValueError(f"measure {where!r}: {kw.arg}= must be a literal") from None
-        out.append((str(kw.arg), value))
+        if isinstance(kw.value, ast.Dict) and len(value) < len(kw.value.keys):
+            raise ValueError(f"measure {where!r}: {kw.arg}= holds a key twice")
+        out.append((kw.arg, value))
     return out
 
 
@@ -363,7 +375,12 @@ def measure_spec(measures: Sequence[Measure], relevance_level: int) -> K.Measure
         cutoffs.append(m.cutoff or 0)
         levels.append(m.level(relevance_level))
         reals.append(float(m.param("p")) if m.family in ("RBP", "RBPres") else 0.0)
-        ints.append(int(m.param("max_grade")) if m.family == "ERR" else 0)
+        if m.family == "ERR":
+            ints.append(int(m.param("max_grade")))  # type: ignore[call-overload]
+        elif m.family == "RBP" and m.param("rel") is None:
+            ints.append(K.RBP_GRADED)
+        else:
+            ints.append(0)
         gains = m.param("gains") if m.family == "nDCG" else None
         if gains is not None:
             kinds.append(K.MAPPED_GAIN)

@@ -9,6 +9,8 @@ Modules (one job each):
 - :mod:`~rankaudit.runs.tie_keys`: the key each rule sorts a run's tie blocks by;
 - :mod:`~rankaudit.runs.inputs`: every input read once, by one contract (pipes, gzip by
   content, BOM, CRLF, runs of blanks);
+- :mod:`~rankaudit.runs.outputs`: every ``-o`` written by one writer that never replaces what
+  the path names (a device, a FIFO, a symlink's target, a file's mode);
 - :mod:`~rankaudit.runs.rank_agreement`: leaderboard orders, Kendall's tau, tau_AP, rank
   intervals;
 - :mod:`~rankaudit.runs.layout`: the run joined with its qrels, per query;

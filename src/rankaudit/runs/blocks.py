@@ -3,10 +3,10 @@
 
 :func:`read_input` holds the whole input in memory, which a reader of a 10-million-line run
 then holds beside everything it parses.  :func:`text_blocks` keeps the same contract (read
-once, start to end, so pipes work; gzip recognised by content, multi-member and truncation
-included; a leading byte-order mark dropped; CRLF read as LF and a lone carriage return an
-error naming its line; the SHA-256 of the bytes as read) but yields the text a block of about
-``block_bytes`` at a time, cut after a newline, each already laid out by
+once, start to end, so pipes work; gzip recognised by content, multi-member, zero padding
+and truncation included; a leading byte-order mark dropped; CRLF read as LF and a lone
+carriage return an error naming its line; the SHA-256 of the bytes as read) but yields the
+text a block of about ``block_bytes`` at a time, cut after a newline, each already laid out by
 :func:`~rankaudit.runs.inputs.blank_separated` and carrying the physical line numbers of its
 lines, so a parser holds one block of text at a time.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import zlib
 from collections.abc import Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from rankaudit.runs.inputs import (
     HASHER,
     blank_separated,
     crlf_to_lf,
+    gunzip,
     input_name,
     open_input,
 )
@@ -102,33 +102,6 @@ class BlockStream:
                 fh.close()
             self._digest = HASHER.submit(self._hasher.hexdigest)
 
-    def _gunzip(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
-        """gzip members one after another (as ``gzip.decompress``); truncation is an error."""
-        d = zlib.decompressobj(wbits=31)
-        pending = b""
-        for chunk in chunks:
-            pending = chunk
-            while pending:
-                try:
-                    out = d.decompress(pending, self._block_bytes)
-                except zlib.error as exc:
-                    raise self._bad_gzip(exc) from None
-                if out:
-                    yield out
-                if d.eof:
-                    pending = d.unused_data
-                    if pending:
-                        d = zlib.decompressobj(wbits=31)
-                else:
-                    pending = d.unconsumed_tail
-        if not d.eof:
-            raise self._bad_gzip("Compressed file ended before the end-of-stream marker")
-
-    def _bad_gzip(self, exc: object) -> RunFileError:
-        return RunFileError(
-            self.name, None, f"starts as gzip data but cannot be decompressed ({exc})"
-        )
-
     def _decoded(self) -> Iterator[bytes]:
         chunks = self._raw_chunks()
         first = next(chunks, b"")
@@ -144,7 +117,9 @@ class BlockStream:
             yield from chunks
 
         self.compressed = first[:2] == GZIP_MAGIC
-        return self._gunzip(replay()) if self.compressed else replay()
+        if self.compressed:
+            return gunzip(replay(), self.name, self._block_bytes)
+        return replay()
 
     def __iter__(self) -> Iterator[TextBlock]:
         pieces: list[bytes] = []

@@ -9,7 +9,10 @@ the same way in line-aligned blocks and shares these helpers:
   means standard input.
 - **gzip by content**: data that start with the gzip magic bytes ``1f 8b`` are decompressed,
   whatever the name (``run.GZ``, ``run.txt``); a file named ``.gz`` that holds plain text is
-  read as plain text.  Truncated or corrupt gzip data is an error, not a short file.
+  read as plain text.  Members one after another are read as one text (:func:`gunzip`), and
+  zero bytes after the last member (the padding tape tools write) are ignored, as GNU gzip
+  ignores them; truncated or corrupt gzip data, or anything but zeros after a member's end
+  that is not another member, is an error, not a short file.
 - A leading UTF-8 **byte-order mark** is dropped, and **CRLF** line ends read as LF (a lone
   carriage return inside a line is an error naming the line: it is neither a field nor a
   line end in trec_eval's reading).
@@ -26,11 +29,11 @@ errors still name the line a user sees in an editor.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import os
 import sys
 import zlib
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +53,7 @@ __all__ = [
     "blank_separated",
     "crlf_to_lf",
     "file_sha256",
+    "gunzip",
     "input_name",
     "is_reopenable_file",
     "open_input",
@@ -135,6 +139,43 @@ def open_input(path: str | os.PathLike) -> BinaryIO:
         raise RunFileError(name, None, f"cannot be read ({exc.strerror or exc})") from None
 
 
+def _bad_gzip(name: str, why: object) -> RunFileError:
+    return RunFileError(name, None, f"starts as gzip data but cannot be decompressed ({why})")
+
+
+def gunzip(chunks: Iterable[bytes], name: str, max_piece: int = 0) -> Iterator[bytes]:
+    """The decompressed bytes of gzip data arriving as ``chunks`` (pieces of at most
+    ``max_piece`` bytes; 0: no limit), as GNU gzip reads it: members one after another; after
+    a member, zero bytes to the end are padding and ignored.  A truncated or corrupt member,
+    or anything after the padding, is a RunFileError naming ``name``."""
+    d: zlib._Decompress | None = zlib.decompressobj(wbits=31)
+    padding = False
+    for chunk in chunks:
+        pending = bytes(chunk) if padding else chunk
+        while pending:
+            if padding:
+                if bytes(pending).strip(b"\0"):
+                    raise _bad_gzip(name, "bytes other than zeros after the padding")
+                break
+            if d is None:  # the previous member ended: padding or the next member
+                if bytes(pending[:1]) == b"\0":
+                    padding = True
+                    continue
+                d = zlib.decompressobj(wbits=31)
+            try:
+                out = d.decompress(pending, max_piece)
+            except zlib.error as exc:
+                raise _bad_gzip(name, exc) from None
+            if out:
+                yield out
+            if d.eof:
+                pending, d = d.unused_data, None
+            else:
+                pending = d.unconsumed_tail
+    if d is not None and not d.eof:
+        raise _bad_gzip(name, "Compressed file ended before the end-of-stream marker")
+
+
 def _read_raw(path: str | os.PathLike) -> pa.Buffer:
     fh = open_input(path)
     try:
@@ -184,12 +225,7 @@ def read_input(path: str | os.PathLike, *, text: bool = True) -> InputBytes:
     compressed = raw.size >= 2 and raw.slice(0, 2).to_pybytes() == GZIP_MAGIC
     data = raw
     if compressed:
-        try:
-            data = pa.py_buffer(gzip.decompress(memoryview(raw)))
-        except (EOFError, OSError, zlib.error) as exc:
-            raise RunFileError(
-                name, None, f"starts as gzip data but cannot be decompressed ({exc})"
-            ) from None
+        data = pa.py_buffer(b"".join(gunzip([memoryview(raw)], name)))
     if text:
         if data.size >= len(BOM) and data.slice(0, len(BOM)).to_pybytes() == BOM:
             data = data.slice(len(BOM))

@@ -23,7 +23,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from rankaudit._checks import LABEL_RANGE, first_label_out_of_range
+from rankaudit._checks import LABEL_RANGE, check_not_masked, first_label_out_of_range
 
 __all__ = ["Qrels", "Run", "distinct_ids"]
 
@@ -136,7 +136,9 @@ class Run:
     @classmethod
     def from_arrays(cls, query: object, docno: object, score: object, source: str = "<run>") -> Run:
         """Build a run from three equal-length sequences (checked: strings or ints, finite
-        scores)."""
+        scores; a masked array is refused, masks are not honoured)."""
+        for name, value in (("query", query), ("docno", docno), ("score", score)):
+            check_not_masked(value, name)
         q = _as_string_array(query, "query")
         d = _as_string_array(docno, "docno")
         s = _exact_doubles(score, source)
@@ -187,7 +189,10 @@ class Qrels:
     def from_arrays(
         cls, query: object, docno: object, relevance: object, source: str = "<qrels>"
     ) -> Qrels:
-        """Build qrels from three equal-length sequences (labels must be integers)."""
+        """Build qrels from three equal-length sequences (labels must be integers; a masked
+        array is refused, masks are not honoured)."""
+        for name, value in (("query", query), ("docno", docno), ("relevance", relevance)):
+            check_not_masked(value, name)
         q = _as_string_array(query, "query")
         d = _as_string_array(docno, "docno")
         raw = np.asarray(relevance)

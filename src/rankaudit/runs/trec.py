@@ -33,7 +33,8 @@ every line's number) and parsed by ``pyarrow.csv`` (multi-threaded C++); its ids
 dictionary-encoded at once, so a run holds int32 codes and its distinct ids, not a string
 per line.  When pyarrow cannot read a block (a bad field), an exact line-by-line parser with
 the same splitting rule reads it or stops at the first bad line and names it.  Numbers are
-read strictly: ``1_0`` is not 10, ``+1`` is a label, ``inf`` is not a score.
+read strictly, alike on both paths: ``1_0`` is not 10, ``+1`` is a label, ``0x10`` is not,
+``inf`` is not a score.
 """
 
 from __future__ import annotations
@@ -66,31 +67,27 @@ _SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NONFINITE = re.compile(rb"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 _INTEGER = re.compile(rb"[+-]?[0-9]+")
 _BLANKS = re.compile(rb"[ \t]+")
+_LABEL_PATTERN = "^[+-]?[0-9]+$"  # _INTEGER for pyarrow's regular expressions
+_LABEL_DIGITS = len(str(LABEL_LIMIT))  # digits of the largest label magnitude
+
+
+#: Single-space separated text: nothing quoted or escaped, every line a row.
+_PARSE = pacsv.ParseOptions(
+    delimiter=" ", quote_char=False, double_quote=False, escape_char=False, ignore_empty_lines=False
+)
 
 
 def _fast_read(
     text: pa.Buffer, names: tuple[str, ...], types: dict[str, pa.DataType]
 ) -> pa.Table | None:
     """pyarrow.csv parse of single-space separated text; None when it cannot parse it."""
+    read = pacsv.ReadOptions(column_names=list(names), block_size=1 << 24)
+    convert = pacsv.ConvertOptions(
+        column_types=types, include_columns=list(types), strings_can_be_null=False,
+        quoted_strings_can_be_null=False, null_values=[],
+    )  # fmt: skip
     try:
-        return pacsv.read_csv(
-            pa.BufferReader(text),
-            read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 24),
-            parse_options=pacsv.ParseOptions(
-                delimiter=" ",
-                quote_char=False,
-                double_quote=False,
-                escape_char=False,
-                ignore_empty_lines=False,
-            ),
-            convert_options=pacsv.ConvertOptions(
-                column_types=types,
-                include_columns=list(types),
-                strings_can_be_null=False,
-                quoted_strings_can_be_null=False,
-                null_values=[],
-            ),
-        )
+        return pacsv.read_csv(pa.BufferReader(text), read, _PARSE, convert)
     except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
         return None
 
@@ -109,10 +106,27 @@ def _score(field: bytes) -> float:
 def _label(field: bytes) -> int:
     if not _INTEGER.fullmatch(field):
         raise ValueError(f"{field.decode()!r} is not an integer")
-    value = int(field)
+    digits = field.lstrip(b"+-").lstrip(b"0") or b"0"
+    if len(digits) > _LABEL_DIGITS:  # int() of thousands of digits is refused by Python itself
+        raise ValueError(f"{field.decode()[:40]!r} is out of range ({LABEL_RANGE})")
+    value = int(digits) * (-1 if field.startswith(b"-") else 1)
     if not -LABEL_LIMIT < value < LABEL_LIMIT:
         raise ValueError(f"{field.decode()!r} is out of range ({LABEL_RANGE})")
     return value
+
+
+def _fast_labels(column: pa.ChunkedArray) -> np.ndarray | None:
+    """A label column read as text, converted as :func:`_label` reads one (a sign, decimal
+    digits); ``None`` when a token is anything else or does not fit int64, and the exact parser
+    names the line.  (pyarrow's integer parser takes ``0x10`` as 16: the fast path avoids it.)"""
+    if not pc.all(pc.match_substring_regex(column, _LABEL_PATTERN)).as_py():
+        return None
+    if pc.any(pc.starts_with(column, "+")).as_py():
+        column = pc.utf8_ltrim(column, "+")  # pyarrow's cast refuses a plus sign
+    try:
+        return pc.cast(column, pa.int64()).to_numpy()
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
 
 
 def _ident(field: bytes) -> str:
@@ -143,12 +157,8 @@ def _exact_parse(
         fields = _BLANKS.split(stripped)
         if len(fields) != n_fields:
             shown = stripped.decode()[:80]
-            raise RunFileError(
-                name,
-                line_no,
-                f"expected {n_fields} fields ({' '.join(names)}) in a {what} line, "
-                f"got {len(fields)}: {shown!r}",
-            )
+            expected = f"expected {n_fields} fields ({' '.join(names)}) in a {what} line"
+            raise RunFileError(name, line_no, f"{expected}, got {len(fields)}: {shown!r}")
         for out, (i, convert) in zip(columns, converters.items(), strict=True):
             try:
                 out.append(convert(fields[i]))
@@ -203,7 +213,8 @@ class _Parsed:
         )
 
 
-_ARROW_TYPES = {"id": pa.string(), "score": pa.float64(), "label": pa.int64()}
+#: pyarrow's types of the fast path: labels as text, converted by :func:`_fast_labels`.
+_ARROW_TYPES = {"id": pa.string(), "score": pa.float64(), "label": pa.string()}
 _NUMPY_TYPES = {"score": np.float64, "label": np.int64}
 _EXACT = {"id": _ident, "score": _score, "label": _label}
 
@@ -212,22 +223,24 @@ def _parse_block(
     block: TextBlock, name: str, names: tuple[str, ...], fields: dict[int, str], what: str
 ) -> tuple[list[object], np.ndarray | None]:
     """One block's columns (ids as string arrays, numbers as numpy) and its line numbers:
-    pyarrow's parser first, the exact parser when it cannot (a bad field, a non-finite
-    score), which names the first bad line."""
+    pyarrow's parser first, the exact parser when it cannot (a bad field, a non-finite score,
+    a label that is not a signed decimal), which names the first bad line.  Both paths accept
+    the same tokens as the same values (tested token by token): one verdict per file."""
     if block.text.size:
         types = {names[i]: _ARROW_TYPES[k] for i, k in fields.items()}
         table = _fast_read(block.text, names, types)
         if table is not None and table.num_rows:
-            cols = [
-                table.column(names[i]) if k == "id" else table.column(names[i]).to_numpy()
-                for i, k in fields.items()
-            ]
-            finite = all(
-                np.isfinite(c).all()
-                for c, k in zip(cols, fields.values(), strict=True)
-                if k == "score"
-            )
-            if finite:
+            cols: list[object] = []
+            for i, k in fields.items():
+                column = table.column(names[i])
+                if k == "id":
+                    cols.append(column)
+                elif k == "label":
+                    cols.append(_fast_labels(column))
+                else:
+                    values = column.to_numpy()
+                    cols.append(values if np.isfinite(values).all() else None)
+            if all(c is not None for c in cols):
                 return cols, block.lines
     converters = {i: _EXACT[k] for i, k in fields.items()}
     parsed, lines = _exact_parse(block, name, names, converters, what)

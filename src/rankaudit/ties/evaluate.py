@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from rankaudit._checks import RERUNS, check_count
+from rankaudit._checks import RERUNS, check_count, check_not_masked
 from rankaudit.measures.hashing import normalize_ids
 from rankaudit.measures.registry import aggregate_value, parse_measure, parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
@@ -193,7 +193,11 @@ def evaluate(
         scores, shapes that differ, negative / NaN / non-numeric labels, bad
         ``k``, unknown ``ties``, ``"hash"`` without item ids or with a repeated
         item id in a row, zero rows, and rows with no relevant item when
-        ``empty="error"``.
+        ``empty="error"``; a NumPy masked array (``numpy.ma``) with a masked entry, as
+        ``scores``, ``labels``, ``item_ids``, ``user_ids`` or ``ideal_labels`` (or as one of
+        their rows), is refused: masks are not honoured (NumPy's conversions would drop the
+        mask and evaluate the values under it), so remove the masked candidates (ragged rows
+        are accepted) or fill them deliberately.
 
     Examples
     --------
@@ -208,6 +212,7 @@ def evaluate(
     {'hr@10': 0.3226, 'ndcg@10': 0.1466, 'rr': 0.1299}
     """
     ties = check_rule(ties, api="rows")
+    check_not_masked(ideal_labels, "ideal_labels")
     k = check_k(k)
     seed = check_seed(seed)
     empty = check_empty_policy(empty)

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit._checks import RERUNS, check_count
+from rankaudit._checks import RERUNS, check_count, check_not_masked
 from rankaudit.ties.validation import check_seed
 
 __all__ = ["RowOrderAudit", "audit_row_order"]
@@ -174,6 +174,8 @@ def audit_row_order(
         On bad arguments (checked before the evaluator runs), and when the
         evaluator returns a NaN / infinite or non-numeric value (naming the
         permutation, row and column), or a different shape after a permutation.
+        A masked array (``numpy.ma``) as ``scores``, ``labels`` or an id is refused:
+        masks are not honoured.
     """
     seed = check_seed(seed) & ((1 << 64) - 1)
     atol = _check_atol(atol)
@@ -184,6 +186,8 @@ def audit_row_order(
         raise ValueError(f"progress must be True, False or None; got {progress!r}")
     if isinstance(columns, str):
         columns = [columns]
+    for name, value in {"scores": scores, "labels": labels, **ids}.items():
+        check_not_masked(value, name)
     s = np.asarray(scores)
     y = np.asarray(labels)
     if s.ndim != 2:

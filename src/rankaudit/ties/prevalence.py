@@ -137,7 +137,7 @@ def tie_prevalence(
     scores, labels
         As in :func:`rankaudit.evaluate`: ``(rows, candidates)`` arrays, lists of
         rows, or a long-format DataFrame (``labels=None``; columns named by the
-        ``*_col`` keywords).
+        ``*_col`` keywords).  A masked array is refused (masks are not honoured).
     k
         The cutoff whose boundary matters, an integer >= 1.
 

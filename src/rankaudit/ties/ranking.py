@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from rankaudit._checks import check_not_masked
 from rankaudit.measures.hashing import normalize_ids, tie_hash_array
 from rankaudit.measures.rules import DETERMINISTIC_RULES, TIE_RULES, check_rule
 
@@ -65,6 +66,8 @@ def rank_candidates(
             f"ties={ties!r} does not define one ranking; rank_candidates accepts "
             f"{', '.join(DETERMINISTIC_RULES)}"
         )
+    for name, value in {"scores": scores, "labels": labels}.items():
+        check_not_masked(value, name)
     s = np.asarray(scores)
     if s.ndim != 2:
         raise ValueError(f"scores must be 2-D (rows, candidates); got shape {s.shape}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rankaudit._checks import check_positive_int, check_seed
+from rankaudit._checks import check_not_masked, check_positive_int, check_seed
 from rankaudit.measures.hashing import ids_to_keys, splitmix64, splitmix64_array
 from rankaudit.measures.row_support import BAD_LABEL, DUPLICATE_ITEM, NONFINITE_SCORE, OK
 from rankaudit.scalars import plain
@@ -183,7 +183,9 @@ def kernel_numbers(values: np.ndarray, name: str, raw: object) -> np.ndarray:
 def exact_scores(values: object, name: str = "scores") -> np.ndarray:
     """``values`` as the kernels compare them: every ``>`` and ``==`` of the input kept
     (integers beyond 2**53 and timestamps by their dense rank, never a lossy cast; see
-    :mod:`rankaudit.ties.exact_values`).  The one conversion every rectangular entry point uses."""
+    :mod:`rankaudit.ties.exact_values`).  The one conversion every rectangular entry point uses;
+    a masked array is refused (:func:`rankaudit._checks.check_not_masked`)."""
+    check_not_masked(values, name)
     arr = asarray_exact(values)
     return kernel_numbers(arr, name, values if not isinstance(values, np.ndarray) else None)
 
@@ -192,6 +194,7 @@ def _as_rows(values: object, name: str) -> tuple[np.ndarray | None, list[np.ndar
     """A 2-D array, or a list of 1-D rows when the input is ragged."""
     if values is None:
         raise ValueError(f"{name} is required")
+    check_not_masked(values, name)
     try:
         arr = asarray_exact(values)
     except ValueError:  # inhomogeneous lists of lists: ragged rows
@@ -218,7 +221,8 @@ def batch_from_arrays(
     user_ids: object = None,
     item_ids: object = None,
 ) -> Batch:
-    """Check rectangular (or list-of-rows ragged) inputs and lay them out as a :class:`Batch`."""
+    """Check rectangular (or list-of-rows ragged) inputs and lay them out as a :class:`Batch`;
+    masked arrays are refused, naming the argument (masks are not honoured)."""
     s2d, s_rows = _as_rows(scores, "scores")
     y2d, y_rows = _as_rows(labels, "labels")
     i2d, i_rows = (None, None) if item_ids is None else _as_rows(item_ids, "item_ids")
@@ -278,6 +282,7 @@ def batch_from_arrays(
 
     users = None
     if user_ids is not None:
+        check_not_masked(user_ids, "user_ids")
         users = np.asarray(user_ids)
         if users.ndim != 1 or users.shape[0] != n_rows:
             raise ValueError(
