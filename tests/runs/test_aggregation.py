@@ -14,7 +14,8 @@ import pandas as pd
 import pytest
 
 from rankaudit.cli import main
-from rankaudit.measures.registry import FAMILIES, aggregate_value, parse_measure
+from rankaudit.measures.aggregation import aggregate_value
+from rankaudit.measures.registry import FAMILIES, parse_measure
 from rankaudit.runs import audit_run, compare_runs, evaluate_run, read_trec_qrels, read_trec_run
 from rankaudit.ties import evaluate, summarize
 from tests.measures.conftest import ask_peers, tables, tie_free_run_and_qrels

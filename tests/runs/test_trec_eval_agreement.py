@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.list_reference import measure_of_ranking, ranked_order
 from rankaudit.measures.list_support import INSERTION_SORT_MAX
-from rankaudit.measures.registry import aggregate_value, parse_measures
+from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import RUN_TIE_RULES
 from rankaudit.runs import (
     audit_run,

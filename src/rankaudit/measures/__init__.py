@@ -18,13 +18,8 @@ Below both input shapes (the rectangular rows of :mod:`rankaudit.ties` and the r
   input in the same pass and give exact variances; tests hold them equal to the list kernels.
 """
 
-from rankaudit.measures.registry import (
-    FAMILIES,
-    Measure,
-    aggregate_value,
-    parse_measure,
-    parse_measures,
-)
+from rankaudit.measures.aggregation import aggregate_value
+from rankaudit.measures.registry import FAMILIES, Measure, parse_measure, parse_measures
 from rankaudit.measures.rules import RULES, RUN_TIE_RULES, TIE_RULES, check_rule
 
 __all__ = [

@@ -57,9 +57,9 @@ Bpref        ``bpref``        ``(1/R) sum_{relevant retrieved d_r} (1 - min(n_r,
                               2004; trec_eval's code)
 ============ ================ ==================================================================
 
-Aggregation over queries (:func:`aggregate_values`), as trec_eval: the mean over the evaluated
-queries for every measure except the counts ``NumRet``, ``NumRel`` and ``NumRelRet``, whose
-per-query values are summed (trec_eval's ``num_ret``, ``num_rel``, ``num_rel_ret``;
+Aggregation over queries (:mod:`rankaudit.measures.aggregation`), as trec_eval: the mean
+over the evaluated queries for every measure except the counts ``NumRet``, ``NumRel`` and
+``NumRelRet``, whose per-query values are summed (trec_eval's ``num_ret``, ``num_rel``, ``num_rel_ret``;
 ir_measures' ``SumAgg``).  Each family declares its aggregation once
 (:attr:`Family.aggregation`); every path that aggregates reads it from there.  Sums are
 ``math.fsum`` (correctly rounded, exact for counts below 2**53) and means ``math.fsum / n``,
@@ -76,7 +76,6 @@ from __future__ import annotations
 
 import ast
 import difflib
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -93,8 +92,6 @@ __all__ = [
     "Family",
     "Measure",
     "Param",
-    "aggregate_value",
-    "aggregate_values",
     "describe_measures",
     "measure_spec",
     "parse_measure",
@@ -196,30 +193,6 @@ class Measure:
         if self.params:
             text += "(" + ", ".join(f"{k}={_literal(v)}" for k, v in self.params) + ")"
         return text if self.cutoff is None else f"{text}@{self.cutoff}"
-
-
-def aggregate_value(measure: Measure, values: object) -> float:
-    """The run's value of ``measure`` from its per-query ``values``, as trec_eval aggregates it:
-    ``sum_q v_q`` for a ``"sum"`` measure (the counts), ``(1/n) sum_q v_q`` otherwise
-    (module docstring).  The sum is ``math.fsum`` (correctly rounded), so the result does not
-    depend on the order of the queries.  Raises ValueError when there is no value (a mean of
-    nothing is no number) or when a value is not finite."""
-    x = np.asarray(values, dtype=np.float64).reshape(-1)
-    if x.size == 0:
-        raise ValueError(f"measure {measure}: no query to aggregate")
-    if not np.all(np.isfinite(x)):
-        bad = int(np.argmax(~np.isfinite(x)))
-        raise ValueError(f"measure {measure}: the value of query {bad} is {x[bad]!r}, not finite")
-    total = math.fsum(x.tolist())
-    return total if measure.aggregation == "sum" else total / x.size
-
-
-def aggregate_values(measures: Sequence[Measure], values: np.ndarray) -> np.ndarray:
-    """:func:`aggregate_value` of each column of a ``(queries, measures)`` array."""
-    v = np.asarray(values, dtype=np.float64)
-    if v.ndim != 2 or v.shape[1] != len(measures):
-        raise ValueError(f"need a (queries, {len(measures)}) array, got shape {v.shape}")
-    return np.array([aggregate_value(m, v[:, j]) for j, m in enumerate(measures)])
 
 
 def _literal(value: object) -> str:

@@ -23,8 +23,9 @@ import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
 
+from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.list_evaluate import rounding_tolerance
-from rankaudit.measures.registry import Measure, aggregate_value, parse_measure
+from rankaudit.measures.registry import Measure, parse_measure
 from rankaudit.runs.evaluate import evaluate_rules
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run, distinct_ids

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_seed
+from rankaudit.measures.aggregation import aggregate_values
 from rankaudit.measures.list_evaluate import (
     BOUND_RULES,
     ROUNDING_TOLERANCE,
@@ -29,7 +30,7 @@ from rankaudit.measures.list_evaluate import (
     evaluate_lists,
 )
 from rankaudit.measures.list_support import ListDocs, QueryJudgments
-from rankaudit.measures.registry import FAMILIES, Measure, aggregate_values, parse_measures
+from rankaudit.measures.registry import FAMILIES, Measure, parse_measures
 from rankaudit.measures.rules import check_rule, check_rules
 from rankaudit.runs.layout import QueryBatch, join_run_qrels
 from rankaudit.runs.tables import Qrels, Run

@@ -50,8 +50,9 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import SIGN_FLIPS, check_count, check_int
+from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.list_evaluate import rounding_tolerance
-from rankaudit.measures.registry import Measure, aggregate_value
+from rankaudit.measures.registry import Measure
 from rankaudit.runs.evaluate import RunAudit, audit_run
 from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals, tau_ap
 from rankaudit.runs.significance import holm_adjust, paired_randomisation_test

@@ -21,8 +21,9 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import RERUNS, check_count, check_not_masked
+from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.hashing import normalize_ids
-from rankaudit.measures.registry import aggregate_value, parse_measure, parse_measures
+from rankaudit.measures.registry import parse_measure, parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import (
     HASH,
