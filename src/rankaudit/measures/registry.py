@@ -57,13 +57,13 @@ Bpref        ``bpref``        ``(1/R) sum_{relevant retrieved d_r} (1 - min(n_r,
                               2004; trec_eval's code)
 ============ ================ ==================================================================
 
-Aggregation over queries (:mod:`rankaudit.measures.aggregation`), as trec_eval: the mean
-over the evaluated queries for every measure except the counts ``NumRet``, ``NumRel`` and
-``NumRelRet``, whose per-query values are summed (trec_eval's ``num_ret``, ``num_rel``, ``num_rel_ret``;
-ir_measures' ``SumAgg``).  Each family declares its aggregation once
-(:attr:`Family.aggregation`); every path that aggregates reads it from there.  Sums are
-``math.fsum`` (correctly rounded, exact for counts below 2**53) and means ``math.fsum / n``,
-so an aggregate does not depend on the order of the queries.
+Aggregation over queries (:mod:`rankaudit.measures.aggregation`), as trec_eval: the mean over
+the evaluated queries for every measure except the counts ``NumRet``, ``NumRel`` and
+``NumRelRet``, whose per-query values are summed (trec_eval's ``num_ret``, ``num_rel``,
+``num_rel_ret``; ir_measures' ``SumAgg``). Each family declares its aggregation once
+(:attr:`Family.aggregation`); every path that aggregates reads it from there. Sums are
+``math.fsum`` (correctly rounded, exact for counts below 2**53) and means ``math.fsum / n``, so
+an aggregate does not depend on the order of the queries.
 
 Accepted spellings: ir_measures' (case-insensitive family, ``name(param=value, ...)@k``),
 ``HR@k`` for ``Success@k``, trec_eval's (``ndcg_cut.10``, ``map``, ``recip_rank``, ``P_10``)
