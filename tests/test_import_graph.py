@@ -302,14 +302,19 @@ def test_issue_pattern_matches(text):
     assert ISSUE_REFERENCE.search(text)
 
 
+def lines_matching(pattern: re.Pattern, root: Path) -> list[str]:
+    """``path:line: text`` of every source line below ``root`` that ``pattern`` matches."""
+    return [
+        f"{p.relative_to(SRC)}:{i}: {line.strip()}"
+        for p in sorted(root.rglob("*.py"))
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+
+
 def test_no_issue_numbers_in_code():
     """Code explains itself; it does not point at a tracker the reader may not have."""
-    hits = [
-        f"{p.relative_to(SRC)}:{i}"
-        for p in sorted(SRC.rglob("*.py"))
-        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if ISSUE_REFERENCE.search(line)
-    ]
+    hits = lines_matching(ISSUE_REFERENCE, SRC)
     assert not hits, hits
 
 
@@ -323,10 +328,5 @@ def test_chapter_pattern_matches(text):
 
 def test_the_library_names_no_chapter():
     """The library a user installs knows nothing of the book: no chapter, notebook or session."""
-    hits = [
-        f"{p.relative_to(SRC)}:{i}: {line.strip()}"
-        for p in sorted((SRC / "rankaudit").rglob("*.py"))
-        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-        if CHAPTER_WORD.search(line)
-    ]
+    hits = lines_matching(CHAPTER_WORD, SRC / "rankaudit")
     assert not hits, "\n".join(hits)
