@@ -19,6 +19,7 @@ import pytest
 from rankaudit._checks import (
     BOOTSTRAP_RESAMPLES,
     MONTE_CARLO_DRAWS,
+    RANDOM_REPEATS,
     RERUNS,
     SIGN_FLIPS,
     WORKERS,
@@ -133,7 +134,7 @@ def _library_calls():
             BOOTSTRAP_RESAMPLES,
             lambda n: equivalence_lift_difference(a, b, a, margin_pct=1.0, n_boot=n),
         ),
-        ("n_repeats", RERUNS, lambda n: evaluate(s, y, ties="random", n_repeats=n)),
+        ("n_repeats", RANDOM_REPEATS, lambda n: evaluate(s, y, ties="random", n_repeats=n)),
         (
             "n_permutations",
             RERUNS,

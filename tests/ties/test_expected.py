@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from rankaudit import evaluate
-from rankaudit.measures.row_expected import expected_metrics_reference
+from rankaudit.measures.row_reference import expected_metrics_reference
 from rankaudit.ties.bruteforce import all_tie_orders, brute_force_moments
 
 TOL = 1e-12
@@ -92,9 +92,40 @@ def test_untied_rows_have_zero_variance_and_match_input_order():
 
 def test_expected_lies_between_pessimistic_and_optimistic(rows_factory):
     rng = np.random.default_rng(11)
-    scores, labels, _ = rows_factory(rng, 200, max_len=10)
+    scores, labels, _ = rows_factory(rng, 2000, max_len=10)
     exp = evaluate(scores, labels, k=4)
     lo = evaluate(scores, labels, k=4, ties="pessimistic")
     hi = evaluate(scores, labels, k=4, ties="optimistic")
     for name in ("hr@4", "ndcg@4", "rr"):
-        assert np.all(lo[name] <= exp[name] + TOL) and np.all(exp[name] <= hi[name] + TOL)
+        assert np.all(lo[name] <= exp[name]) and np.all(exp[name] <= hi[name])  # exactly
+
+
+@pytest.mark.parametrize(
+    ("n_rows", "width", "k", "relevant"),
+    [
+        (40, 9, 3, "several"),  # the general path
+        (40, 9, 3, "one"),  # the one-relevant formulas
+        (200, 9, 5, "one"),  # the one-relevant (g, t) table (n_rows >= (width + 1)**2)
+        (30, 120, 10, "one"),  # rows too long for the table
+        (30, 120, 10, "several"),
+    ],
+)
+def test_rows_no_tie_moves_have_the_ordered_bits(n_rows, width, k, relevant):
+    """Where no relevant item is tied, expected, pessimistic, optimistic and every ordered rule
+    are the same bits (not equal up to a tolerance), and the variances are exactly 0."""
+    rng = np.random.default_rng(width + k)
+    s = rng.permuted(np.tile(np.arange(width, dtype=np.float64), (n_rows, 1)), axis=1)
+    s[:, 1] = s[:, 0]  # a tie between two candidates that are never relevant: it moves nothing
+    items = np.tile(np.arange(width), (n_rows, 1))
+    y = np.zeros((n_rows, width), dtype=np.int64)
+    if relevant == "one":
+        y[np.arange(n_rows), rng.integers(2, width, n_rows)] = rng.integers(1, 4, n_rows)
+    else:
+        y[:, 2:] = (rng.random((n_rows, width - 2)) < 0.3) * rng.integers(1, 4, (n_rows, width - 2))
+    exp = evaluate(s, y, k=k, return_variance=True, empty="zero")
+    for rule in ("pessimistic", "optimistic", "input_order", "hash"):
+        other = evaluate(s, y, k=k, ties=rule, item_ids=items, empty="zero")
+        for name in (f"hr@{k}", f"ndcg@{k}", "rr"):
+            assert np.array_equal(exp[name].to_numpy(), other[name].to_numpy()), (rule, name)
+    for name in (f"hr@{k}", f"ndcg@{k}", "rr"):
+        assert np.all(exp[f"{name}_var"].to_numpy() == 0.0), name

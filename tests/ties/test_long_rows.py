@@ -10,7 +10,7 @@ import pytest
 
 import rankaudit
 from rankaudit.measures.hashing import GAMMA, mix64_nb
-from rankaudit.measures.row_expected import expected_metrics_reference
+from rankaudit.measures.row_reference import expected_metrics_reference
 from rankaudit.measures.row_sampled import _TO_UNIT, _draw_block_fenwick
 from rankaudit.measures.row_support import BLOCK_PASSES_MAX, INSERTION_SORT_MAX
 

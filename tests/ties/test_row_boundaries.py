@@ -84,7 +84,8 @@ def test_each_row_scores_as_if_alone(batch, ties):
 def test_lookup_table_path_matches_formulas_bit_for_bit(return_variance):
     """Large batches of short rows read one-relevant results from a (g, t) table
     (``n_rows >= (max_len + 1) ** 2``); single rows use the formulas: same bits."""
-    from rankaudit.measures.row_expected import TABLE_MAX_LEN, expected_metrics_reference
+    from rankaudit.measures.row_expected import TABLE_MAX_LEN
+    from rankaudit.measures.row_reference import expected_metrics_reference
 
     rng = np.random.default_rng(7)
     n_rows, n = 300, 7

@@ -9,7 +9,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from rankaudit._checks import CUTOFF_MAX, RERUNS, SYNTHETIC_ROWS, WORKERS, CountBound, check_count
+from rankaudit._checks import (
+    CUTOFF_MAX,
+    RANDOM_REPEATS,
+    SYNTHETIC_ROWS,
+    WORKERS,
+    CountBound,
+    check_count,
+)
 from rankaudit._optional import require
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.evaluate import evaluate
@@ -77,9 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="seed of 'hash' and 'random'")
     parser.add_argument(
         "--n-repeats",
-        type=_count(RERUNS),
+        type=_count(RANDOM_REPEATS),
         default=1,
-        help=f"repeats of 'random', 1..{RERUNS} (each evaluates the table again)",
+        help=f"repeats of 'random', 1..{RANDOM_REPEATS} (each draws every row's order again)",
     )
     parser.add_argument(
         "--empty",

@@ -36,10 +36,16 @@ RR
 With one relevant item and ``g = 0``, ``t = 31``, ``k = 10`` (the worked case of
 the tie-audit paper): ``E[HR@10] = 10/31`` and ``E[NDCG@10] = S1/31 = 0.1466``.
 
-:func:`expected_metrics_reference` states these formulas plainly for one row;
+:func:`~rankaudit.measures.row_reference.expected_metrics_reference` states these formulas
+plainly for one row;
 ``row_expected_kernel`` is the fused numba version (one pass over a row when it
 holds one relevant item); tests hold both equal to brute-force enumeration
-(:mod:`rankaudit.ties.bruteforce`) to 1e-12.
+(:mod:`rankaudit.ties.bruteforce`) to 1e-12.  Each expectation is then clamped into its
+envelope, the pessimistic and optimistic values computed with the ordered kernels' own
+arithmetic (the same terms summed in rank order), so ``pessimistic <= expected <=
+optimistic`` holds exactly, and a row that no tie moves (lo == hi) gets exactly the bits of
+every ordered rule; a block of one takes its discount directly, so such a row's variance is
+exactly 0.
 
 References
 ----------
@@ -56,8 +62,6 @@ References
 """
 
 from __future__ import annotations
-
-import math
 
 import numba
 import numpy as np
@@ -76,54 +80,7 @@ from rankaudit.measures.row_support import (
     sort_relevant_canonical,
 )
 
-__all__ = ["row_expected_kernel", "expected_metrics_reference"]
-
-
-# --------------------------------------------------------------------------- reference
-def expected_metrics_reference(
-    scores: np.ndarray, labels: np.ndarray, k: int
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Closed-form expectation and variance for one row, written plainly (no speed tricks)."""
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(labels, dtype=np.float64)
-
-    def d(r: int) -> float:
-        return 1.0 / math.log2(r + 1) if r <= k else 0.0
-
-    ideal = np.sort(y[y > 0])[::-1]
-    idcg = sum(gain * d(r) for r, gain in enumerate(ideal, start=1))
-
-    e_dcg = var_dcg = 0.0
-    p_miss = 1.0
-    e_rr = e_rr2 = None
-    for value in np.unique(s[y > 0])[::-1]:  # blocks holding a relevant item, best first
-        g = int((s > value).sum())
-        t = int((s == value).sum())
-        gains = y[(s == value) & (y > 0)]
-        m, g1, g2 = len(gains), float(gains.sum()), float((gains**2).sum())
-        s1 = sum(d(r) for r in range(g + 1, g + t + 1))
-        s2 = sum(d(r) ** 2 for r in range(g + 1, g + t + 1))
-        mu = s1 / t
-        e_dcg += g1 * mu
-        var_dcg += g2 * (s2 / t - mu**2)
-        if m >= 2:
-            var_dcg += (g1**2 - g2) * ((s1**2 - s2) / (t * (t - 1)) - mu**2)
-        c = min(max(k - g, 0), t)
-        p_miss *= math.comb(t - m, c) / math.comb(t, c)
-        if e_rr is None:
-            probs = [math.comb(t - j, m - 1) / math.comb(t, m) for j in range(1, t - m + 2)]
-            e_rr = sum(p / (g + j) for j, p in enumerate(probs, start=1))
-            e_rr2 = sum(p / (g + j) ** 2 for j, p in enumerate(probs, start=1))
-    if e_rr is None:
-        raise ValueError("labels: the row has no relevant item (label > 0)")
-    p_hit = 1.0 - p_miss
-    means = {f"hr@{k}": p_hit, f"ndcg@{k}": e_dcg / idcg, "rr": e_rr}
-    variances = {
-        f"hr@{k}": p_hit * (1.0 - p_hit),
-        f"ndcg@{k}": var_dcg / idcg**2,
-        "rr": e_rr2 - e_rr**2,
-    }
-    return means, variances
+__all__ = ["row_expected_kernel"]
 
 
 # --------------------------------------------------------------------------- kernel
@@ -168,6 +125,9 @@ def _expected_row_general(
     p_miss = 1.0
     e_rr = 0.0
     e_rr2 = 0.0
+    lo_dcg = 0.0  # the envelope, summed in rank order as the ordered kernels sum it
+    hi_dcg = 0.0
+    lo_hit = 0.0
     for b in range(n_blocks):
         g1 = 0.0
         g2 = 0.0
@@ -178,11 +138,20 @@ def _expected_row_general(
         mb = blk_start[b + 1] - blk_start[b]
         g = blk_g[b]
         t = blk_t[b]
-        s1 = cum1[g + t] - cum1[g]
+        _block_labels_ascending(labels, a, rel, blk_start[b], mb, gains)
+        for i in range(mb):  # optimistic: labels descending from g + 1
+            hi_dcg += gains[mb - 1 - i] * disc[g + 1 + i]
+        for i in range(mb):  # pessimistic: labels ascending, last in the block
+            lo_dcg += gains[i] * disc[g + t - mb + 1 + i]
+        if g + t - mb < k:
+            lo_hit = 1.0
+        # a block of one: its discount itself, not a difference of cumulative sums, so a row
+        # that no tie moves gets the ordered kernels' bits (the same terms in rank order)
+        s1 = disc[g + 1] if t == 1 else cum1[g + t] - cum1[g]
         mu = s1 / t
         e_dcg += g1 * mu
         if want_var:
-            s2 = cum2[g + t] - cum2[g]
+            s2 = disc[g + 1] * disc[g + 1] if t == 1 else cum2[g + t] - cum2[g]
             v = g2 * (s2 / t - mu * mu)
             if mb >= 2:
                 v += (g1 * g1 - g2) * ((s1 * s1 - s2) / (t * (t - 1.0)) - mu * mu)
@@ -194,7 +163,10 @@ def _expected_row_general(
             for q in range(c):
                 p_miss *= (t - mb - q) / (t - q)
         if b == 0:
-            if mb == 1:
+            if t == 1:
+                e_rr = 1.0 / (g + 1)
+                e_rr2 = e_rr * e_rr
+            elif mb == 1:
                 e_rr = (h1[g + t] - h1[g]) / t
                 e_rr2 = (h2[g + t] - h2[g]) / t
             else:
@@ -204,15 +176,36 @@ def _expected_row_general(
                     e_rr += prob * inv
                     e_rr2 += prob * inv * inv
                     prob *= (t - j - mb + 1.0) / (t - j)
-    p_hit = 1.0 - p_miss
+    p_hit = min(max(1.0 - p_miss, lo_hit), 1.0 if blk_g[0] < k else 0.0)
     hr[row] = p_hit
-    ndcg[row] = e_dcg / idcg
-    rr[row] = e_rr
+    ndcg[row] = min(max(e_dcg / idcg, lo_dcg / idcg), hi_dcg / idcg)
+    g0 = blk_g[0]
+    rr[row] = min(
+        max(e_rr, 1.0 / (g0 + blk_t[0] - (blk_start[1] - blk_start[0]) + 1)), 1.0 / (g0 + 1)
+    )
     if want_var:
         hr_var[row] = p_hit * (1.0 - p_hit)
         ndcg_var[row] = max(v_dcg, 0.0) / (idcg * idcg)
         rr_var[row] = max(e_rr2 - e_rr * e_rr, 0.0)
     return -1
+
+
+@numba.njit(cache=True, inline="always")
+def _block_labels_ascending(labels, a, rel, start, mb, out):  # pragma: no cover - compiled
+    """The labels of a tie block's ``mb`` relevant items (``rel[start:start + mb]``) into
+    ``out[:mb]``, ascending (an insertion sort for short blocks, else a library sort)."""
+    if mb > 32:
+        for i in range(mb):
+            out[i] = float(labels[a + rel[start + i]])
+        out[:mb] = np.sort(out[:mb])
+        return
+    for i in range(mb):
+        v = float(labels[a + rel[start + i]])
+        j = i - 1
+        while j >= 0 and out[j] > v:
+            out[j + 1] = out[j]
+            j -= 1
+        out[j + 1] = v
 
 
 @numba.njit(cache=True, inline="always")
@@ -319,6 +312,19 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
                     hr_var[row] = vals[3]
                     ndcg_var[row] = vals[4]
                     rr_var[row] = vals[5]
+            # into the envelope, computed with the ordered kernels' arithmetic: exact bounds,
+            # and with no tie (t == 1, lo == hi) exactly the ordered rules' bits
+            lab = float(labels[a + w])
+            idcg1 = 0.0 + lab * disc[1]
+            ndcg[row] = min(
+                max(ndcg[row], (0.0 + lab * disc[g + t]) / idcg1), (0.0 + lab * disc[g + 1]) / idcg1
+            )
+            rr[row] = min(max(rr[row], 1.0 / (g + t)), 1.0 / (g + 1))
+            hr[row] = min(max(hr[row], 1.0 if g + t <= k else 0.0), 1.0 if g < k else 0.0)
+            if want_var and t == 1:
+                hr_var[row] = 0.0
+                ndcg_var[row] = 0.0
+                rr_var[row] = 0.0
         elif m == 0:  # scan_row has already checked every score of the row
             hr[row] = 0.0
             ndcg[row] = 0.0

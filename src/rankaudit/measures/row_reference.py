@@ -41,6 +41,7 @@ import pandas as pd
 from rankaudit._checks import check_int
 
 __all__ = [
+    "expected_metrics_reference",
     "single_relevant_means",
     "collision_bound",
     "ndcg_moments_by_blocks",
@@ -141,3 +142,50 @@ def collision_bound(block_size: int, bits: int = 64) -> float:
     """
     t = check_int(block_size, "block_size", lo=1)
     return math.comb(t, 2) / 2.0**bits
+
+
+def expected_metrics_reference(
+    scores: np.ndarray, labels: np.ndarray, k: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Closed-form expectation and variance for one row, written plainly (no speed tricks): the
+    formulas of :mod:`rankaudit.measures.row_expected`, which its kernel is held to."""
+    s = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(labels, dtype=np.float64)
+
+    def d(r: int) -> float:
+        return 1.0 / math.log2(r + 1) if r <= k else 0.0
+
+    ideal = np.sort(y[y > 0])[::-1]
+    idcg = sum(gain * d(r) for r, gain in enumerate(ideal, start=1))
+
+    e_dcg = var_dcg = 0.0
+    p_miss = 1.0
+    e_rr = e_rr2 = None
+    for value in np.unique(s[y > 0])[::-1]:  # blocks holding a relevant item, best first
+        g = int((s > value).sum())
+        t = int((s == value).sum())
+        gains = y[(s == value) & (y > 0)]
+        m, g1, g2 = len(gains), float(gains.sum()), float((gains**2).sum())
+        s1 = sum(d(r) for r in range(g + 1, g + t + 1))
+        s2 = sum(d(r) ** 2 for r in range(g + 1, g + t + 1))
+        mu = s1 / t
+        e_dcg += g1 * mu
+        var_dcg += g2 * (s2 / t - mu**2)
+        if m >= 2:
+            var_dcg += (g1**2 - g2) * ((s1**2 - s2) / (t * (t - 1)) - mu**2)
+        c = min(max(k - g, 0), t)
+        p_miss *= math.comb(t - m, c) / math.comb(t, c)
+        if e_rr is None:
+            probs = [math.comb(t - j, m - 1) / math.comb(t, m) for j in range(1, t - m + 2)]
+            e_rr = sum(p / (g + j) for j, p in enumerate(probs, start=1))
+            e_rr2 = sum(p / (g + j) ** 2 for j, p in enumerate(probs, start=1))
+    if e_rr is None:
+        raise ValueError("labels: the row has no relevant item (label > 0)")
+    p_hit = 1.0 - p_miss
+    means = {f"hr@{k}": p_hit, f"ndcg@{k}": e_dcg / idcg, "rr": e_rr}
+    variances = {
+        f"hr@{k}": p_hit * (1.0 - p_hit),
+        f"ndcg@{k}": var_dcg / idcg**2,
+        "rr": e_rr2 - e_rr**2,
+    }
+    return means, variances

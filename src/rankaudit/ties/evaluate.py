@@ -20,7 +20,7 @@ import re
 import numpy as np
 import pandas as pd
 
-from rankaudit._checks import RERUNS, check_count, check_not_masked
+from rankaudit._checks import RANDOM_REPEATS, check_count, check_not_masked
 from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.hashing import normalize_ids
 from rankaudit.measures.registry import parse_measure, parse_measures
@@ -141,7 +141,7 @@ def evaluate(
         Same shape as ``scores``; ids (int or str) of the candidates, required
         by ``"hash"`` and distinct within a row.
     n_repeats
-        Number of random tie orders averaged by ``"random"``, ``1..RERUNS.most`` (> 1 adds
+        Number of random tie orders averaged by ``"random"``, ``1..RANDOM_REPEATS.most`` (> 1 adds
         the per-row sample standard deviation as ``*_std`` columns).
     empty
         Rows without a relevant item: ``"error"`` (default) raises,
@@ -217,7 +217,7 @@ def evaluate(
     k = check_k(k)
     seed = check_seed(seed)
     empty = check_empty_policy(empty)
-    n_repeats = check_count(n_repeats, "n_repeats", RERUNS)
+    n_repeats = check_count(n_repeats, "n_repeats", RANDOM_REPEATS)
     if n_repeats != 1 and ties != "random":
         raise ValueError(f"n_repeats={n_repeats} applies only to ties='random' (got ties={ties!r})")
     if return_variance and ties != "expected":
