@@ -1,9 +1,15 @@
-"""rankaudit: tie-aware ranking evaluation and contextual search ranking.
+"""rankaudit: tie-aware ranking evaluation.
 
 The public face of the library:
 
 - :func:`evaluate`: HR@k, NDCG@k and RR per row under an explicit tie rule
-  (``input_order``, ``hash``, ``random``, ``expected``, ``pessimistic``, ``optimistic``);
+  (``input_order``, ``hash``, ``random``, ``expected``, ``pessimistic``, ``optimistic``), and
+  any measure of the registry with ``measures=``;
+- :func:`read_trec_run` / :func:`read_trec_qrels`, :func:`evaluate_run` and :func:`audit_run`:
+  a run and its qrels, under trec_eval's definitions and every tie rule;
+- :func:`compare_runs`: two runs paired over their queries;
+- :func:`build_leaderboard`: many runs on one qrels, with what the tie order decides;
+- :func:`checklist` / :func:`run_checklist`: the reporting checklist, from rows or from a run;
 - :func:`tie_prevalence`: how often exact ties can change a metric;
 - :func:`audit_row_order`: a permutation audit of any evaluator callable;
 - :class:`InputFileError`: the one error raised for a file that cannot be read as declared
@@ -43,7 +49,12 @@ References
 
 from rankaudit._version import __version__
 from rankaudit.checklists.from_rows import checklist
+from rankaudit.checklists.from_run import run_checklist
 from rankaudit.errors import InputFileError
+from rankaudit.runs.compare import compare_runs
+from rankaudit.runs.evaluate import audit_run, evaluate_run
+from rankaudit.runs.leaderboard import build_leaderboard
+from rankaudit.runs.trec import read_trec_qrels, read_trec_run
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
@@ -52,7 +63,14 @@ __all__ = [
     "InputFileError",
     "__version__",
     "audit_row_order",
+    "audit_run",
+    "build_leaderboard",
     "checklist",
+    "compare_runs",
     "evaluate",
+    "evaluate_run",
+    "read_trec_qrels",
+    "read_trec_run",
+    "run_checklist",
     "tie_prevalence",
 ]
