@@ -211,6 +211,10 @@ def hash_agreement(
     ``n_relevant_tied`` counts the rows whose relevant item shares its score with another
     candidate (:func:`rankaudit.tie_prevalence`); ``no_relevant_ties`` is true exactly when that
     count is 0, the case in which every tie order gives the same metric.
+
+    ``sd_ratio`` is the seed-to-seed sd over the closed-form sd.  When no tie moves any row the
+    closed-form sd is exactly 0 and every seed gives the expected value, so the seed-to-seed sd
+    is rounding alone: the two spreads are then equal and the ratio is 1.
     """
     n_relevant_tied = int(tie_prevalence(scores, rows.labels, k=k).rows["relevant_tied"].sum())
     exp = _eval(scores, rows.labels, k=k, ties="expected", return_variance=True)
@@ -232,6 +236,7 @@ def hash_agreement(
         "hash_sd_ndcg10": sd,
         "hash_se_ndcg10": float(se),
         "closed_form_sd_ndcg10": closed_sd,
+        "sd_ratio": _sd_ratio(sd, closed_sd),
         "z": float(z),
         "within_1se": degenerate or bool(abs(mean - expected) <= se),
         "within_2se": degenerate or bool(abs(mean - expected) <= 2 * se),
@@ -239,6 +244,18 @@ def hash_agreement(
         "n_relevant_tied": n_relevant_tied,
         "n_seeds": int(n_seeds),
     }
+
+
+def _sd_ratio(sd: float, closed_sd: float) -> float:
+    """Seed-to-seed sd over the closed-form sd; 1 when both are rounding (below
+    :data:`ROUNDING`: no tie moves any row, so every seed gives the expected value and the
+    sample sd is the rounding of ``numpy.std`` alone).  A spread without any moving tie is a
+    bug, and refused."""
+    if closed_sd >= ROUNDING:
+        return sd / closed_sd
+    if sd < ROUNDING:
+        return 1.0
+    raise ValueError(f"seed-to-seed sd {sd!r} where no tie moves any row (closed-form sd 0)")
 
 
 def audit_results(
