@@ -145,8 +145,8 @@ def _expected_row_general(
             lo_dcg += gains[i] * disc[g + t - mb + 1 + i]
         if g + t - mb < k:
             lo_hit = 1.0
-        # a block of one: its discount itself, not a difference of cumulative sums, so a row
-        # that no tie moves gets the ordered kernels' bits (the same terms in rank order)
+        # a block of one: its discount itself, not a difference of cumulative sums, so the
+        # variance of a row that no tie moves is exactly 0 (its mean's bits come from the clamp)
         s1 = disc[g + 1] if t == 1 else cum1[g + t] - cum1[g]
         mu = s1 / t
         e_dcg += g1 * mu
