@@ -4,6 +4,7 @@ A plan is a YAML file ``book/decks/<session stem>.yml`` (a lecturer edits it; th
 course guide's table and the tests read it)::
 
     stem: session-1-ties
+    guide_label: session-ties        # the course guide's label of the session's section
     title: "Session 1: tie handling in offline evaluation"
     question: Can the order in which candidates were stored change an offline metric?
     goals: [a learning goal, ...]
@@ -70,6 +71,7 @@ class SlideSpec:
     formats: tuple[tuple[str, str], ...] = ()
     text: str = ""
     chapter: str = ""
+    rows: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class SessionPlan:
     """One 90-minute session: its deck stem, title, question, goals, segments and takeaways."""
 
     stem: str
+    guide_label: str
     title: str
     question: str
     goals: tuple[str, ...]
@@ -139,6 +142,11 @@ def _slide(raw: Any, where: str) -> SlideSpec:
         _need(raw, field, where, list if field == "bullets" else str)
     notes = _need(raw, "notes", where)  # every content slide has speaker notes
     bullets = tuple(str(b) for b in raw.get("bullets", []) or [])
+    rows = raw.get("rows")
+    if rows is not None and not (
+        isinstance(rows, list) and len(rows) == 2 and all(isinstance(r, int) for r in rows)
+    ):
+        raise PlanError(f"{where}: 'rows' should be [start, stop] (a slice of the records)")
     return SlideSpec(
         kind=kind,
         notes=notes.strip(),
@@ -151,6 +159,7 @@ def _slide(raw: Any, where: str) -> SlideSpec:
         formats=_pairs(raw.get("formats"), where, "formats"),
         text=str(raw.get("text", "")),
         chapter=str(raw.get("chapter", "")),
+        rows=tuple(rows) if rows is not None else None,
     )
 
 
@@ -195,6 +204,7 @@ def load_plan(path: Path) -> SessionPlan:
         )
     return SessionPlan(
         stem=_need(raw, "stem", where),
+        guide_label=_need(raw, "guide_label", where),
         title=_need(raw, "title", where),
         question=_need(raw, "question", where),
         goals=tuple(str(g) for g in _need(raw, "goals", where, list)),

@@ -146,6 +146,8 @@ def _slide_body(
         tex = find_equation(notebook, spec.label, chapter)
         return f'{title}<div class="equation">\\[\n{html.escape(tex)}\n\\]</div>{bullets}', ""
     value = results_value(outputs[chapter].results, spec.key, chapter)
+    if spec.rows is not None and isinstance(value, list):
+        value = value[spec.rows[0] : spec.rows[1]]
     table = results_table(value, spec.columns, dict(spec.formats), where)
     return f"{title}{table}{bullets}", ""
 
