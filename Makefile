@@ -40,7 +40,7 @@ chromium:
 # --- a student's own machine: session 1 without torch, LightGBM or the encoders ------------
 # requirements/student.in lists what session 1 needs (tests/test_student_env.py checks it against
 # the chapters' imports); requirements/lock.txt pins the versions. The chapters come from the
-# course guide's plan (rankbook.report.slides.SESSIONS); each runs into its own folder with a
+# course guide's plan (book/decks, rankbook.report.slides.session_plans); each runs into its own folder with a
 # readable page (no site build, so no jupyter-book). The size is printed after installing and
 # again after the run (du -sh of the whole environment, the byte code compiled on the way included).
 STUDENT_VENV ?= .venv-student
@@ -60,7 +60,7 @@ $(STUDENT_STAMP): requirements/student.in requirements/lock.txt pyproject.toml s
 student: $(STUDENT_STAMP)
 	$(SPY) -m rankbook.data.fetch
 	@start=$$(date +%s); \
-	for nb in $$($(SPY) -c "from rankbook.report.slides import SESSIONS; print(*SESSIONS[0].chapters)"); do \
+	for nb in $$($(SPY) -c "from rankbook.report.slides import session_plans; print(*session_plans()[0].chapters)"); do \
 	  $(SPY) -m rankbook.report.pipeline run $$nb --out $(STUDENT_OUT)/$$nb || exit 1; \
 	done; \
 	echo "session 1's chapters ran in $$(( $$(date +%s) - start )) s; pages: $(STUDENT_OUT)/*/*.html"; \

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["chromium", "probe"]
+__all__ = ["chromium", "probe", "probe_viewport"]
 
 _REPORT = """
 <script>
@@ -48,7 +48,9 @@ def chromium() -> str:
 
 
 def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
-    """The value ``script`` reports from inside ``page`` at ``width`` x ``height``."""
+    """The value ``script`` reports from inside ``page`` in a ``width`` x ``height`` window
+    (headless Chromium's window includes its chrome: the viewport is smaller; see
+    :func:`probe_viewport`)."""
     text = page.read_text(encoding="utf-8")
     injected = _REPORT % script
     copy = page.with_name(page.stem + ".__probe__.html")
@@ -79,4 +81,29 @@ def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
     assert found, f"{page.name}: the probe never reported (page failed to load or script error)"
     value = json.loads(html.unescape(found.group(1)))
     assert not (isinstance(value, dict) and "error" in value), f"{page.name}: {value}"
+    return value
+
+
+_CHROME: dict[int, int] = {}
+
+
+def probe_viewport(page: Path, script: str, *, width: int, height: int):
+    """As :func:`probe`, with a viewport (``innerWidth`` x ``innerHeight``) of exactly
+    ``width`` x ``height``: the window is enlarged by the height Chromium's own chrome takes,
+    measured once on a blank page. The script's reported value must be a mapping; the viewport
+    it ran in is checked."""
+    if width not in _CHROME:
+        blank = page.with_name("__viewport__.html")
+        blank.write_text("<html><body></body></html>", encoding="utf-8")
+        try:
+            seen = probe(blank, "report([innerWidth, innerHeight]);", width=width, height=height)
+        finally:
+            blank.unlink()
+        _CHROME[width] = height - seen[1]
+    wrapped = script.replace("report(", "report_viewport(")
+    prelude = (
+        "function report_viewport(v) { v.viewport = [innerWidth, innerHeight]; report(v); }\n"
+    )
+    value = probe(page, prelude + wrapped, width=width, height=height + _CHROME[width])
+    assert value["viewport"] == [width, height], f"viewport {value['viewport']}"
     return value

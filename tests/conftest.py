@@ -47,4 +47,5 @@ def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
 def site(smoke_book: SmokeBook) -> Path:
     """The site built strictly, once, from the smoke-executed chapters (its ``_build/html``)."""
     assert not smoke_book.failures, f"chapters failed: {sorted(smoke_book.failures)}"
-    return build_book(smoke_book.paths.book, smoke_book.paths.executed, log=lambda *_: None)
+    paths = smoke_book.paths
+    return build_book(paths.book, paths.executed, results=paths.results, log=lambda *_: None)

@@ -6,9 +6,9 @@ after the cell tagged ``parameters``) into ``book/_build/executed/NN_name.ipynb`
 chapter writes ``book/_build/results/NN_name.json``. The site is then built from the
 executed notebooks by Jupyter Book 1 with ``execute_notebooks: "off"`` and
 ``-W -n --keep-going``, so a warning or a broken reference fails the build, and MathJax 3
-is copied next to the HTML so that math typesets offline; the course guide's two slide decks
+is copied next to the HTML so that math typesets offline; the course's three reveal.js decks
 (:mod:`rankbook.report.slides`) are written into ``html/slides`` from the same executed
-notebooks.
+notebooks and results.
 
 ``run NN_name --out DIR`` is a student's rerun (:func:`run_chapter_into`): the executed
 notebook, the results JSON, the figures and one readable HTML page all go into ``DIR``, and
@@ -302,9 +302,13 @@ def install_mathjax(html_dir: Path) -> Path:
     return target
 
 
-def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
+def build_book(
+    book_dir: Path, executed: Path, *, results: Path | None = None, log=print
+) -> Path:
     """Build the site in ``book_dir/_build/html`` from the executed notebooks, strictly, then
-    the course guide's two slide decks into ``html/slides`` (:mod:`rankbook.report.slides`).
+    the course's reveal.js decks into ``html/slides`` (:mod:`rankbook.report.slides`), from the
+    executed notebooks and the results JSON in ``results`` (default: ``executed``'s sibling
+    ``results``, as in ``book/_build``).
 
     ``book_dir/chapters`` must resolve to ``executed`` (in the repository it is a
     symlink to ``_build/executed``).
@@ -326,7 +330,7 @@ def build_book(book_dir: Path, executed: Path, *, log=print) -> Path:
     if not (html / "index.html").is_file():
         raise RuntimeError(f"jupyter-book exited 0 but wrote no {html / 'index.html'}.")
     install_mathjax(html)
-    for deck in build_slides(html, executed):
+    for deck in build_slides(html, executed, results):
         log(f"  slides: {deck}")
     log(f"  site: {html / 'index.html'}")
     return html
@@ -388,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
                 return 1
         else:
-            build_book(paths.book, paths.executed)
+            build_book(paths.book, paths.executed, results=paths.results)
     except (ChapterFailed, OSError, RuntimeError, ValueError) as err:
         print(f"ERROR: {err}", file=sys.stderr)
         return 2

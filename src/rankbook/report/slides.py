@@ -1,374 +1,274 @@
-"""Slide decks for the course guide's two sessions, built from the executed chapters.
+"""The course's slide decks: reveal.js presentations built from the session plans and the
+executed chapters.
 
-Each slide is one thing a chapter page already shows, taken from the executed notebook and never
-its code: a **figure** (an image output, with the MyST figure caption when the cell has one), an
-**equation** (a display-math block of a Markdown cell: a ``{math}`` directive or ``$$ … $$``)
-or a **short table** (a DataFrame's HTML output of at most :data:`MAX_TABLE_ROWS` rows and
-:data:`MAX_TABLE_COLUMNS` columns). Slides keep the page order and carry the chapter number and
-the section heading they come from.
+Each session has a plan, ``book/decks/<stem>.yml`` (:mod:`rankbook.report.deck_plan`): its
+title and learning goals, then minute by minute the segments of the lecture, each with its
+curated slides (a point in bullets, a chapter's figure by its MyST name, a chapter's equation by
+its label, a table of the chapter's results JSON, a question for the room), and the takeaways.
+Numbers on a slide come from the results JSON (``{r:key:.4f}``), figures and equations from the
+executed notebook (:mod:`rankbook.report.deck_content`); every slide carries speaker notes
+(reveal.js's ``<aside class="notes">``; press ``s`` for the speaker view).
 
-A deck is one HTML file with the figures embedded (``data:`` URIs), a few lines of CSS and
-JavaScript for paging (arrow keys, space, Page Up/Down, a click; ``#7`` opens slide 7) and
-MathJax 3 loaded from the site's own copy (``../_static/mathjax``, see
-:func:`rankbook.report.pipeline.install_mathjax`): it works offline and loads nothing from the
-network. :func:`build_slides` writes both decks into ``<site>/slides/``.
+A deck is ``<site>/slides/<stem>.html``. reveal.js 5 is vendored with this package
+(``rankbook/report/revealjs``, MIT) and copied to ``<site>/slides/revealjs``; MathJax is the
+site's own copy (``../_static/mathjax``, :func:`rankbook.report.pipeline.install_mathjax`), so a
+deck works offline. The slide is 1280 x 720 CSS pixels with no margin: reveal.js scales it to
+the window (1.0 at 1280 x 720, 0.8 at 1024 x 768).
 """
 
 from __future__ import annotations
 
-import base64
 import html
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import shutil
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from rankbook.paths import find_project_root
+from rankbook.report.deck_content import (
+    fill_numbers,
+    find_equation,
+    find_figure,
+    glue_values,
+    resolve_glue,
+    results_table,
+    results_value,
+)
+from rankbook.report.deck_plan import SessionPlan, SlideSpec, load_plan
 
 __all__ = [
-    "MAX_TABLE_COLUMNS",
-    "MAX_TABLE_ROWS",
-    "SESSIONS",
-    "Session",
-    "Slide",
+    "SLIDE_HEIGHT",
+    "SLIDE_WIDTH",
+    "ChapterOutputs",
     "build_slides",
-    "chapter_slides",
+    "chapter_title",
+    "plan_dir",
     "render_deck",
     "resolve_glue",
+    "session_plans",
 ]
 
-#: A table is "short" when it has at most this many body rows ...
-MAX_TABLE_ROWS = 12
-#: ... and at most this many columns (the index included).
-MAX_TABLE_COLUMNS = 8
+#: The slide's size in CSS pixels; reveal.js scales it to the window.
+SLIDE_WIDTH = 1280
+SLIDE_HEIGHT = 720
+
+_ASSETS = Path(__file__).with_name("revealjs")
+_THEME = Path(__file__).with_name("slides_theme.css")
+
+
+def plan_dir(root: Path | None = None) -> Path:
+    """The folder of the session plans, ``book/decks``."""
+    return (root or find_project_root()) / "book" / "decks"
+
+
+def session_plans(root: Path | None = None) -> tuple[SessionPlan, ...]:
+    """Every session plan (``book/decks/session-*.yml``), in session order."""
+    paths = sorted(plan_dir(root).glob("session-*.yml"))
+    if not paths:
+        raise FileNotFoundError(f"no session plans in {plan_dir(root)}")
+    return tuple(load_plan(p) for p in paths)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SESSIONS":  # the plans, read when asked for (the Makefile and tests use it)
+        return session_plans()
+    raise AttributeError(name)
 
 
 @dataclass(frozen=True)
-class Session:
-    """One 90-minute session of the course guide: its deck's file stem, title and chapters."""
+class ChapterOutputs:
+    """What a deck takes from one executed chapter: its notebook and its results JSON."""
 
-    stem: str
-    title: str
-    chapters: tuple[str, ...]
-
-
-#: The course guide's sessions (``book/course_guide.md``), chapters in the order they are taught.
-SESSIONS: tuple[Session, ...] = (
-    Session(
-        "session-1-ties",
-        "Session 1: tie handling in offline evaluation",
-        (
-            "00_quickstart",
-            "01_stable_sort_bias",
-            "02_random_tie_expectation",
-            "03_tie_breaking_rules",
-            "04_evaluator_audit",
-            "07_hash_seeds_vs_expectation",
-            "13_reporting_checklist",
-        ),
-    ),
-    Session(
-        "session-2-contextual",
-        "Session 2: contextual features for search ranking",
-        (
-            "08_session_data",
-            "09_heuristic_features",
-            "10_intent_aware_features",
-            "16_comparing_rankers",
-            "11_ablation",
-            "12_sequence_models",
-        ),
-    ),
-)
+    notebook: Mapping[str, Any]
+    results: Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class Slide:
-    """One slide: ``kind`` is ``"figure"``, ``"equation"`` or ``"table"``; ``body`` is HTML."""
-
-    kind: str
-    chapter: str
-    section: str
-    body: str
-    caption: str = ""
-
-
-_HEADING = re.compile(r"^(#{1,3})\s+(.+?)\s*$", re.M)
-_MATH_DIRECTIVE = re.compile(r"^```\{math\}[^\n]*\n(.*?)^```", re.S | re.M)
-_DOLLARS = re.compile(r"^\$\$\s*\n?(.*?)\n?\$\$", re.S | re.M)
-_GLUE = re.compile(r"\{glue:text\}`([^`:]+)(?::([^`]*))?`")
-_ROLE = re.compile(r"\{[a-z:]+\}`([^`]*)`")
-_ROLE_TARGET = re.compile(r"^(.*?)\s*<[^>]*>$", re.S)
-_MYST_LABEL = re.compile(r"^\(([^)]+)\)=\s*$", re.M)
-# exercises and solutions (four-backtick fences): their equations are not lecture slides
-_NESTED_FENCE = re.compile(
-    r"^(`{4,}|:{4,})\{(?:exercise|solution)[^\n]*\n.*?^\1[ \t]*$", re.S | re.M
-)
-# any three-backtick fence: a comment line in a code block is not a section heading
-_FENCE = re.compile(r"^```.*?^```[ \t]*$", re.S | re.M)
-_TABLE = re.compile(r"<table\b.*?</table>", re.S)
-
-
-def _text(value) -> str:
-    return "".join(value) if isinstance(value, list) else str(value)
-
-
-def _glue_values(cells: Iterable[Mapping]) -> dict[str, str]:
-    """Name -> ``text/plain`` of every ``glue`` output (MyST-NB's scrapbook records)."""
-    values: dict[str, str] = {}
-    for cell in cells:
-        for output in cell.get("outputs", []) if cell.get("cell_type") == "code" else []:
-            book = output.get("metadata", {}).get("scrapbook")
-            if not book:
-                continue
-            plain = output.get("data", {}).get(book.get("mime_prefix", "") + "text/plain")
-            if plain is not None:
-                values[book["name"]] = _text(plain)
-    return values
-
-
-def resolve_glue(text: str, values: Mapping[str, str]) -> str:
-    """Replace each ``{glue:text}`name:spec``` by the glued value formatted with ``spec``, and
-    every other role by its text (``{term}`MRR``` -> ``MRR``; ``{ref}`x <label>``` -> ``x``).
-
-    A glued number is formatted as MyST-NB does (``format(value, spec)``); an unknown name raises
-    a ``KeyError`` naming it, so a deck never shows a raw role.
-    """
-    import ast
-
-    def glue(match: re.Match) -> str:
-        name, spec = match.group(1), match.group(2) or ""
-        if name not in values:
-            raise KeyError(f"glue name {name!r} is used in a caption but was never glued")
-        raw = values[name]
-        try:
-            value = ast.literal_eval(raw)
-        except (ValueError, SyntaxError):
-            value = raw
-        if isinstance(value, str):
-            return value
-        return format(value, spec)
-
-    def role(match: re.Match) -> str:
-        inner = match.group(1)
-        target = _ROLE_TARGET.match(inner)
-        return target.group(1) if target else inner
-
-    return _ROLE.sub(role, _GLUE.sub(glue, text))
-
-
-def _caption_html(text: str) -> str:
-    """A MyST caption as HTML text: literals unquoted, ``$…$`` as MathJax's ``\\(…\\)``."""
-    text = html.escape(re.sub(r"`([^`]*)`", r"\1", text).replace("**", ""))
-    return re.sub(r"\$([^$]+)\$", r"\\(\1\\)", text)
-
-
-def _table_size(table: str) -> tuple[int, int]:
-    body = table.split("<tbody", 1)[-1]
-    rows = body.count("<tr")
-    first = re.search(r"<tr\b.*?</tr>", body, re.S) or re.search(r"<tr\b.*?</tr>", table, re.S)
-    columns = len(re.findall(r"<t[hd]\b", first.group(0))) if first else 0
-    return rows, columns
-
-
-def chapter_slides(notebook: Mapping, chapter: str) -> list[Slide]:
-    """The slides of one executed chapter (a notebook as a JSON mapping), in page order."""
-    cells = notebook.get("cells", [])
-    values = _glue_values(cells)
-    section = ""
-    slides: list[Slide] = []
-    for cell in cells:
-        tags = set(cell.get("metadata", {}).get("tags", []))
-        if cell.get("cell_type") == "markdown":
-            source = _NESTED_FENCE.sub("", _text(cell.get("source", "")))
-            masked = _FENCE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), source)
-            blocks = [(m.start(), "h", m.group(2)) for m in _HEADING.finditer(masked)]
-            blocks += [(m.start(), "m", m.group(1)) for m in _MATH_DIRECTIVE.finditer(source)]
-            blocks += [(m.start(), "m", m.group(1)) for m in _DOLLARS.finditer(source)]
-            for _, what, text in sorted(blocks):
-                if what == "h":
-                    section = resolve_glue(text, values)
-                    continue
-                tex = "\n".join(
-                    line for line in text.splitlines() if not line.lstrip().startswith(":")
-                ).strip()
-                if "\\\\" in tex and "\\begin" not in tex:  # several lines: align them
-                    tex = f"\\begin{{aligned}}\n{tex}\n\\end{{aligned}}"
-                if tex:
-                    slides.append(
-                        Slide("equation", chapter, section, f"\\[\n{html.escape(tex)}\n\\]")
-                    )
-            continue
-        if cell.get("cell_type") != "code" or tags & {"remove-cell", "remove-output"}:
-            continue
-        figure = cell.get("metadata", {}).get("mystnb", {}).get("figure", {})
-        caption = _caption_html(resolve_glue(str(figure.get("caption", "")), values).strip())
-        for output in cell.get("outputs", []):
-            data = output.get("data", {})
-            if output.get("metadata", {}).get("scrapbook"):
-                continue
-            if "image/png" in data:
-                png = _text(data["image/png"]).replace("\n", "")
-                base64.b64decode(png, validate=True)  # a corrupt payload fails the build here
-                body = f'<img alt="figure" src="data:image/png;base64,{png}">'
-                slides.append(Slide("figure", chapter, section, body, caption))
-            elif "text/html" in data:
-                for table in _TABLE.findall(_text(data["text/html"])):
-                    rows, columns = _table_size(table)
-                    if 0 < rows <= MAX_TABLE_ROWS and 0 < columns <= MAX_TABLE_COLUMNS:
-                        slides.append(Slide("table", chapter, section, table))
-    return slides
-
-
-def _chapter_title(notebook: Mapping) -> str:
+def chapter_title(notebook: Mapping) -> str:
+    """The chapter's ``#`` title (glue resolved), without its leading number."""
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") == "markdown":
-            found = re.search(r"^#\s+(.+?)\s*$", _text(cell.get("source", "")), re.M)
+            source = "".join(cell.get("source", ""))
+            found = re.search(r"^#\s+(.+?)\s*$", source, re.M)
             if found:
-                return resolve_glue(found.group(1), _glue_values(notebook.get("cells", [])))
+                title = resolve_glue(found.group(1), glue_values(notebook.get("cells", [])))
+                return re.sub(r"^\d+\.\s*", "", title)
     return ""
 
 
-_CSS = """
-html, body { margin: 0; height: 100%; background: #fff; color: #1a1a1a;
-  font-family: "Helvetica Neue", Arial, sans-serif; }
-.slide { display: none; box-sizing: border-box; width: 100vw; height: 100vh;
-  padding: 3vh 4vw 6vh; flex-direction: column; }
-.slide.current { display: flex; }
-.slide h2 { margin: 0 0 1.5vh; font-size: 3.4vh; font-weight: 600; }
-.slide h1 { margin: auto 0 2vh; font-size: 6vh; }
-.slide .sub { font-size: 3vh; color: #555; margin-bottom: auto; }
-.slide .content { flex: 1; min-height: 0; display: flex; align-items: center;
-  justify-content: center; overflow: auto; }
-.slide img { max-width: 100%; max-height: 100%; object-fit: contain; }
-.slide.equation .content { font-size: 4.2vh; }
-.slide table { border-collapse: collapse; font-size: 2.4vh; }
-.slide th, .slide td { border-bottom: 1px solid #ccc; padding: 0.5vh 1vw; text-align: right; }
-.slide thead th { border-bottom: 2px solid #333; }
-.slide .caption { font-size: 1.9vh; color: #444; margin-top: 1vh; max-height: 12vh;
-  overflow: auto; }
-.slide footer { position: absolute; bottom: 1.5vh; left: 4vw; right: 4vw; font-size: 1.6vh;
-  color: #777; display: flex; justify-content: space-between; }
-ol.chapters { font-size: 2.8vh; }
-@media print { .slide { display: flex; page-break-after: always; } }
-"""
-
-_JS = """
-(function () {
-  var slides = Array.prototype.slice.call(document.querySelectorAll('section.slide'));
-  var current = 0;
-  function show(i) {
-    current = Math.max(0, Math.min(slides.length - 1, i));
-    slides.forEach(function (s, j) { s.classList.toggle('current', j === current); });
-    var hash = '#' + (current + 1);
-    if (location.hash !== hash) { history.replaceState(null, '', hash); }
-  }
-  document.addEventListener('keydown', function (e) {
-    if (['ArrowRight', 'ArrowDown', 'PageDown', ' '].indexOf(e.key) >= 0) { show(current + 1); }
-    else if (['ArrowLeft', 'ArrowUp', 'PageUp', 'Backspace'].indexOf(e.key) >= 0) {
-      show(current - 1);
-    }
-    else if (e.key === 'Home') { show(0); }
-    else if (e.key === 'End') { show(slides.length - 1); }
-    else { return; }
-    e.preventDefault();
-  });
-  document.addEventListener('click', function (e) {
-    if (e.target.closest('a, .content')) { return; }
-    show(e.clientX < window.innerWidth / 3 ? current - 1 : current + 1);
-  });
-  show((parseInt(location.hash.slice(1), 10) || 1) - 1);
-})();
-"""
+def _inline(text: str) -> str:
+    """Plan text as HTML: ``code`` unquoted to <code>-free text, **bold**, ``$…$`` math."""
+    text = html.escape(text, quote=False)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    text = re.sub(r"`([^`]*)`", r'<span class="name">\1</span>', text)
+    return re.sub(r"\$([^$]+)\$", r"\\(\1\\)", text)
 
 
-def _section(inner: str, kind: str, footer: str = "") -> str:
-    foot = f"<footer><span>{html.escape(footer)}</span><span></span></footer>" if footer else ""
-    return f'<section class="slide {kind}" data-kind="{kind}">{inner}{foot}</section>'
+def _notes(text: str) -> str:
+    return f'<aside class="notes">{_inline(text)}</aside>'
+
+
+def _source(chapter: str, titles: Mapping[str, str], minutes: str) -> str:
+    where = f"Chapter {int(chapter[:2])} · {titles[chapter]}" if chapter else "Wrap-up"
+    return f'<p class="source">{html.escape(where)}<span>{html.escape(minutes)}</span></p>'
+
+
+def _slide_body(
+    spec: SlideSpec, chapter: str, outputs: Mapping[str, ChapterOutputs], where: str
+) -> tuple[str, str]:
+    """The slide's HTML and any text for its notes from the chapter (a figure's caption)."""
+    results = {stem: out.results for stem, out in outputs.items()}
+
+    def fill(text: str) -> str:
+        return _inline(fill_numbers(text, results, chapter))
+
+    bullets = "".join(f"<li>{fill(b)}</li>" for b in spec.bullets)
+    bullets = f"<ul>{bullets}</ul>" if bullets else ""
+    title = f"<h2>{fill(spec.title)}</h2>" if spec.title else ""
+    if spec.kind == "text":
+        return title + bullets, ""
+    if spec.kind == "question":
+        kicker = '<p class="kicker">Question for the room</p>'
+        return f'{kicker}<p class="question">{fill(spec.text)}</p>', ""
+    if chapter not in outputs:
+        raise KeyError(f"{where}: chapter {chapter} was not given to the deck")
+    notebook = outputs[chapter].notebook
+    if spec.kind == "figure":
+        png, caption = find_figure(notebook, spec.name, chapter)
+        image = (
+            f'<img class="r-stretch" alt="{html.escape(spec.name)}" '
+            f'src="data:image/png;base64,{png}">'
+        )
+        return f"{title}{image}{bullets}", "Caption on the page: " + caption.replace("**", "")
+    if spec.kind == "equation":
+        tex = find_equation(notebook, spec.label, chapter)
+        return f'{title}<div class="equation">\\[\n{html.escape(tex)}\n\\]</div>{bullets}', ""
+    value = results_value(outputs[chapter].results, spec.key, chapter)
+    if spec.rows is not None and isinstance(value, list):
+        value = value[spec.rows[0] : spec.rows[1]]
+    table = results_table(value, spec.columns, dict(spec.formats), where)
+    return f"{title}{table}{bullets}", ""
 
 
 def render_deck(
-    session: Session, chapters: Sequence[tuple[str, str, list[Slide]]], mathjax: str
+    plan: SessionPlan,
+    outputs: Mapping[str, ChapterOutputs],
+    *,
+    assets: str = "revealjs",
+    mathjax: str = "../_static/mathjax/tex-chtml.js",
 ) -> str:
-    """One self-contained HTML deck: a title slide, then per chapter a title slide and its slides.
+    """The reveal.js HTML of one session: a title slide with the question and the learning
+    goals, every segment's curated slides, then the takeaways.
 
-    ``chapters`` holds ``(stem, title, slides)``; ``mathjax`` is the (relative) URL of
-    ``tex-chtml.js``.
+    ``outputs`` maps each of the plan's chapters to its executed notebook and results;
+    ``assets`` and ``mathjax`` are the URLs of the reveal.js folder and of ``tex-chtml.js``.
     """
-    parts = []
-    listing = "".join(
-        f"<li>{html.escape(stem[:2])} · {html.escape(title)}</li>" for stem, title, _ in chapters
-    )
-    parts.append(
-        _section(
-            f"<h1>{html.escape(session.title)}</h1>"
-            f'<div class="sub">rankaudit · slides built from the executed chapters'
-            f'<ol class="chapters">{listing}</ol></div>',
-            "title",
-        )
-    )
-    for stem, title, slides in chapters:
-        number = stem[:2]
-        parts.append(
-            _section(
-                f"<h1>Chapter {html.escape(number)}</h1>"
-                f'<div class="sub">{html.escape(title)}</div>',
-                "chapter",
+    titles = {stem: chapter_title(out.notebook) for stem, out in outputs.items()}
+    missing = [stem for stem in plan.chapters if stem not in outputs]
+    if missing:
+        raise KeyError(f"{plan.stem}: chapters {missing} were not given to the deck")
+    goals = "".join(f"<li>{_inline(g)}</li>" for g in plan.goals)
+    sections = [
+        f'<section data-kind="title"><h1>{_inline(plan.title)}</h1>'
+        f'<p class="question-line">{_inline(plan.question)}</p>'
+        f'<h3>Learning goals</h3><ul class="goals">{goals}</ul>'
+        f"{_notes('Read the question aloud; the goals are what the sheet checks.')}</section>"
+    ]
+    for number, segment in enumerate(plan.segments, 1):
+        minutes = f"min {segment.start}–{segment.end}"
+        for i, spec in enumerate(segment.slides, 1):
+            chapter = spec.chapter or segment.chapter
+            where = f"{plan.stem} segment {number} slide {i}"
+            body, more = _slide_body(spec, chapter, outputs, where)
+            notes = f"{spec.notes} {more}".strip()
+            sections.append(
+                f'<section data-kind="{spec.kind}" data-minute="{segment.start}">'
+                f"{body}{_source(chapter, titles, minutes)}{_notes(notes)}</section>"
             )
-        )
-        for slide in slides:
-            caption = f'<div class="caption">{slide.caption}</div>' if slide.caption else ""
-            heading = html.escape(slide.section or title)
-            parts.append(
-                _section(
-                    f'<h2>{heading}</h2><div class="content">{slide.body}</div>{caption}',
-                    slide.kind,
-                    f"Chapter {number} · {title}",
-                )
-            )
-    config = (
-        "window.MathJax = {tex: {inlineMath: [['\\\\(', '\\\\)']], "
-        "tags: 'none'}, options: {processHtmlClass: 'slide'}};"
+    takeaways = "".join(f"<li>{_inline(t)}</li>" for t in plan.takeaways)
+    sections.append(
+        f'<section data-kind="takeaway" data-minute="{plan.minutes}"><h2>Takeaways</h2>'
+        f"<ul>{takeaways}</ul>{_notes(plan.takeaway_notes)}</section>"
+    )
+    theme = _THEME.read_text(encoding="utf-8")
+    config = json.dumps(
+        {
+            "width": SLIDE_WIDTH,
+            "height": SLIDE_HEIGHT,
+            "margin": 0,
+            "center": False,
+            "hash": True,
+            "slideNumber": "c/t",
+            "controls": False,
+            "transition": "none",
+            "viewDistance": 100,
+        }
+    )
+    mathjax_config = (
+        "window.MathJax = {tex: {inlineMath: [['\\\\(', '\\\\)']], tags: 'none'}, "
+        "startup: {pageReady: function () { return MathJax.startup.defaultPageReady()"
+        ".then(function () { if (window.Reveal && Reveal.isReady()) { Reveal.layout(); } }); }}};"
     )
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(session.title)}</title>\n"
+        f"<title>{html.escape(plan.title)}</title>\n"
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<style>{_CSS}</style>\n<script>{config}</script>\n"
+        f'<link rel="stylesheet" href="{assets}/reset.css">\n'
+        f'<link rel="stylesheet" href="{assets}/reveal.css">\n'
+        f"<style>{theme}</style>\n<script>{mathjax_config}</script>\n"
         f'<script defer src="{html.escape(mathjax)}"></script>\n</head>\n<body>\n'
-        + "\n".join(parts)
-        + f"\n<script>{_JS}</script>\n</body>\n</html>\n"
+        '<div class="reveal"><div class="slides">\n'
+        + "\n".join(sections)
+        + "\n</div></div>\n"
+        f'<script src="{assets}/reveal.js"></script>\n'
+        f'<script src="{assets}/plugin/notes.js"></script>\n'
+        f"<script>Reveal.initialize(Object.assign({config}, "
+        "{plugins: [RevealNotes]}));</script>\n"
+        "</body>\n</html>\n"
     )
 
 
 def build_slides(
-    html_dir: Path, executed: Path, sessions: Sequence[Session] = SESSIONS
+    html_dir: Path,
+    executed: Path,
+    results: Path | None = None,
+    plans: Sequence[SessionPlan] | None = None,
 ) -> list[Path]:
-    """Write ``<html_dir>/slides/<session>.html`` for each session from ``executed/*.ipynb``.
+    """Write ``<html_dir>/slides/<stem>.html`` for each session plan, from ``executed/*.ipynb``
+    and the results JSON in ``results`` (default: ``executed``'s sibling ``results``).
 
-    A chapter of a session that has not been executed raises a ``FileNotFoundError`` naming it
-    (the decks are built from the executed chapters only, never from sources). MathJax is taken
-    from ``<html_dir>/_static/mathjax`` (the site build copies it there first).
+    A chapter a plan uses that has not been executed raises a ``FileNotFoundError`` naming it
+    (decks are built from executed chapters only). MathJax must already be in
+    ``<html_dir>/_static/mathjax`` (the site build copies it there first).
     """
     html_dir, executed = Path(html_dir), Path(executed)
+    results = Path(results) if results is not None else executed.parent / "results"
+    plans = session_plans() if plans is None else plans
     mathjax = html_dir / "_static" / "mathjax" / "tex-chtml.js"
     if not mathjax.is_file():
         raise FileNotFoundError(f"{mathjax} is missing: install MathJax into the site first")
     folder = html_dir / "slides"
     folder.mkdir(parents=True, exist_ok=True)
+    if (folder / "revealjs").exists():
+        shutil.rmtree(folder / "revealjs")
+    shutil.copytree(_ASSETS, folder / "revealjs")
     written = []
-    for session in sessions:
-        chapters = []
-        for stem in session.chapters:
-            path = executed / f"{stem}.ipynb"
-            if not path.is_file():
-                raise FileNotFoundError(
-                    f"slides for {session.stem}: chapter {stem} has not been executed ({path})"
-                )
-            notebook = json.loads(path.read_text(encoding="utf-8"))
-            chapters.append((stem, _chapter_title(notebook), chapter_slides(notebook, stem)))
-        deck = folder / f"{session.stem}.html"
-        deck.write_text(
-            render_deck(session, chapters, "../_static/mathjax/tex-chtml.js"), encoding="utf-8"
-        )
+    for plan in plans:
+        outputs = {}
+        for stem in plan.chapters:
+            notebook, record = executed / f"{stem}.ipynb", results / f"{stem}.json"
+            for path in (notebook, record):
+                if not path.is_file():
+                    raise FileNotFoundError(
+                        f"slides for {plan.stem}: chapter {stem} has not been executed ({path})"
+                    )
+            outputs[stem] = ChapterOutputs(
+                json.loads(notebook.read_text(encoding="utf-8")),
+                json.loads(record.read_text(encoding="utf-8")),
+            )
+        deck = folder / f"{plan.stem}.html"
+        deck.write_text(render_deck(plan, outputs), encoding="utf-8")
         written.append(deck)
     return written
