@@ -73,7 +73,7 @@ def test_cli_rates_a_relevant_first_run_with_few_ties_attention(tmp_path, capsys
     else:
         assert item["status"] == "ok", item["answer"]
         assert abs(layout["z"]) < LAYOUT_Z
-        assert "no systematic layout" in item["answer"]
+        assert "not resolved as a systematic layout" in item["answer"]
 
 
 def test_a_ranked_run_is_judged_inside_its_tie_blocks_only():
@@ -99,3 +99,36 @@ def test_bad_input_is_named():
         layout_facts(np.array([0, 3]), np.zeros(2), np.zeros(2, bool))
     with pytest.raises(ValueError, match="NaN"):
         layout_facts(np.array([0, 2]), np.array([np.nan, 1.0]), np.zeros(2, bool))
+
+
+def test_a_ranked_run_with_relevant_first_ties_is_systematic(tmp_path, capsys):
+    """A ranked run (lines by score) whose relevant document is tied with one negative in 10%
+    of the queries and stored first in each such block: the layout is systematic; the same run
+    with each block stored in a random order is not."""
+    for relevant_first, seed in ((True, 0), (False, 3)):
+        rng = np.random.default_rng(seed)
+        lines, qrels = [], []
+        for q in range(120):
+            scores = np.arange(10, 0, -1).astype(float)
+            pos = int(rng.integers(0, 8))
+            docs = [f"d{q}_n{i}" for i in range(10)]
+            docs[pos] = f"d{q}_rel"
+            if q % 10 == 0:  # tie the relevant document with the next line
+                scores[pos + 1] = scores[pos]
+                if not relevant_first and rng.random() < 0.5:
+                    docs[pos], docs[pos + 1] = docs[pos + 1], docs[pos]
+            lines += [
+                f"q{q} Q0 {d} {r + 1} {s:.1f} t\n"
+                for r, (d, s) in enumerate(zip(docs, scores, strict=True))
+            ]
+            qrels.append(f"q{q} 0 d{q}_rel 1\n")
+        run, qrel = tmp_path / f"r{seed}.run", tmp_path / f"r{seed}.qrels"
+        run.write_text("".join(lines))
+        qrel.write_text("".join(qrels))
+        assert main(["checklist", str(run), str(qrel), "--format", "json"]) == 0
+        item = json.loads(capsys.readouterr().out)["checklist"]["presort_order"]
+        layout = item["layout"] if "layout" in item else item["facts"]["layout"]
+        assert layout["n_queries_stored_by_score"] == 120 and layout["pairs"] == 12
+        assert layout["systematic"] is relevant_first, item["answer"]
+        if relevant_first:
+            assert item["status"] == "warn"

@@ -21,7 +21,7 @@ U / pairs``.  Under a random layout (each group's documents stored in a uniforml
 ``U`` of a group with ``n1`` relevant and ``n0`` non-relevant documents is a Mann-Whitney
 statistic with mean ``n1 n0 / 2`` and variance ``n1 n0 (n1 + n0 + 1) / 12`` (Mann & Whitney,
 1947); summed over the independent groups, ``z = (U - E[U]) / sqrt(Var[U])``.  The layout is
-**systematic** when ``|z| >= LAYOUT_Z`` (two-sided p <= 0.001 under a random layout): relevant
+**systematic** when ``|z| >= LAYOUT_Z`` (two-sided p <= 0.01 under a random layout): relevant
 documents stored first (``z > 0``) or last (``z < 0``) more often than chance allows.  A
 systematic layout is rated ``"warn"`` (ATTENTION) whatever the present effect; so is a present
 effect beyond the tolerance (the file order moves the reported measure).
@@ -39,8 +39,8 @@ import numpy as np
 
 __all__ = ["LAYOUT_Z", "layout_facts", "presort_item"]
 
-#: |z| from which the file order is a systematic layout: two-sided p = 0.001 under a random one
-LAYOUT_Z = 3.2905
+#: |z| from which the file order is a systematic layout: two-sided p = 0.01 under a random one
+LAYOUT_Z = 2.5758
 
 
 def layout_facts(offsets: np.ndarray, scores: np.ndarray, relevant: np.ndarray) -> dict[str, Any]:
@@ -115,10 +115,10 @@ def _layout_sentence(facts: Mapping[str, Any]) -> str:
         f"50%; z = {facts['z']:.2f})"
     )
     if not facts["systematic"]:
-        return f"{head}: no systematic layout (|z| < {LAYOUT_Z:g})."
+        return f"{head}: not resolved as a systematic layout (|z| < {LAYOUT_Z:.2f})."
     side = "first" if facts["z"] > 0 else "last"
     return (
-        f"{head}: a systematic layout, relevant documents {side} (|z| >= {LAYOUT_Z:g}). A stable "
+        f"{head}: a systematic layout, relevant documents {side} (|z| >= {LAYOUT_Z:.2f}). A stable "
         "sort turns it into rank at every tie, and its effect grows with the ties, so shuffle "
         "the rows or break ties by the expectation whatever the effect on this run."
     )
