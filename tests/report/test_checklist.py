@@ -91,12 +91,33 @@ def test_expected_rule_passes_permutation_and_hash_discloses_key() -> None:
     )
 
 
-def test_no_ties_everything_ok() -> None:
+def _shuffled(s, lab, seed: int = 1):
+    """The same rows with each row's candidates stored in a random order."""
+    perm = np.random.default_rng(seed).permuted(np.tile(np.arange(s.shape[1]), (len(s), 1)), axis=1)
+    return np.take_along_axis(s, perm, axis=1), np.take_along_axis(lab, perm, axis=1)
+
+
+def test_no_ties_everything_ok_on_a_random_layout() -> None:
     s, lab, items, users = _rows(tied=False)
+    s, lab = _shuffled(s, lab)
     cl = rankaudit.checklist(
         s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=3
     )
     assert cl.n_attention == 0, cl.to_markdown()
+
+
+def test_relevant_first_with_no_ties_is_a_layout_to_attend_to() -> None:
+    """The relevant item stored first is a systematic layout: ATTENTION although no tie moves
+    the result on these rows (its effect grows with the ties); everything else stays OK."""
+    s, lab, items, users = _rows(tied=False)
+    cl = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=3
+    )
+    item = cl["presort_order"]
+    assert item.status == "warn", item.answer
+    assert item.facts["layout"]["share_relevant_first"] == 1.0
+    assert "does not change the result" in item.answer
+    assert [i.key for i in cl.items if i.status == "warn"] == ["presort_order"]
 
 
 def test_undisclosed_candidate_policy_is_marked() -> None:

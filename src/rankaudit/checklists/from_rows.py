@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from rankaudit._checks import check_not_masked
+from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.checklists.template import SECTIONS, checklist_template
 from rankaudit.measures.hashing import hash_collisions
 from rankaudit.ties.evaluate import evaluate
@@ -132,7 +133,14 @@ def _candidate_item(policy: Mapping[str, Any] | None, n_candidates: int) -> Chec
     return ChecklistItem("candidate_set", "Candidate set", "ok", answer, facts)
 
 
-def _presort_item(labels: np.ndarray, policy: Mapping[str, Any] | None, ties: str) -> ChecklistItem:
+def _presort_item(
+    scores: np.ndarray,
+    labels: np.ndarray,
+    policy: Mapping[str, Any] | None,
+    effect: tuple[str, str] | None,
+) -> ChecklistItem:
+    """The pre-sort item (:mod:`rankaudit.checklists.presort`), columns in storage order; the
+    facts add the relevant item's modal stored position and the policy's ``rows_shuffled``."""
     rel = labels > 0
     has = rel.any(axis=1)
     first_pos = np.where(has, rel.argmax(axis=1), -1)
@@ -146,19 +154,10 @@ def _presort_item(labels: np.ndarray, policy: Mapping[str, Any] | None, ties: st
         "frac_rows_relevant_at_modal_position": frac_modal,
         "rows_shuffled": shuffled,
     }
-    where = "first" if modal == 0 else f"at position {modal}"
-    if fixed:
-        answer = (
-            f"The relevant item is stored {where} in every row; rows are "
-            f"{'shuffled' if shuffled else 'not shuffled'}."
-        )
-    else:
-        answer = f"The relevant item is {where} in {frac_modal:.1%} of rows (not a fixed position)."
-    status = "warn" if fixed and ties == "input_order" else "ok"
-    if status == "warn":
-        answer += (
-            " With input-order tie-breaking this position decides every tie of the relevant item."
-        )
+    facts["relevant_position_fixed"] = fixed
+    n, m = scores.shape
+    layout = layout_facts(np.arange(n + 1) * m, scores.reshape(-1), rel.reshape(-1))
+    status, answer, facts = presort_item(layout, effect, facts)
     return ChecklistItem("presort_order", "Pre-sort candidate order", status, answer, facts)
 
 
@@ -369,9 +368,22 @@ def checklist(
             f"NDCG@{k} is stable across tie rules (range {spread:.2g} <= {tolerance}): {listing}.",
             sens_facts,
         )
+    effect = None
+    if "input_order" in values and "expected" in values:
+        diff = abs(values["input_order"]["ndcg"] - values["expected"]["ndcg"])
+        effect = (
+            "warn" if diff > tolerance else "ok",
+            f"NDCG@{k} under storage order {_fmt(values['input_order']['ndcg'])} vs the "
+            f"expectation {_fmt(values['expected']['ndcg'])}: the storage order changes the "
+            f"result by {diff:.4g}, {'beyond' if diff > tolerance else 'within'} this "
+            f"checklist's warning tolerance of {tolerance:g}."
+            if diff > 0
+            else f"NDCG@{k} under storage order equals the expectation "
+            f"({_fmt(values['expected']['ndcg'])}): the storage order does not change the result.",
+        )
     items = (
         _candidate_item(candidates, n_candidates),
-        _presort_item(labels, candidates, ties),
+        _presort_item(scores, labels, candidates, effect),
         _prevalence_item(scores, labels, k),
         _breaking_item(ties, seed, n_repeats, collisions),
         perm,

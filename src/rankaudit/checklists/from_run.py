@@ -8,6 +8,7 @@ import numpy as np
 
 from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
+from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rule
 from rankaudit.runs.evaluate import audit_run
@@ -34,8 +35,10 @@ def run_checklist(
     """Fill the six-part reporting checklist (:mod:`rankaudit.checklists.from_rows`) from a run.
 
     ``n_permutations`` line shuffles (``1 <= n_permutations <= RERUNS.most``: each audits the
-    whole run again) make the permutation test.  The pre-sort item asks for attention exactly
-    when its sentence says the file order moves the measure beyond ``tolerance``.
+    whole run again) make the permutation test.  The pre-sort item
+    (:mod:`rankaudit.checklists.presort`) asks for attention when the file stores relevant
+    documents systematically first or last where a stable sort reads the order, or when its
+    sentence says the file order moves the measure beyond ``tolerance``.
     """
     (m,) = parse_measures([measure])
     ties = check_rule(ties, api="runs")
@@ -71,13 +74,15 @@ def run_checklist(
         facts1,
     )
     vals = {rule: float(audit.aggregated(rule)[0]) for rule in audit.values}
-    status, sentence = _order_verdict(vals, tolerance)
-    item2 = ChecklistItem(
-        "presort_order",
-        "Pre-sort candidate order",
-        status,
-        f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
-        f"{vals['trec_eval']:.4f}: " + sentence,
+    effect_status, sentence = _order_verdict(vals, tolerance)
+    layout = layout_facts(batch.offsets, batch.scores, batch.relevant)
+    status2, answer2, facts2 = presort_item(
+        layout,
+        (
+            effect_status,
+            f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
+            f"{vals['trec_eval']:.4f}: " + sentence,
+        ),
         {
             "input_order": vals["input_order"],
             "trec_eval": vals["trec_eval"],
@@ -85,6 +90,7 @@ def run_checklist(
             "tolerance": tolerance,
         },
     )
+    item2 = ChecklistItem("presort_order", "Pre-sort candidate order", status2, answer2, facts2)
     prev = audit.prevalence()
     item3 = ChecklistItem(
         "tie_prevalence",

@@ -12,11 +12,15 @@ Models (:data:`DEFAULT_MODELS`; hyperparameters small enough to train on ML-100K
   nearest neighbours kept) to the user's items, ``user_items @ similarity``; implicit's
   ``recommend`` fills items it does not score with ``-FLT_MAX``, which are exactly the items
   of score 0, and are given that 0 back;
-- ``user_knn``: Cornac ``UserKNN``, user-based kNN (Herlocker et al., SIGIR 1999) over the
-  ``k`` most similar users (cosine), trained on the *ratings* (``feedback="ratings"``).
-  Cornac predicts a similarity-weighted *average* of the neighbours' values, so on binary
-  feedback every item some neighbour has seen would score 1 (nearly every candidate tied);
-  on ratings it predicts a rating, the use it is written for;
+- ``user_knn``: user-based kNN for implicit feedback, the top-N form (Herlocker et al., SIGIR
+  1999; Sarwar et al., EC 2000; Aiolli, RecSys 2013): the score of item ``i`` for user ``u``
+  is the similarity-weighted vote of the ``K`` users most similar to ``u`` who interacted
+  with ``i``, ``score(u, i) = sum_{v in N_K(u)} cos(u, v) * r_vi``.  The similarities are
+  implicit's ``CosineRecommender`` fitted on the transposed matrix (users as its items), so
+  ``N_K(u)`` is implicit's top-``K`` list; implicit keeps a user's similarity to itself in
+  that list, so it is fitted with ``K + 1`` and the diagonal dropped (``K`` other users).
+  Cornac's ``UserKNN`` predicts a similarity-weighted *average* (a rating predictor): on
+  binary feedback every item some neighbour has seen scores 1, so it is not used;
 - ``bpr``: Cornac ``BPR``, matrix factorisation by Bayesian personalised ranking (Rendle et
   al., UAI 2009), one thread so that the stochastic updates are reproducible;
 - ``ease``: Cornac ``EASE``, the closed-form linear autoencoder (Steck, WWW 2019);
@@ -38,7 +42,7 @@ from __future__ import annotations
 
 import warnings
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from typing import Any
 
@@ -73,13 +77,7 @@ class ModelSpec:
 DEFAULT_MODELS: tuple[ModelSpec, ...] = (
     ModelSpec("most_popular", "cornac", "MostPop"),
     ModelSpec("item_knn", "implicit", "CosineRecommender", {"K": 50, "num_threads": 1}),
-    ModelSpec(
-        "user_knn",
-        "cornac",
-        "UserKNN",
-        {"k": 50, "similarity": "cosine", "num_threads": 1},
-        feedback="ratings",
-    ),
+    ModelSpec("user_knn", "implicit", "CosineRecommender.users", {"K": 50, "num_threads": 1}),
     ModelSpec(
         "bpr",
         "cornac",
@@ -101,12 +99,7 @@ def with_params(models: tuple[ModelSpec, ...], name: str, **params: Any) -> tupl
     """``models`` with ``params`` overriding the hyperparameters of model ``name``."""
     if name not in {m.name for m in models}:
         raise ValueError(f"model {name!r} is not one of {[m.name for m in models]}")
-    return tuple(
-        ModelSpec(m.name, m.library, m.cls, {**m.params, **params}, m.feedback)
-        if m.name == name
-        else m
-        for m in models
-    )
+    return tuple(replace(m, params={**m.params, **params}) if m.name == name else m for m in models)
 
 
 def library_version(library: str) -> str:
@@ -197,7 +190,28 @@ def _implicit_scores(spec: ModelSpec, matrix: sp.csr_matrix, rows: np.ndarray, s
         out = np.zeros((len(rows), n_items), dtype=np.float64)
         np.put_along_axis(out, ids, np.where(values <= _UNSCORED, 0.0, values), axis=1)
         return out
+    if spec.cls == "CosineRecommender.users":
+        return _user_knn_scores(spec, user_items, rows)
     raise ValueError(f"model {spec.name!r}: implicit class {spec.cls!r} is not supported")
+
+
+def _user_knn_scores(spec: ModelSpec, user_items: sp.csr_matrix, rows: np.ndarray) -> np.ndarray:
+    """User-kNN votes (module docstring): ``S[rows] @ user_items`` with ``S`` implicit's cosine
+    top-``K + 1`` user-user similarities less the diagonal."""
+    from implicit.nearest_neighbours import CosineRecommender
+
+    params = dict(spec.params)
+    k = int(params.pop("K", 50))
+    if k < 1:
+        raise ValueError(f"model {spec.name!r}: K must be at least 1, got {k}")
+    model = CosineRecommender(K=k + 1, **params)
+    with warnings.catch_warnings():  # implicit converts its own COO product to CSR
+        warnings.filterwarnings("ignore", message="Method expects CSR input")
+        model.fit(user_items.T.tocsr(), show_progress=False)
+    similarity = sp.csr_matrix(model.similarity, dtype=np.float64)
+    similarity.setdiag(0.0)
+    similarity.eliminate_zeros()
+    return np.asarray((similarity[rows] @ user_items.astype(np.float64)).toarray())
 
 
 def fit_and_score(

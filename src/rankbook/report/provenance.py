@@ -7,6 +7,7 @@ from typing import Any
 
 from rankaudit._optional import require
 from rankaudit._version import __version__
+from rankbook.report.deviations import deviations_line, simulator_sentence
 
 __all__ = ["provenance_markdown", "show_run"]
 
@@ -15,6 +16,7 @@ def _source_lines(source: Any) -> list[str]:
     lines = [f"**Data:** {source.label()}", ""]
     if source.kind == "simulated":
         lines += ["This page's numbers come from **simulated** data, not from a real dataset.", ""]
+        lines += [simulator_sentence(source.generator), ""]
     if source.path:
         lines += [f"Path: `{source.portable_path()}`", ""]
     return lines
@@ -26,6 +28,7 @@ def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
     sources = data_source.values() if isinstance(data_source, Mapping) else [data_source]
     for src in sources:
         lines += _source_lines(src)
+    lines += [deviations_line(), ""]
     lines.append(f"**rankaudit** {__version__}. **Parameters:**")
     lines.append("")
     lines.append("| parameter | value |")

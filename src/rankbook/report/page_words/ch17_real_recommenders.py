@@ -3,7 +3,10 @@ protocol, whether the full catalog's best is "also" or "not" the best on sampled
 models change place between the protocols, how many places on the full catalog are settled
 by the scores at float64 and how many stop being so somewhere in the precision sweep, and the
 names chosen by a maximum (the largest move from the expectation to input order; in float16,
-the highest tie prevalence and the largest move).
+the highest tie prevalence and the largest move), how many of the pairs the two protocols order
+oppositely a paired test resolves in both (:func:`rankbook.audit.protocol_pairs.swap_status`,
+Holm within each protocol's pairs), and how many trained models are resolved above the random
+floor on the full catalog.
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -13,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import count_phrase, same_word
+from rankbook.audit.protocol_pairs import SWAP_STATUS, swap_status
+from rankbook.report.prose import count_phrase, list_phrase, same_word
 
 __all__ = ["DEPENDS", "words"]
 
@@ -48,6 +52,51 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         ),
         "unsettled_places": count_phrase(len(_unsettled_models(results)), n_models, "places"),
         **_largest(results),
+        **_swap_words(results),
+        **_floor_words(results),
+    }
+
+
+def _statuses(results: Mapping[str, Any]) -> list[str]:
+    """Each ``protocol_swaps`` record's status, recomputed from its numbers and the level."""
+    alpha = float(results["params"]["alpha"])
+    return [
+        swap_status(r["diff_full"], r["p_holm_full"], r["diff_sampled"], r["p_holm_sampled"], alpha)
+        for r in results["protocol_swaps"]
+    ]
+
+
+def _swap_words(results: Mapping[str, Any]) -> dict[str, str]:
+    """How many swaps (pairs ordered oppositely by the protocols) are resolved, and the names
+    of the unresolved ones ("a and b" per pair)."""
+    status = _statuses(results)
+    swaps = [s for s in status if s != SWAP_STATUS[0]]
+    unresolved = [
+        f"{r['run_a']}–{r['run_b']}"
+        for r, s in zip(results["protocol_swaps"], status, strict=True)
+        if s == SWAP_STATUS[2]
+    ]
+    return {
+        "swaps_resolved": (
+            count_phrase(swaps.count(SWAP_STATUS[1]), len(swaps), "swapped pairs")
+            if swaps
+            else "no pair (the protocols order every pair alike)"
+        ),
+        "unresolved_swaps": list_phrase(unresolved, empty="none"),
+    }
+
+
+def _floor_words(results: Mapping[str, Any]) -> dict[str, str]:
+    """How many trained models are resolved above the floor model on the full catalog (a
+    positive difference with Holm-adjusted p at most the level), and which are not."""
+    alpha = float(results["params"]["alpha"])
+    rows = results["above_floor"]
+    above = [float(r["diff"]) > 0 and float(r["p_holm"]) <= alpha for r in rows]
+    return {
+        "above_floor": count_phrase(sum(above), len(rows), "trained models"),
+        "not_above_floor": list_phrase(
+            [r["model"] for r, a in zip(rows, above, strict=True) if not a], empty="none"
+        ),
     }
 
 
@@ -142,7 +191,25 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int, str]]:  # noqa: 
         if records[i]["precision"] != "float64"
         and unsettled_count.get(records[i]["model"], 0) <= (0 if records[i]["settled"] else 1)
     ]
+    alpha = float(results["params"]["alpha"])
+    swaps = [
+        (i, r)
+        for i, r in enumerate(results["protocol_swaps"])
+        if (r["diff_full"] > 0) != (r["diff_sampled"] > 0)
+        and r["diff_full"] != 0
+        and r["diff_sampled"] != 0
+    ]
+    floor = list(enumerate(results["above_floor"]))
     return [
+        *[
+            ("protocol_swaps", i, "diff_full")
+            for i, r in enumerate(results["protocol_swaps"])
+            if r["diff_sampled"] != 0
+        ],
+        *[("protocol_swaps", i, "p_holm_full") for i, r in swaps if r["p_holm_sampled"] <= alpha],
+        *[("protocol_swaps", i, "p_holm_sampled") for i, r in swaps if r["p_holm_full"] <= alpha],
+        *[("above_floor", i, "p_holm") for i, r in floor if r["diff"] > 0],
+        *[("above_floor", i, "diff") for i, r in floor if r["p_holm"] <= alpha],
         *[("metrics", i, "ndcg10") for i in _expected_float64(results)],
         *[("metrics", i, "ndcg10") for i in _input_order_float64(results)],
         *[("precision_sweep", i, "prevalence") for i in _float16(results)],

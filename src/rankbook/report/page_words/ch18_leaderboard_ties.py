@@ -1,8 +1,10 @@
 """Chapter 18's computed words: on how many measures places move between the trec_eval and
 the expected leaderboard, how many pairs ties decide, which systems have the widest rank
-interval on nDCG@10, the naive test's p-value and verdict on the simulated track, how many of
-its rank intervals cover every place, its first and last system under trec_eval (the pair
-the naive test compares), and how the fewer-ties exercise's spread compares.
+interval on nDCG@10, which trained models are the same system as a score family, the naive
+test on the simulated track (trec_eval's per-query values, every pair, Holm-adjusted over the
+same pairs as the tie-aware test; and the extreme pair's unadjusted and adjusted p-values and
+verdict), how many pairs each test resolves, how many of its rank intervals cover every place,
+its first and last system under trec_eval, and how the fewer-ties exercise's spread compares.
 
 The counts of moved places and of tie-decided pairs per measure are written by the chapter
 under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings``
@@ -70,6 +72,25 @@ def _first_last(sim: Mapping[str, Any]) -> tuple[str, str]:
     return top, min(rows, key=lambda v: float(v["value"]))["run"]
 
 
+def _aware_ndcg(sim: Mapping[str, Any]) -> list[int]:
+    """Indices of the simulated leaderboard's nDCG@10 pairs (the tie-aware tests)."""
+    return [i for i, r in enumerate(sim["leaderboard"]["pairs"]) if r["measure"] == _MEASURE]
+
+
+def _extreme_index(sim: Mapping[str, Any], top: str, bottom: str) -> int:
+    """Index of the naive pair of trec_eval's first and last system."""
+    pair = {top, bottom}
+    for i, r in enumerate(sim["naive_trec_eval_pairs"]):
+        if {r["run_a"], r["run_b"]} == pair:
+            return i
+    raise ValueError(f"no naive test of the pair {sorted(pair)}")
+
+
+def _extreme_holm(sim: Mapping[str, Any], top: str, bottom: str) -> float:
+    """The Holm-adjusted naive p-value of trec_eval's first against its last system."""
+    return float(sim["naive_trec_eval_pairs"][_extreme_index(sim, top, bottom)]["p_holm"])
+
+
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 18 glues, from its results dict alone."""
     params, summary = results["params"], results["summary"]
@@ -79,7 +100,24 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     moved = summary["places_moved"]
     p_naive = sim["naive_trec_eval_test"]["p_value"]
     top, bottom = _first_last(sim)
+    alpha = float(params["alpha"])
+    naive = sim["naive_trec_eval_pairs"]
+    aware = [sim["leaderboard"]["pairs"][i] for i in _aware_ndcg(sim)]
+    p_extreme = _extreme_holm(sim, top, bottom)
     return {
+        "duplicate_systems": list_phrase(
+            [f"{d['model']} is the same system as {d['same_as']}" for d in results["duplicates"]],
+            empty="no trained model is a score family",
+        ),
+        "naive_resolved": count_phrase(
+            sum(float(r["p_holm"]) <= alpha for r in naive), len(naive), "pairs"
+        ),
+        "aware_resolved": count_phrase(
+            sum(r["p_holm"] is not None and float(r["p_holm"]) <= alpha for r in aware),
+            len(aware),
+            "pairs",
+        ),
+        "naive_holm_text": "Holm-adjusted " + p_value_phrase(p_extreme),
         "sim_top": top,
         "sim_bottom": bottom,
         "moved_measures": count_phrase(
@@ -89,7 +127,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             summary["tie_decided_pairs"][_KEY], n_systems * (n_systems - 1) // 2, "pairs"
         ),
         "widest_systems": list_phrase(_widest(board)),
-        "naive_verdict": significance_phrase(p_naive, params["alpha"]),
+        "naive_verdict": significance_phrase(p_extreme, alpha),
         "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
         "decided_pairs": count_phrase(
             summary["sim_tie_decided_pairs"][_KEY], n_sim * (n_sim - 1) // 2, "pairs"
@@ -123,6 +161,15 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: 
             for i in _trec_eval_ndcg(results["simulated_track"])
         ],
         ("simulated_track", "naive_trec_eval_test", "p_value"),
+        *[
+            ("simulated_track", ("naive_trec_eval_pairs", i), "p_holm")
+            for i in range(len(results["simulated_track"]["naive_trec_eval_pairs"]))
+        ],
+        *[
+            ("simulated_track", ("leaderboard", "pairs", i), "p_holm")
+            for i in _aware_ndcg(results["simulated_track"])
+        ],
+        *[("duplicates", i, "model") for i in range(len(results["duplicates"]))],
         ("params", None, "alpha"),
         ("fewer_ties_exercise", None, "trec_eval_spread_ndcg10"),
         ("simulated_track", None, "trec_eval_spread_ndcg10"),

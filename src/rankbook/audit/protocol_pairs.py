@@ -1,0 +1,168 @@
+"""Paired tests between models within one protocol, and which protocol swaps they resolve.
+
+A *swap* is a pair of models that the full-catalog and the sampled protocol order oppositely by
+mean NDCG@10 under the expected rule (a discordant pair of Kendall's tau).  Whether the swap is
+real is a question of both orders: each comes from a finite set of rows and may be noise.
+Within each protocol every pair of models is tested as ``rankaudit leaderboard`` tests a pair
+(:mod:`rankaudit.runs.leaderboard`): the two-sided paired sign-flip randomisation test on the
+per-row values (Fisher, 1935; Smucker, Allan & Carterette, CIKM 2007,
+:func:`rankaudit.runs.significance.paired_randomisation_test`), Holm-adjusted over the pairs
+of that protocol (Holm, 1979, :func:`rankaudit.runs.significance.holm_adjust`), with
+``diff = mean(b) - mean(a)``.
+
+A swap is **resolved** when both protocols' differences are resolved at level ``alpha`` after
+Holm (``p_holm <= alpha`` in each) with opposite signs; otherwise it is **unresolved**: at
+least one of the two orders is within the noise of its rows.  A pair both protocols order the
+same way (or that one protocol leaves exactly equal) is ``"same order"``.
+
+Public API: :data:`SWAP_STATUS`, :func:`row_values`, :func:`pair_tests`,
+:func:`protocol_swaps`, :func:`swap_status`, :func:`above_floor`, :func:`pair_results`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from rankaudit.runs.significance import holm_adjust, paired_randomisation_test
+from rankaudit.ties.evaluate import evaluate
+from rankbook.audit.recommender_protocols import K, RecommenderRun, protocol_frame
+
+__all__ = [
+    "SWAP_STATUS",
+    "above_floor",
+    "pair_results",
+    "pair_tests",
+    "protocol_swaps",
+    "row_values",
+    "swap_status",
+]
+
+#: the status of a pair between the two protocols (module docstring)
+SWAP_STATUS: tuple[str, ...] = ("same order", "resolved swap", "unresolved swap")
+
+
+def row_values(
+    run: RecommenderRun, protocol: str, *, rule: str = "expected", seed: int = 42
+) -> dict[str, np.ndarray]:
+    """Per-row NDCG@10 of every model of ``run`` under ``protocol`` and tie rule ``rule``, rows
+    in ``row_id`` order (the same rows for every model)."""
+    out = {}
+    for model in run.models:
+        frame = protocol_frame(run, protocol, run.scores[model.name])
+        values = evaluate(frame, k=K, ties=rule, seed=seed, row_col="row_id")
+        out[model.name] = values.sort_values("row_id")[f"ndcg@{K}"].to_numpy(np.float64)
+    return out
+
+
+def pair_tests(
+    values: Mapping[str, np.ndarray], *, n_perm: int = 10000, seed: int = 0
+) -> list[dict]:
+    """Every pair ``(a, b)`` of ``values`` (in their order): ``diff = mean(b) - mean(a)``, the
+    sign-flip ``p_value`` and ``p_holm``, Holm-adjusted over all the pairs given."""
+    names = list(values)
+    if len(names) < 2:
+        raise ValueError(f"pair_tests needs at least 2 models, got {names}")
+    lengths = {n: len(values[n]) for n in names}
+    if len(set(lengths.values())) != 1:
+        raise ValueError(f"every model needs the same rows; row counts: {lengths}")
+    rows = []
+    for a, b in itertools.combinations(names, 2):
+        va, vb = np.asarray(values[a], np.float64), np.asarray(values[b], np.float64)
+        rows.append(
+            {
+                "run_a": a,
+                "run_b": b,
+                "diff": float(vb.mean() - va.mean()),
+                "p_value": paired_randomisation_test(va, vb, n_perm=n_perm, seed=seed),
+            }
+        )
+    for row, p in zip(rows, holm_adjust(np.array([r["p_value"] for r in rows])), strict=True):
+        row["p_holm"] = float(p)
+    return rows
+
+
+def swap_status(
+    d_full: float, p_full: float, d_sampled: float, p_sampled: float, alpha: float
+) -> str:
+    """The status of one pair (module docstring) from its two differences and two
+    Holm-adjusted p-values at level ``alpha``."""
+    if not 0.0 < float(alpha) < 1.0:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
+    if np.sign(d_full) * np.sign(d_sampled) >= 0:
+        return SWAP_STATUS[0]
+    resolved = p_full <= alpha and p_sampled <= alpha
+    return SWAP_STATUS[1] if resolved else SWAP_STATUS[2]
+
+
+def protocol_swaps(
+    full: Sequence[Mapping], sampled: Sequence[Mapping], *, alpha: float = 0.05
+) -> list[dict]:
+    """One record per pair of :func:`pair_tests` (the same pairs in both protocols): the two
+    differences, the two Holm-adjusted p-values and the pair's ``status`` (module docstring)."""
+    by_pair = {(r["run_a"], r["run_b"]): r for r in sampled}
+    missing = [(r["run_a"], r["run_b"]) for r in full if (r["run_a"], r["run_b"]) not in by_pair]
+    if missing or len(by_pair) != len(full):
+        raise ValueError(f"full and sampled must test the same pairs; unmatched: {missing}")
+    out = []
+    for f in full:
+        s = by_pair[(f["run_a"], f["run_b"])]
+        out.append(
+            {
+                "run_a": f["run_a"],
+                "run_b": f["run_b"],
+                "diff_full": float(f["diff"]),
+                "p_holm_full": float(f["p_holm"]),
+                "diff_sampled": float(s["diff"]),
+                "p_holm_sampled": float(s["p_holm"]),
+                "status": swap_status(f["diff"], f["p_holm"], s["diff"], s["p_holm"], float(alpha)),
+            }
+        )
+    return out
+
+
+def above_floor(tests: Sequence[Mapping], floor: str) -> pd.DataFrame:
+    """Each model against the ``floor`` model (e.g. ``"random"``) from one protocol's
+    :func:`pair_tests`: ``diff`` = model minus floor and its ``p_holm`` (the family is every
+    pair of that protocol, as the records were adjusted)."""
+    rows = []
+    for r in tests:
+        if floor not in (r["run_a"], r["run_b"]):
+            continue
+        model, sign = (r["run_a"], -1.0) if r["run_b"] == floor else (r["run_b"], 1.0)
+        rows.append({"model": model, "diff": sign * float(r["diff"]), "p_holm": r["p_holm"]})
+    if not rows:
+        raise ValueError(f"no pair involves the floor model {floor!r}")
+    return pd.DataFrame(rows).set_index("model")
+
+
+def pair_results(
+    run: RecommenderRun,
+    *,
+    n_perm: int = 10000,
+    alpha: float = 0.05,
+    seed: int = 42,
+    floor: str = "random",
+) -> dict:
+    """The chapter's results of this module: ``pair_tests`` per protocol (expected-rule
+    NDCG@10, ``seed`` the hash rule's seed and the sign flips'), ``protocol_swaps`` and
+    ``above_floor`` (each model against ``floor`` on the full catalog; empty without it)."""
+    tests = {
+        p: pair_tests(row_values(run, p, seed=seed), n_perm=n_perm, seed=seed)
+        for p in ("full", "sampled")
+    }
+    names = {m.name for m in run.models}
+    floor_rows = (
+        above_floor(tests["full"], floor).reset_index().to_dict(orient="records")
+        if floor in names
+        else []
+    )
+    return {
+        "pair_tests": tests,
+        "protocol_swaps": protocol_swaps(tests["full"], tests["sampled"], alpha=alpha),
+        "above_floor": floor_rows,
+        "floor_model": floor,
+    }

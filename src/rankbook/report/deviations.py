@@ -1,0 +1,61 @@
+"""What each simulator can and cannot reproduce of its paper, for the page's data box.
+
+Every page built on a simulator says in one sentence which of the paper's numbers it
+reproduces and which it cannot; the sentence depends only on the simulator (the ``generator``
+of the page's :class:`rankbook.data.source.DataSource`), so it is kept here, once, beside the
+link to the book's table of departures from the papers (``book/deviations.md``, label
+:data:`DEVIATIONS_LABEL`).  Papers: Guo et al. (2026), "Tie Handling Is Part of the Evaluation
+Protocol"; Sheng et al. (2025), progressive contextual search ranking.
+
+Public API: :data:`DEVIATIONS_LABEL`, :data:`SIMULATOR_SENTENCES`, :func:`simulator_sentence`,
+:func:`deviations_line`.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DEVIATIONS_LABEL", "SIMULATOR_SENTENCES", "deviations_line", "simulator_sentence"]
+
+#: the MyST label of the page of departures from the papers
+DEVIATIONS_LABEL = "deviations"
+
+#: generator module -> what the pages built on it reproduce of the paper and what they cannot
+SIMULATOR_SENTENCES: dict[str, str] = {
+    "rankbook.data.amazon_sim": (
+        "Two of Guo et al.'s Amazon figures (weighted overlap: input-order NDCG@10 and hash "
+        "HR@10, Table 2) set this simulator's tie regime: they are its inputs, not findings, and "
+        "a run's values scatter around them; every other value on this page (hash NDCG@10, the "
+        "expectation, the residualized score, Table 3) is the simulator's and cannot reproduce "
+        "the paper's."
+    ),
+    "rankbook.data.sessions": (
+        "This simulator reproduces none of Sheng et al.'s numbers: it tests on simulated "
+        "sessions whether each comparison goes the paper's way; the paper's MRR-sale lifts "
+        "(Tables 1 and 2) come from eBay's logs and cannot be reproduced here."
+    ),
+    "rankbook.data.synthetic_rows": (
+        "Simulated rows reproduce Guo et al.'s closed forms for a row whose relevant item ties "
+        "(e.g. expected HR@10 = 10/31 = 0.3226 with 30 tied negatives, §3.2); they cannot "
+        "reproduce the paper's dataset values or say how often the bias occurs."
+    ),
+}
+
+
+def simulator_sentence(generator: str | None) -> str:
+    """The sentence of :data:`SIMULATOR_SENTENCES` for ``generator`` (a generator call or
+    name, matched by its module); for a generator not listed, a sentence that says so."""
+    name = str(generator or "")
+    for module, sentence in SIMULATOR_SENTENCES.items():
+        if name == module or name.startswith(module + "."):
+            return sentence
+    return (
+        f"What the generator {name or '(unnamed)'} reproduces of the papers' numbers is not "
+        "recorded: read it as the simulator's numbers only."
+    )
+
+
+def deviations_line() -> str:
+    """The data box's link to the departures from the papers (MyST)."""
+    return (
+        "**Departures from the papers:** every one, and what it can change: "
+        f"{{ref}}`{DEVIATIONS_LABEL}`."
+    )
