@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rankaudit._checks import WORKERS, check_count
+from rankaudit._checks import WORKERS, CountBound, check_count
 from rankaudit._version import __version__
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
@@ -36,6 +36,7 @@ __all__ = [
     "audit_files",
     "check_order",
     "check_output",
+    "count_type",
     "emit",
     "input_label",
     "input_records",
@@ -59,6 +60,25 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(2)
+
+
+def count_type(bound: CountBound):
+    """argparse type: a count in ``1..bound`` (:func:`rankaudit._checks.check_count`), refused
+    as argparse refuses a value (``argument --workers: must be an integer >= 1``): a worker
+    count of 0 would start no worker and wait forever, a huge one never finish."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}") from None
+        try:
+            return check_count(value, "the value", bound)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("the value ")) from None
+
+    parse.__name__ = "count"  # how argparse names the type in its message
+    return parse
 
 
 def version() -> str:
