@@ -31,7 +31,9 @@ def test_pipeline_refuses_undeclared_parameters(capsys, chapter, key, value):
         return  # would run the chapter: not a fuzz target
     assert main(["run", chapter, "-p", key, value]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"ERROR: Chapter {chapter} has no parameter {key!r}")
+    assert len(err) == 1 and err[0].startswith(
+        f"python -m rankbook.report.pipeline run: error: Chapter {chapter} has no parameter {key!r}"
+    )
 
 
 @FUZZ
