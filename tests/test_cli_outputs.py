@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from rankaudit.cli import main
-from rankaudit.distributed.cli import main as distributed_main
 from rankaudit.runs.outputs import OutputError, write_output
 
 RUN = "1 Q0 d1 1 0.5 t\n1 Q0 d2 2 0.5 t\n1 Q0 d3 3 0.3 t\n2 Q0 d1 1 0.2 t\n2 Q0 d4 2 0.1 t\n"
@@ -197,10 +196,10 @@ def test_distributed_refuses_an_output_that_is_not_a_folder_before_it_starts(
         path.write_text("keep")
     elif kind == "fifo":
         os.mkfifo(path)
-    argv = ["--synthetic-rows", "10", "--output", "-" if kind == "dash" else str(path)]
-    assert distributed_main(argv) == 2
+    argv = ["rows", "--synthetic-rows", "10", "--rows-dir", "-" if kind == "dash" else str(path)]
+    assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("ERROR: --output "), err
+    assert len(err) == 1 and err[0].startswith("rankaudit rows: error: --rows-dir "), err
     assert "scheduler" not in capsys.readouterr().out  # refused before a cluster started
     if kind == "file":
         assert path.read_text() == "keep"

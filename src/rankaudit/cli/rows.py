@@ -148,7 +148,7 @@ def cmd_rows(args: argparse.Namespace) -> int:
     args.measures = parse_measures(args.measures) if args.measures else None
     check_output(args.output)
     if args.rows_dir:
-        check_output_dir(args.rows_dir)  # before anything is computed
+        check_output_dir(args.rows_dir, "--rows-dir")  # before anything is computed
     start = time.perf_counter()
     head = []
     if args.scheduler is None:
