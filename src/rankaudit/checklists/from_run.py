@@ -1,5 +1,5 @@
 """The reporting checklist (Guo et al., 2026, §6) filled from a TREC run and its qrels: what
-``rankaudit checklist RUN QRELS`` prints.
+``rankaudit checklist QRELS RUN`` prints.
 """
 
 from __future__ import annotations
