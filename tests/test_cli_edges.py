@@ -366,13 +366,14 @@ def test_gzip_by_content_not_by_name(capsys, files, tmp_path):
 
 
 def test_underscores_are_not_digits(capsys, files, tmp_path):
-    run, qrels = files
+    run, _ = files
     q = _write(tmp_path / "q.qrels", "1 0 d1 1_0\n")
     assert "q.qrels:1: relevance '1_0' is not an integer" in _error(
         capsys, "audit", str(q), str(run)
     )
     r = _write(tmp_path / "u.run", "1 Q0 d1 1 0_5 t\n")
-    assert "u.run:1: score '0_5' is not a number" in _error(capsys, "audit", str(qrels), str(r))
+    good = _write(tmp_path / "good.qrels", "1 0 d1 1\n")
+    assert "u.run:1: score '0_5' is not a number" in _error(capsys, "audit", str(good), str(r))
 
 
 def test_usage_errors_exit_2(capsys, files):

@@ -58,7 +58,7 @@ def _without_timing(doc: dict) -> dict:
     [
         ["audit", "{q}", "{a}", "-m", "nDCG@10", "AP", "RR", "--ties", "trec_eval", "expected"],
         ["leaderboard", "{q}", "{a}", "{b}", "{c}", "-m", "AP", "P@2", "--n-perm", "50"],
-        ["rows", "--synthetic-rows", "300", "--ties", "expected", "hash", "random", "-k", "5"],
+        ["rows", "--synthetic-rows", "300", "--ties", "expected", "hash", "random", "--k", "5"],
         ["rows", "--synthetic-rows", "200", "-m", "AP", "NumRelRet", "nDCG@3"],
     ],
     ids=["audit", "leaderboard", "rows", "rows-measures"],

@@ -8,7 +8,7 @@ reporting checklist, audit many runs as one leaderboard.
     rankaudit compare QRELS RUN_A RUN_B [-m nDCG@10 AP] [--n-perm N] [--n-boot N]
     rankaudit checklist QRELS RUN [-m nDCG@10] [--ties trec_eval]
     rankaudit leaderboard QRELS RUN [RUN ...] [--baseline RUN] [--scheduler local --workers 2]
-    rankaudit rows [TABLE] [-k 10] [-m ...] [--ties expected hash ...] [--scheduler ADDRESS]
+    rankaudit rows [TABLE] [--k 10] [-m ...] [--ties expected hash ...] [--scheduler ADDRESS]
 
 QRELS always comes first, as in trec_eval (``trec_eval qrels run``); two TREC files given the
 other way round (the first with a run's 6 columns, the second with a qrels' 4) are refused in

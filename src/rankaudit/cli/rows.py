@@ -223,7 +223,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(31 candidates a row; default: %(default)s)",
     )
     p.add_argument(
-        "-k",
         "--k",
         type=count_type(CountBound(CUTOFF_MAX, "the kernels index lists with 32-bit integers")),
         default=10,

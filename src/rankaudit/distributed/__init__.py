@@ -37,7 +37,7 @@ Command line
 ``python -m rankaudit.distributed`` are folded into it)::
 
     rankaudit rows --scheduler local                       # LocalCluster, synthetic table
-    rankaudit rows data.parquet --scheduler tcp://host:8786 -k 10 --ties expected hash \
+    rankaudit rows data.parquet --scheduler tcp://host:8786 --k 10 --ties expected hash \
         --rows-dir per_row/ --tie-flags
 
 gives the same bits without ``--scheduler`` (in one process); ``rankaudit audit`` and
