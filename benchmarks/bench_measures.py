@@ -7,9 +7,9 @@ the 2,073,945 x 31 rectangular case of ``bench_ties.py`` (its generator, tie-hea
 and continuous scores, one relevant item per row).  Every contender on the run is its own
 process, timed by wall clock (interpreter start-up included):
 
-(a) ``rankaudit audit RUN QRELS --format json``: the 4 default measures under the 4 default
+(a) ``rankaudit audit QRELS RUN --format json``: the 4 default measures under the 4 default
     rules;
-(b) ``rankaudit audit RUN QRELS -m <--measures> --ties <--ties> --format json``: by default 10
+(b) ``rankaudit audit QRELS RUN -m <--measures> --ties <--ties> --format json``: by default 10
     measures x 4 rules;
 (c) the C trec_eval (``--trec-eval PATH``; default ``$TREC_EVAL`` or ``trec_eval`` on PATH)
     computing the measures of (b) that it has, under its one rule (``trec_eval -m ndcg_cut.10
@@ -309,16 +309,16 @@ def main(argv: list[str] | None = None) -> int:
         }
         for cmd in contenders.values():  # numba cache, as after any first use
             try:
-                timed([*cmd, str(warm_run), str(warm_qrels)])
+                timed([*cmd, str(warm_qrels), str(warm_run)])
             except RuntimeError as exc:
-                print(f"ERROR on the warm-up run: {exc}", file=sys.stderr)
+                print(f"bench_measures: error: warm-up run: {exc}", file=sys.stderr)
                 print(
                     "(measures not in rankaudit yet? pass --measures with the ones it has, e.g. "
                     "--measures nDCG@10 P@10 R@100 AP RR Success@10)",
                     file=sys.stderr,
                 )
                 return 2
-        cmds = {k: [*v, str(run_path), str(qrels_path)] for k, v in contenders.items()}
+        cmds = {k: [*v, str(qrels_path), str(run_path)] for k, v in contenders.items()}
         if trec_eval is None:
             print(
                 "NOTE: no C trec_eval (give --trec-eval PATH or set TREC_EVAL; build steps in "

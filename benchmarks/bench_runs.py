@@ -6,7 +6,7 @@ documents per tied score in each query) and its qrels (60 judged documents per q
 them retrieved, labels 0..3).  Every contender runs as its own process (interpreter start-up
 included), one after the other, and is timed by wall clock:
 
-- ``rankaudit audit RUN QRELS -m nDCG@10 P@10 AP RR --ties
+- ``rankaudit audit QRELS RUN -m nDCG@10 P@10 AP RR --ties
   trec_eval,expected,pessimistic,optimistic --format json`` (the numba cache warmed first on a
   small file, as after any first use);
 - ``pandas.read_csv(RUN, sep=" ", header=None, engine="pyarrow")``: goal ``audit`` within 2x;
@@ -203,11 +203,11 @@ def main(argv: list[str] | None = None) -> int:
             "--format",
             "json",
         ]
-        timed([*audit, str(warm_run), str(warm_qrels)])  # numba cache
+        timed([*audit, str(warm_qrels), str(warm_run)])  # numba cache
         # audit and read_csv alternate --repeats times; each is reported by its fastest run
         trials: dict[str, list[tuple[float, float, str]]] = {"audit": [], "read_csv": []}
         for _ in range(args.repeats):
-            trials["audit"].append(timed([*audit, str(run_path), str(qrels_path)]))
+            trials["audit"].append(timed([*audit, str(qrels_path), str(run_path)]))
             trials["read_csv"].append(timed([py, "-c", _READ, str(run_path)]))
         results = {}
         for name, runs in trials.items():

@@ -37,8 +37,8 @@ def test_audit_json_shape_and_values(tmp_path):
     out = tmp_path / "audit.json"
     proc = _cli(
         "audit",
-        FIX / "run_a.txt",
         FIX / "qrels.txt",
+        FIX / "run_a.txt",
         "-m",
         "nDCG@10",
         "RR",
@@ -52,7 +52,7 @@ def test_audit_json_shape_and_values(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(out.read_text())
-    assert {"aggregate", "per_query", "prevalence", "n_queries", "inputs"} <= set(doc)
+    assert {"aggregate", "per_query", "moved_share", "n_queries", "inputs"} <= set(doc)
     assert doc["n_queries"] == 3
     rules = {"trec_eval", "expected", "pessimistic", "optimistic"}
     assert {(r["measure"], r["ties"]) for r in doc["aggregate"]} == {
@@ -63,15 +63,16 @@ def test_audit_json_shape_and_values(tmp_path):
     by = {(r["measure"], r["ties"]): r["value"] for r in doc["aggregate"]}
     for m in ("nDCG@10", "RR", "AP"):
         assert by[(m, "pessimistic")] <= by[(m, "expected")] <= by[(m, "optimistic")]
-    assert [i["name"] for i in doc["inputs"]] == ["run_a.txt", "qrels.txt"]
+    assert [i["name"] for i in doc["inputs"]] == ["qrels.txt", "run_a.txt"]
     assert all(len(i["sha256"]) == 64 for i in doc["inputs"])
-    assert set(doc["prevalence"]) == {"nDCG@10", "RR", "P@10", "AP", "any_tie"}
+    assert set(doc["moved_share"]) == {"nDCG@10", "RR", "P@10", "AP"}
+    assert 0 <= doc["any_tie_share"] <= 1
 
 
 def test_audit_table_and_csv():
-    proc = _cli("audit", FIX / "run_b.txt", FIX / "qrels.txt")
+    proc = _cli("audit", FIX / "qrels.txt", FIX / "run_b.txt")
     assert proc.returncode == 0 and "envelope" in proc.stdout
-    proc = _cli("audit", FIX / "run_b.txt", FIX / "qrels.txt", "--format", "csv", "-c")
+    proc = _cli("audit", FIX / "qrels.txt", FIX / "run_b.txt", "--format", "csv", "-c")
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[0] == "measure,ties,value,aggregation"
 
@@ -79,9 +80,9 @@ def test_audit_table_and_csv():
 def test_compare_and_checklist():
     proc = _cli(
         "compare",
+        FIX / "qrels.txt",
         FIX / "run_a.txt",
         FIX / "run_b.txt",
-        FIX / "qrels.txt",
         "-m",
         "AP",
         "--format",
@@ -92,7 +93,7 @@ def test_compare_and_checklist():
         "200",
     )
     assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
+    (doc,) = json.loads(proc.stdout)["comparisons"]
     assert {
         "mean_difference",
         "p_value_sign_flip",
@@ -100,7 +101,7 @@ def test_compare_and_checklist():
         "b_pessimistic_minus_a_optimistic",
     } <= set(doc)
     assert 0 < doc["p_value_sign_flip"] <= 1
-    proc = _cli("checklist", FIX / "run_a.txt", FIX / "qrels.txt")
+    proc = _cli("checklist", FIX / "qrels.txt", FIX / "run_a.txt")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("**") >= 12 and "Sensitivity analysis" in proc.stdout
 
@@ -129,7 +130,7 @@ def test_console_script_declared():
 def test_malformed_run(tmp_path, content, needle):
     run = tmp_path / "bad.run"
     run.write_text(content)
-    line = _one_line_error(_cli("audit", run, FIX / "qrels.txt"))
+    line = _one_line_error(_cli("audit", FIX / "qrels.txt", run))
     assert needle in line and "bad.run" in line
 
 
@@ -137,27 +138,27 @@ def test_malformed_qrels_and_arguments(tmp_path):
     qrels = tmp_path / "bad.qrels"
     qrels.write_text("101 0 doc-07 1\n101 0 doc-03 x\n")
     assert ":2: relevance 'x' is not an integer" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", qrels)
+        _cli("audit", qrels, FIX / "run_a.txt")
     )
-    assert "no such file" in _one_line_error(_cli("audit", tmp_path / "missing", FIX / "qrels.txt"))
+    assert "no such file" in _one_line_error(_cli("audit", FIX / "qrels.txt", tmp_path / "missing"))
     assert "the cutoff 'x' is not an integer" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@x")
+        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDCG@x")
     )
     assert "did you mean 'nDCG'" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDGC@10")
+        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDGC@10")
     )
     assert "applies to rectangular rows only" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "random")
+        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "--ties", "random")
     )
     assert "did you mean 'expected'" in _one_line_error(
-        _cli("audit", FIX / "run_a.txt", FIX / "qrels.txt", "--ties", "expectd")
+        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "--ties", "expectd")
     )
     _one_line_error(_cli("audit", FIX / "run_a.txt"), code=2)
     _one_line_error(_cli("frobnicate"), code=2)
 
 
 def test_ties_take_several_values_like_measures():
-    args = [FIX / "run_a.txt", FIX / "qrels.txt", "-m", "nDCG@10", "Bpref", "--format", "json"]
+    args = [FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDCG@10", "Bpref", "--format", "json"]
     spaced = _cli("audit", *args, "--ties", "trec_eval", "expected", "pessimistic")
     commas = _cli("audit", *args, "--ties", "trec_eval,expected,pessimistic")
     mixed = _cli("audit", *args, "--ties", "trec_eval,expected", "pessimistic")

@@ -33,9 +33,11 @@ def _write(path: Path, text: str | bytes) -> Path:
     return path
 
 
-def _values(capsys, *argv: str) -> dict[str, float]:
-    """trec_eval-rule values of nDCG@10 and AP from ``rankaudit audit --format json``."""
-    code = main(["audit", *argv, "-m", "nDCG@10", "AP", "--ties", "trec_eval", "--format", "json"])
+def _values(capsys, run: str, qrels: str) -> dict[str, float]:
+    """trec_eval-rule values of nDCG@10 and AP from ``rankaudit audit QRELS RUN --format json``."""
+    code = main(
+        ["audit", qrels, run, "-m", "nDCG@10", "AP", "--ties", "trec_eval", "--format", "json"]
+    )
     captured = capsys.readouterr()
     assert code == 0, captured.err
     doc = json.loads(captured.out)
@@ -67,7 +69,7 @@ def test_the_reference_case(capsys, files):
 def test_missing_docno_is_an_error_not_an_empty_document(capsys, files, tmp_path):
     run, _ = files
     qrels = _write(tmp_path / "q.qrels", "1 0 d1 1\n1 0  1\n1 0 d3 2\n")
-    line = _error(capsys, "audit", str(run), str(qrels))
+    line = _error(capsys, "audit", str(qrels), str(run))
     assert "q.qrels:2:" in line and "expected 4 fields" in line
 
 
@@ -88,7 +90,7 @@ def test_a_double_space_on_line_one_does_not_change_the_reading(capsys, files, t
     run = _write(tmp_path / "r.run", RUN.replace("1 Q0 d1", "1  Q0 d1", 1))
     _assert_reference(_values(capsys, str(run), str(qrels)))
     bad = _write(tmp_path / "q2.qrels", "1  0 d1 1\n1 0  1\n")
-    assert "q2.qrels:2:" in _error(capsys, "audit", str(run), str(bad))
+    assert "q2.qrels:2:" in _error(capsys, "audit", str(bad), str(run))
 
 
 # ------------------------------------------------------------------ 2. byte-order mark
@@ -107,13 +109,13 @@ def test_checklist_with_no_query_in_common_is_refused(capsys, files, tmp_path):
     run, _ = files
     qrels = _write(tmp_path / "q.qrels", "001 0 d1 1\n")
     for fmt in ("markdown", "json"):
-        line = _error(capsys, "checklist", str(run), str(qrels), "--format", fmt)
+        line = _error(capsys, "checklist", str(qrels), str(run), "--format", fmt)
         assert "no query is in both" in line
 
 
 @pytest.mark.parametrize("n", ["0", "-3"])
 def test_checklist_permutations_must_be_positive(capsys, files, n):
-    line = _error(capsys, "checklist", *map(str, files), "--n-permutations", n)
+    line = _error(capsys, "checklist", *map(str, files[::-1]), "--n-permutations", n)
     assert "--n-permutations must be an integer >= 1" in line
 
 
@@ -121,9 +123,9 @@ def test_checklist_permutations_must_be_positive(capsys, files, n):
 @pytest.mark.parametrize("command", ["audit", "checklist", "compare"])
 def test_output_onto_an_input_is_refused_and_the_input_kept(capsys, files, command):
     run, qrels = files
-    argv = [command, str(run), str(qrels)]
+    argv = [command, str(qrels), str(run)]
     if command == "compare":
-        argv = [command, str(run), str(run), str(qrels)]
+        argv = [command, str(qrels), str(run), str(run)]
     line = _error(capsys, *argv, "-o", str(run))
     assert "refusing to overwrite an input" in line
     assert run.read_text() == RUN
@@ -132,7 +134,7 @@ def test_output_onto_an_input_is_refused_and_the_input_kept(capsys, files, comma
 def test_output_through_another_spelling_of_the_input_is_refused(capsys, files, monkeypatch):
     run, qrels = files
     monkeypatch.chdir(run.parent)
-    line = _error(capsys, "audit", "./r.run", str(qrels), "-o", f"../{run.parent.name}/r.run")
+    line = _error(capsys, "audit", str(qrels), "./r.run", "-o", f"../{run.parent.name}/r.run")
     assert "refusing" in line and run.read_text() == RUN
 
 
@@ -140,7 +142,7 @@ def test_no_partial_output_on_error(capsys, files, tmp_path):
     run, _ = files
     bad = _write(tmp_path / "bad.qrels", "1 0 d1 x\n")
     out = tmp_path / "report.json"
-    _error(capsys, "audit", str(run), str(bad), "-o", str(out), "--format", "json")
+    _error(capsys, "audit", str(bad), str(run), "-o", str(out), "--format", "json")
     assert not out.exists() and not list(tmp_path.glob(".report.json*"))
 
 
@@ -149,16 +151,16 @@ def test_compare_reports_queries_only_one_run_answered(capsys, tmp_path):
     a = _write(tmp_path / "a.run", "".join(f"{q} Q0 d1 1 0.5 t\n" for q in (1, 2, 3)))
     b = _write(tmp_path / "b.run", "1 Q0 d1 1 0.5 t\n")
     qrels = _write(tmp_path / "q.qrels", "".join(f"{q} 0 d1 1\n" for q in (1, 2, 3)))
-    assert main(["compare", str(a), str(b), str(qrels), "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    assert main(["compare", str(qrels), str(a), str(b), "--format", "json"]) == 0
+    (doc,) = json.loads(capsys.readouterr().out)["comparisons"]
     assert doc["n_queries"] == 1
     assert doc["queries_only_in_a"] == ["2", "3"] and doc["queries_only_in_b"] == []
     assert doc["n_queries_only_in_a"] == 2 and doc["unanswered_scored_as_zero"] is False
-    assert main(["compare", str(a), str(b), str(qrels), "-c", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
+    assert main(["compare", str(qrels), str(a), str(b), "-c", "--format", "json"]) == 0
+    (doc,) = json.loads(capsys.readouterr().out)["comparisons"]
     assert doc["n_queries"] == 3 and doc["mean_difference"] == pytest.approx(-2 / 3)
     assert doc["unanswered_scored_as_zero"] is True
-    assert main(["compare", str(a), str(b), str(qrels)]) == 0
+    assert main(["compare", str(qrels), str(a), str(b)]) == 0
     assert "2 only in A, 0 only in B" in capsys.readouterr().out
 
 
@@ -181,16 +183,16 @@ def test_compare_reports_queries_only_one_run_answered(capsys, tmp_path):
 def test_empty_csv_ids_are_missing_values(capsys, files, tmp_path, name, text, where):
     run, qrels = files
     path = _write(tmp_path / name, text)
-    argv = [str(run), str(path)] if name.startswith("q") else [str(path), str(qrels)]
+    argv = [str(path), str(run)] if name.startswith("q") else [str(qrels), str(path)]
     assert where in _error(capsys, "audit", *argv)
 
 
 def test_csv_line_numbers_count_blank_lines_and_duplicates_are_refused(capsys, files, tmp_path):
     run, _ = files
     q = _write(tmp_path / "q.csv", "query,docno,relevance\n\n1,d1,1\n\n1,d3,x\n")
-    assert "q.csv:5: relevance 'x' is not a number" in _error(capsys, "audit", str(run), str(q))
+    assert "q.csv:5: relevance 'x' is not a number" in _error(capsys, "audit", str(q), str(run))
     q = _write(tmp_path / "d.csv", "query,docno,relevance,docno\n1,d1,1,d2\n")
-    assert "appears twice" in _error(capsys, "audit", str(run), str(q))
+    assert "appears twice" in _error(capsys, "audit", str(q), str(run))
 
 
 # ------------------------------------------------------------------ 8. huge labels
@@ -200,18 +202,18 @@ def test_csv_line_numbers_count_blank_lines_and_duplicates_are_refused(capsys, f
 def test_huge_trec_labels_are_refused(capsys, files, tmp_path, label):
     run, _ = files
     q = _write(tmp_path / "q.qrels", f"1 0 d1 {label}\n1 0 d3 2\n")
-    assert "q.qrels:1: relevance" in _error(capsys, "audit", str(run), str(q))
+    assert "q.qrels:1: relevance" in _error(capsys, "audit", str(q), str(run))
 
 
 def test_huge_csv_and_parquet_labels_are_refused(capsys, files, tmp_path):
     run, _ = files
     q = _write(tmp_path / "q.csv", "query,docno,relevance\n1,d1,1e20\n")
-    assert "q.csv:2: relevance" in _error(capsys, "audit", str(run), str(q))
+    assert "q.csv:2: relevance" in _error(capsys, "audit", str(q), str(run))
     table = pa.table(
         {"query": ["1"], "docno": ["d1"], "relevance": pa.array([2**64 - 1], pa.uint64())}
     )
     pq.write_table(table, tmp_path / "q.parquet")
-    line = _error(capsys, "audit", str(run), str(tmp_path / "q.parquet"))
+    line = _error(capsys, "audit", str(tmp_path / "q.parquet"), str(run))
     assert "q.parquet: row 0: relevance" in line and "out of range" in line
 
 
@@ -219,7 +221,7 @@ def test_largest_label_in_range_keeps_the_bounds_in_order(capsys, files, tmp_pat
     run, _ = files
     big = 2**53 - 1
     q = _write(tmp_path / "q.qrels", f"1 0 d2 {big}\n")
-    code = main(["audit", str(run), str(q), "-m", "nDCG@1", "--format", "json"])
+    code = main(["audit", str(q), str(run), "-m", "nDCG@1", "--format", "json"])
     doc = json.loads(capsys.readouterr().out)
     assert code == 0
     env = doc["envelope"][0]
@@ -235,7 +237,7 @@ def test_largest_label_in_range_keeps_the_bounds_in_order(capsys, files, tmp_pat
     ],
 )
 def test_out_of_range_arguments(capsys, files, argv, needle):
-    assert needle in _error(capsys, "audit", *map(str, files), *argv)
+    assert needle in _error(capsys, "audit", *map(str, files[::-1]), *argv)
 
 
 def test_list_typed_parquet_column(capsys, files, tmp_path):
@@ -243,7 +245,7 @@ def test_list_typed_parquet_column(capsys, files, tmp_path):
     pq.write_table(
         pa.table({"query": ["1"], "docno": [["d1"]], "relevance": [1]}), tmp_path / "l.pq"
     )
-    line = _error(capsys, "audit", str(run), str(tmp_path / "l.pq"))
+    line = _error(capsys, "audit", str(tmp_path / "l.pq"), str(run))
     assert "column 'docno' has type list" in line
 
 
@@ -299,17 +301,17 @@ def test_process_substitution_and_stdin_are_read_once(files, tmp_path):
     mixed = _write(tmp_path / "m.run", RUN.replace("1 Q0 d1", "1\t Q0 d1", 1))  # tab + space
     _write(tmp_path / "r.run.gz", gzip.compress(mixed.read_bytes()))
     audit = f"{sys.executable} -m rankaudit audit"
-    tail = "q.qrels -m nDCG@10 AP --ties trec_eval --format json"
+    tail = "-m nDCG@10 AP --ties trec_eval --format json"
     for command in (
-        f"{audit} <(zcat r.run.gz) {tail}",
-        f"cat m.run | {audit} /dev/stdin {tail}",
-        f"cat m.run | {audit} - {tail}",
+        f"{audit} q.qrels <(zcat r.run.gz) {tail}",
+        f"cat m.run | {audit} q.qrels /dev/stdin {tail}",
+        f"cat m.run | {audit} q.qrels - {tail}",
     ):
         proc = _shell(command, tmp_path)
         assert proc.returncode == 0, (command, proc.stderr)
         doc = json.loads(proc.stdout)
         _assert_reference({row["measure"]: row["value"] for row in doc["aggregate"]})
-        assert len(doc["inputs"][0]["sha256"]) == 64
+        assert len(doc["inputs"][1]["sha256"]) == 64
 
 
 def test_inputs_read_through_pipes_are_named_by_role_and_argument_not_by_number(files, tmp_path):
@@ -317,11 +319,11 @@ def test_inputs_read_through_pipes_are_named_by_role_and_argument_not_by_number(
     by its role and the argument as given ("run (/dev/fd/63)"), never by the pipe's "63"."""
     rankaudit = f"{sys.executable} -m rankaudit"
     cases = {
-        f"{rankaudit} audit <(cat r.run) q.qrels --format json": ["run (/dev/fd/", "q.qrels"],
-        f"cat r.run | {rankaudit} audit - q.qrels --format json": ["run (<stdin>)", "q.qrels"],
-        f"{rankaudit} compare r.run <(cat r.run) <(cat q.qrels) --n-perm 9 --n-boot 9 "
-        "--format json": ["r.run", "run b (/dev/fd/", "qrels (/dev/fd/"],
-        f"{rankaudit} checklist <(cat r.run) q.qrels --format json": ["run (/dev/fd/", "q.qrels"],
+        f"{rankaudit} audit q.qrels <(cat r.run) --format json": ["q.qrels", "run (/dev/fd/"],
+        f"cat r.run | {rankaudit} audit q.qrels - --format json": ["q.qrels", "run (<stdin>)"],
+        f"{rankaudit} compare <(cat q.qrels) r.run <(cat r.run) --n-perm 9 --n-boot 9 "
+        "--format json": ["qrels (/dev/fd/", "r.run", "run b (/dev/fd/"],
+        f"{rankaudit} checklist q.qrels <(cat r.run) --format json": ["q.qrels", "run (/dev/fd/"],
     }
     for command, expected in cases.items():
         proc = _shell(command, tmp_path)
@@ -360,19 +362,20 @@ def test_gzip_by_content_not_by_name(capsys, files, tmp_path):
     plain = _write(tmp_path / "plain.gz", RUN)
     _assert_reference(_values(capsys, str(plain), str(qrels)))
     broken = _write(tmp_path / "broken.gz", gzip.compress(RUN.encode())[:20])
-    assert "cannot be decompressed" in _error(capsys, "audit", str(broken), str(qrels))
+    assert "cannot be decompressed" in _error(capsys, "audit", str(qrels), str(broken))
 
 
 def test_underscores_are_not_digits(capsys, files, tmp_path):
     run, _ = files
     q = _write(tmp_path / "q.qrels", "1 0 d1 1_0\n")
     assert "q.qrels:1: relevance '1_0' is not an integer" in _error(
-        capsys, "audit", str(run), str(q)
+        capsys, "audit", str(q), str(run)
     )
     r = _write(tmp_path / "u.run", "1 Q0 d1 1 0_5 t\n")
-    assert "u.run:1: score '0_5' is not a number" in _error(capsys, "audit", str(r), str(q))
+    good = _write(tmp_path / "good.qrels", "1 0 d1 1\n")
+    assert "u.run:1: score '0_5' is not a number" in _error(capsys, "audit", str(good), str(r))
 
 
 def test_usage_errors_exit_2(capsys, files):
-    assert "is not a tie rule" in _error(capsys, "audit", *map(str, files), "--ties", "bogus")
-    assert "unknown measure" in _error(capsys, "audit", *map(str, files), "-m", "bogus")
+    assert "is not a tie rule" in _error(capsys, "audit", *map(str, files[::-1]), "--ties", "bogus")
+    assert "unknown measure" in _error(capsys, "audit", *map(str, files[::-1]), "-m", "bogus")

@@ -76,8 +76,8 @@ def test_json_matches_audit_tau_scipy_intervals_and_tie_pairs(track20, tmp_path)
             cli_main(
                 [
                     "audit",
-                    run["path"],
                     str(track20 / "qrels.txt"),
+                    run["path"],
                     "-m",
                     *measures,
                     "--format",
@@ -97,7 +97,7 @@ def test_json_matches_audit_tau_scipy_intervals_and_tie_pairs(track20, tmp_path)
         assert mine == alone["aggregate"]
         env = {r["measure"]: r for r in alone["envelope"]}
         for e in (e for e in doc["envelopes"] if e["run"] == run["name"]):
-            for key in ("pessimistic", "expected", "optimistic", "prevalence"):
+            for key in ("pessimistic", "expected", "optimistic", "moved_share"):
                 assert e[key] == env[e["measure"]][key]
     orders = {(r["measure"], r["ties"]): r["order"] for r in doc["rankings"]}
     # Kendall's tau is scipy's on the stated orders

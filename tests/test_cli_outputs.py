@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from rankaudit.cli import main
-from rankaudit.distributed.cli import main as distributed_main
 from rankaudit.runs.outputs import OutputError, write_output
 
 RUN = "1 Q0 d1 1 0.5 t\n1 Q0 d2 2 0.5 t\n1 Q0 d3 3 0.3 t\n2 Q0 d1 1 0.2 t\n2 Q0 d4 2 0.1 t\n"
@@ -40,9 +39,9 @@ def files(tmp_path):
 def _commands(files) -> dict[str, list[str]]:
     run, run_b, qrels = files
     return {
-        "audit": ["audit", run, qrels, "-m", "AP"],
-        "compare": ["compare", run, run_b, qrels, "-m", "AP", "--n-perm", "100"],
-        "checklist": ["checklist", run, qrels, "-m", "AP"],
+        "audit": ["audit", qrels, run, "-m", "AP"],
+        "compare": ["compare", qrels, run, run_b, "-m", "AP", "--n-perm", "100"],
+        "checklist": ["checklist", qrels, run, "-m", "AP"],
         "leaderboard": ["leaderboard", qrels, run, run_b, "-m", "AP"],
     }
 
@@ -60,7 +59,7 @@ def _error(capsys, argv: list[str]) -> str:
     return err[0]
 
 
-COMMANDS = ["audit", "compare", "checklist", "leaderboard"]
+COMMANDS = ["audit", "checklist", "compare", "leaderboard"]
 
 
 @pytest.mark.parametrize("command", COMMANDS)
@@ -197,10 +196,10 @@ def test_distributed_refuses_an_output_that_is_not_a_folder_before_it_starts(
         path.write_text("keep")
     elif kind == "fifo":
         os.mkfifo(path)
-    argv = ["--synthetic-rows", "10", "--output", "-" if kind == "dash" else str(path)]
-    assert distributed_main(argv) == 2
+    argv = ["rows", "--synthetic-rows", "10", "--rows-dir", "-" if kind == "dash" else str(path)]
+    assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("ERROR: --output "), err
+    assert len(err) == 1 and err[0].startswith("rankaudit rows: error: --rows-dir "), err
     assert "scheduler" not in capsys.readouterr().out  # refused before a cluster started
     if kind == "file":
         assert path.read_text() == "keep"
@@ -215,7 +214,7 @@ def test_hex_labels_are_one_line_whatever_else_the_file_holds(capsys, tmp_path):
     for other in ("0xFFFFFFFFFFFFFFFF", "+1"):
         qrels = tmp_path / "hex.qrels"
         qrels.write_text(f"q1 0 d1 0x10\nq1 0 d2 {other}\n")
-        line = _error(capsys, ["audit", str(run), str(qrels), "-m", "nDCG@2", "NumRel"])
+        line = _error(capsys, ["audit", str(qrels), str(run), "-m", "nDCG@2", "NumRel"])
         assert line.endswith("hex.qrels:1: relevance '0x10' is not an integer")
 
 
@@ -224,7 +223,7 @@ def test_large_exponential_gains_are_exact_in_every_format(capsys, tmp_path):
     run.write_text("q1 Q0 d1 1 3.0 r\nq1 Q0 d2 2 2.0 r\nq1 Q0 d3 3 2.0 r\n")
     qrels = tmp_path / "exp1100.qrels"
     qrels.write_text("q1 0 d1 1100\nq1 0 d2 1\nq1 0 d3 0\n")
-    base = ["audit", str(run), str(qrels), "-m", "nDCG(dcg='exp-log2')@3"]
+    base = ["audit", str(qrels), str(run), "-m", "nDCG(dcg='exp-log2')@3"]
     doc = json.loads(_report(capsys, [*base, "--format", "json"]))
     values = {row["ties"]: row["value"] for row in doc["aggregate"]}
     assert values and all(v == 1.0 for v in values.values()), values  # the ratio rounds to 1
@@ -237,7 +236,7 @@ def test_large_exponential_gains_are_exact_in_every_format(capsys, tmp_path):
 
 def test_a_repeated_keyword_is_one_line(capsys, files):
     run, _, qrels = files
-    line = _error(capsys, ["audit", run, qrels, "-m", "nDCG(gains={1:2}, gains={1:3})@3"])
+    line = _error(capsys, ["audit", qrels, run, "-m", "nDCG(gains={1:2}, gains={1:3})@3"])
     assert "parameter 'gains' is given twice" in line
 
 
@@ -245,6 +244,6 @@ def test_gzip_with_tape_padding_reads_as_the_plain_file(capsys, files, tmp_path)
     run, _, qrels = files
     padded = tmp_path / "padded.run"
     padded.write_bytes(gzip.compress(RUN.encode(), mtime=0) + b"\0" * 10240)
-    plain = _report(capsys, ["audit", run, qrels, "-m", "AP", "--format", "json"])
-    got = _report(capsys, ["audit", str(padded), qrels, "-m", "AP", "--format", "json"])
+    plain = _report(capsys, ["audit", qrels, run, "-m", "AP", "--format", "json"])
+    got = _report(capsys, ["audit", qrels, str(padded), "-m", "AP", "--format", "json"])
     assert json.loads(got)["aggregate"] == json.loads(plain)["aggregate"]

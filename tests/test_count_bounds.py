@@ -61,17 +61,17 @@ def files(tmp_path):
         ),
         (["leaderboard", "q.qrels", "r.run", "s.run", "--workers", "100000"], "--workers", WORKERS),
         (
-            ["checklist", "r.run", "q.qrels", "--n-permutations", "100000000"],
+            ["checklist", "q.qrels", "r.run", "--n-permutations", "100000000"],
             "--n-permutations",
             RERUNS,
         ),
         (
-            ["compare", "r.run", "s.run", "q.qrels", "--n-boot", "100000000000"],
+            ["compare", "q.qrels", "r.run", "s.run", "--n-boot", "100000000000"],
             "--n-boot",
             BOOTSTRAP_RESAMPLES,
         ),
         (
-            ["compare", "r.run", "s.run", "q.qrels", "--n-perm", "100000000000"],
+            ["compare", "q.qrels", "r.run", "s.run", "--n-perm", "100000000000"],
             "--n-perm",
             SIGN_FLIPS,
         ),

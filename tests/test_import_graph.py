@@ -9,6 +9,7 @@ The library, ``rankaudit``:
 
     0  scalars, errors, _version, _checks, _json, _optional   (the base)
     1  measures      the evaluation core: measures, tie rules, kernels, exact expectations
+       options       the typed option groups of the public API (checked by _checks)
     2  ties          rectangular rows: evaluate, checks, invariance audit, prevalence
     3  runs          TREC / CSV runs and qrels, evaluate, audit, compare, leaderboard
     4  checklists    the reporting checklist, from rows and from runs
@@ -55,6 +56,7 @@ LAYERS: dict[str, dict[str, int]] = {
         "_json": 0,
         "_optional": 0,
         "measures": 1,
+        "options": 1,
         "ties": 2,
         "runs": 3,
         "checklists": 4,

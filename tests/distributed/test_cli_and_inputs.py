@@ -1,4 +1,5 @@
-"""Issue 16: the Dask command line never hangs and prints one line; pandas frames are refused."""
+"""Issue 16: the Dask command line (``rankaudit rows --scheduler``) never hangs and prints one
+line; pandas frames are refused."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ pytest.importorskip("distributed")
 
 def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "rankaudit.distributed", *args],
+        [sys.executable, "-m", "rankaudit", "rows", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -23,12 +24,12 @@ def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize(
     "flag, value",
     [
-        ("--n-workers", "0"),
-        ("--n-workers", "-1"),
+        ("--workers", "0"),
+        ("--workers", "-1"),
         ("--k", "0"),
         ("--n-repeats", "0"),
         ("--synthetic-rows", "0"),
-        ("--n-workers", "two"),
+        ("--workers", "two"),
     ],
 )
 def test_nonpositive_counts_are_refused_not_hung(flag, value):
@@ -41,21 +42,21 @@ def test_nonpositive_counts_are_refused_not_hung(flag, value):
 def test_a_bad_row_prints_one_error_line_not_a_traceback(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("row_id,item_id,score,label\n0,1,1.0,1\n0,2,nan,0\n")
-    out = _cli("--n-workers", "1", "--input", str(path))
+    out = _cli(str(path), "--scheduler", "local", "--workers", "1")
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and "Compute Failed" not in out.stderr
-    errors = [line for line in out.stderr.splitlines() if line.startswith("ERROR")]
+    errors = [line for line in out.stderr.splitlines() if line.startswith("rankaudit rows:")]
     assert len(errors) == 1
     assert "row 0 (row_id=0) has a non-finite score nan at candidate 1" in errors[0]
 
 
 def test_a_missing_input_file_is_one_line(tmp_path):
-    out = _cli("--n-workers", "1", "--input", str(tmp_path / "nope.csv"))
-    assert out.returncode == 2
-    assert (
-        out.stderr.strip().splitlines()[-1]
-        == f"ERROR: --input {tmp_path / 'nope.csv'}: no such file or directory"
-    )
+    for where in ((), ("--scheduler", "local", "--workers", "1")):
+        out = _cli(str(tmp_path / "nope.csv"), *where)
+        assert out.returncode == 2
+        assert out.stderr.strip().splitlines() == [
+            f"rankaudit rows: error: {tmp_path / 'nope.csv'}: no such file or directory"
+        ]
 
 
 @pytest.mark.parametrize("function", ["evaluate", "tie_prevalence"])

@@ -14,7 +14,7 @@ import pytest
 
 import rankaudit
 import rankaudit.distributed as rd
-from rankaudit.distributed.cli import main
+from rankaudit.cli import main
 from tests.distributed.conftest import tie_heavy_long
 
 pytestmark = pytest.mark.usefixtures("dask_client")
@@ -176,16 +176,16 @@ def test_command_line_on_the_cluster(dask_client, capsys, tmp_path):
     out_dir = tmp_path / "per_row"
     code = main(
         [
+            "rows",
+            str(path),
             "--scheduler",
             dask_client.scheduler.address,
-            "--input",
-            str(path),
             "--ties",
             "hash",
             "--k",
             "5",
-            "--prevalence",
-            "--output",
+            "--tie-flags",
+            "--rows-dir",
             str(out_dir),
         ]
     )
@@ -194,5 +194,5 @@ def test_command_line_on_the_cluster(dask_client, capsys, tmp_path):
     local = rankaudit.evaluate(data, k=5, ties="hash")
     assert f"{len(local):,} rows, ties='hash', k=5" in printed
     assert "frac_boundary_tie" in printed
-    written = pd.read_parquet(out_dir)
+    written = pd.read_parquet(out_dir / "hash")
     pd.testing.assert_frame_equal(_sorted(written), _sorted(local), check_exact=True)

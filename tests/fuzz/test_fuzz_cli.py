@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rankaudit.distributed.cli import build_parser
+from rankaudit.cli import build_parser
 from rankbook.report.pipeline import Paths, chapter_names, declared_parameters, main
 
 FUZZ = settings(
@@ -31,7 +31,9 @@ def test_pipeline_refuses_undeclared_parameters(capsys, chapter, key, value):
         return  # would run the chapter: not a fuzz target
     assert main(["run", chapter, "-p", key, value]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"ERROR: Chapter {chapter} has no parameter {key!r}")
+    assert len(err) == 1 and err[0].startswith(
+        f"python -m rankbook.report.pipeline run: error: Chapter {chapter} has no parameter {key!r}"
+    )
 
 
 @FUZZ
@@ -45,12 +47,12 @@ def test_pipeline_unknown_chapter(capsys, chapter):
 
 @FUZZ
 @given(
-    flag=st.sampled_from(["--n-workers", "--k", "--n-repeats", "--synthetic-rows"]),
+    flag=st.sampled_from(["--workers", "--k", "--n-repeats", "--synthetic-rows"]),
     value=st.one_of(st.integers(-(10**6), 10**6).map(str), st.text(max_size=5)),
 )
 def test_distributed_cli_counts(capsys, flag, value):
     try:
-        args = build_parser().parse_args([flag, value])
+        args = build_parser().parse_args(["rows", flag, value])
     except SystemExit as stop:
         assert stop.code == 2
         assert f"argument {flag}" in capsys.readouterr().err
@@ -58,10 +60,16 @@ def test_distributed_cli_counts(capsys, flag, value):
     assert getattr(args, flag[2:].replace("-", "_")) >= 1
 
 
-@pytest.mark.parametrize(
-    "argv", [["--ties", "nope"], ["--empty", "x"], ["--row-partitioning", "y"]]
-)
+@pytest.mark.parametrize("argv", [["--empty", "x"], ["--row-partitioning", "y"]])
 def test_distributed_cli_choices(capsys, argv):
     with pytest.raises(SystemExit) as stop:
-        build_parser().parse_args(argv)
+        build_parser().parse_args(["rows", *argv])
     assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_rows_refuses_an_unknown_tie_rule_in_one_line(capsys):
+    from rankaudit.cli import main
+
+    assert main(["rows", "--synthetic-rows", "5", "--ties", "nope"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "is not a tie rule" in err[0], err

@@ -122,13 +122,13 @@ def test_commands_on_arbitrary_files(tmp_path, capsys, run, qrels, command):
     r, q = tmp_path / "r.run", tmp_path / "q.qrels"
     r.write_bytes(run)
     q.write_bytes(qrels)
-    argv = [command, str(r), str(q), "--format", "json"]
+    argv = [command, str(q), str(r), "--format", "json"]
     if command == "compare":
         argv = [
             command,
-            str(r),
-            str(r),
             str(q),
+            str(r),
+            str(r),
             "--format",
             "json",
             "--n-perm",
@@ -190,7 +190,7 @@ def test_commands_equal_the_library_on_the_same_data_written_differently(
     q.write_text("".join(spacing.join([a, "0", b, str(v)]) + "\n" for a, b, v in judged))
     code, out = _run_command(
         capsys,
-        ["audit", str(r), str(q), "-m", *measures, "--ties", ",".join(rules), "--format", "json"],
+        ["audit", str(q), str(r), "-m", *measures, "--ties", ",".join(rules), "--format", "json"],
         [r, q],
     )
     assert code == 0

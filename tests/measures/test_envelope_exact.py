@@ -144,7 +144,7 @@ def test_the_reproducer_leaderboard_treats_equal_runs_as_equal(capsys, ulp):
     assert pair["diff"] == 0.0
     assert pair["p_ttest"] == pair["p_ttest_holm"] == pair["p_value"] == pair["p_holm"] == 1.0
     code = main(
-        ["audit", str(ulp["runZ"]), str(ulp["ulp.qrels"]), "-m", "nDCG@10", "--format", "json"]
+        ["audit", str(ulp["ulp.qrels"]), str(ulp["runZ"]), "-m", "nDCG@10", "--format", "json"]
     )
     captured = capsys.readouterr()
     assert code == 0, captured.err

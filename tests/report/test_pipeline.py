@@ -138,8 +138,8 @@ def test_the_cli_prints_one_line_for_a_misspelt_parameter(tmp_path):
     )
     assert out.returncode == 2
     assert out.stderr.strip().splitlines() == [
-        "ERROR: Chapter 00_quickstart has no parameter 'sede'; its parameters are: data_dir, k, "
-        "n_users, seed"
+        "python -m rankbook.report.pipeline run: error: Chapter 00_quickstart has no parameter "
+        "'sede'; its parameters are: data_dir, k, n_users, seed"
     ]
 
 

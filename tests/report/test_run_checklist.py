@@ -34,11 +34,11 @@ def test_checklist_never_prints_ok_beside_beyond(tmp_path, capsys):
     run.write_text("q1 Q0 d1 1 1.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d3 1 1.0 r\n")
     qrels = tmp_path / "t.qrels"
     qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
-    assert main(["checklist", str(run), str(qrels), "-m", "AP"]) == 0
+    assert main(["checklist", str(qrels), str(run), "-m", "AP"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "Pre-sort" in x)
     assert "beyond this checklist's warning tolerance" in line
     assert "(ATTENTION)" in line and "(OK)" not in line
-    assert main(["checklist", str(run), str(qrels), "-m", "AP", "--format", "json"]) == 0
+    assert main(["checklist", str(qrels), str(run), "-m", "AP", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     item = doc["checklist"]["presort_order"]
     assert item["status"] == "warn" and "beyond" in item["answer"]

@@ -79,7 +79,7 @@ def test_library_audit_sums_the_counts(base):
 
 
 def test_audit_table_csv_and_json_sum_the_counts(capsys, base):
-    args = ["audit", *base, "-m", *COUNTS, "--ties", "trec_eval"]
+    args = ["audit", base[1], base[0], "-m", *COUNTS, "--ties", "trec_eval"]
     doc = json.loads(_cli(capsys, *args, "--format", "json"))
     assert {r["measure"]: r["value"] for r in doc["aggregate"]} == TREC_EVAL_ALL
     assert {r["measure"]: r["trec_eval"] for r in doc["envelope"]} == TREC_EVAL_ALL
@@ -119,8 +119,8 @@ def test_leaderboard_json_and_csv_sum_the_counts(capsys, base, tmp_path):
 def test_compare_json_and_table_sum_the_counts(capsys, base, tmp_path):
     other = tmp_path / "other.run"
     other.write_text("q1 Q0 d2 1 3.0 o\nq2 Q0 d4 1 1.0 o\nq2 Q0 d9 2 0.5 o\n")
-    args = ["compare", base[0], other, base[1], "-m", "NumRet", "--n-perm", "20", "--n-boot", "20"]
-    doc = json.loads(_cli(capsys, *args, "--format", "json"))
+    args = ["compare", base[1], base[0], other, "-m", "NumRet", "--n-perm", "20", "--n-boot", "20"]
+    (doc,) = json.loads(_cli(capsys, *args, "--format", "json"))["comparisons"]
     assert doc["aggregation"] == "sum"
     assert (doc["value_a"], doc["value_b"], doc["difference"]) == (5.0, 3.0, -2.0)
     assert (doc["mean_a"], doc["mean_b"], doc["mean_difference"]) == (2.5, 1.5, -1.0)

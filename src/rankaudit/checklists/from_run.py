@@ -1,5 +1,5 @@
 """The reporting checklist (Guo et al., 2026, §6) filled from a TREC run and its qrels: what
-``rankaudit checklist RUN QRELS`` prints.
+``rankaudit checklist QRELS RUN`` prints.
 """
 
 from __future__ import annotations
@@ -91,14 +91,13 @@ def run_checklist(
         },
     )
     item2 = ChecklistItem("presort_order", "Pre-sort candidate order", status2, answer2, facts2)
-    prev = audit.prevalence()
+    moved, any_tie = audit.moved_share()[str(m)], audit.any_tie_share()
     item3 = ChecklistItem(
         "tie_prevalence",
         "Tie prevalence",
-        "warn" if prev[str(m)] > 0 else "ok",
-        f"Queries with tied scores: {prev['any_tie']:.1%}; with a tie that moves {m}: "
-        f"{prev[str(m)]:.1%}.",
-        {"any_tie": prev["any_tie"], "measure_moving_tie": prev[str(m)]},
+        "warn" if moved > 0 else "ok",
+        f"Queries with tied scores: {any_tie:.1%}; with a tie that moves {m}: {moved:.1%}.",
+        {"any_tie": any_tie, "measure_moving_tie": moved},
     )
     descr = {
         "trec_eval": "score descending, ties by docno descending (byte order), as trec_eval: the "

@@ -3,12 +3,18 @@ reporting checklist, audit many runs as one leaderboard.
 
 ::
 
-    rankaudit audit RUN QRELS [-m nDCG@10 RR P@10 AP] [--ties trec_eval,expected,...]
-                    [--per-query] [--format table|json|csv] [-o FILE]
-    rankaudit compare RUN_A RUN_B QRELS [-m nDCG@10]
-    rankaudit checklist RUN QRELS
+    rankaudit audit QRELS RUN [-m nDCG@10 RR P@10 AP] [--ties trec_eval expected ...]
+                    [--per-query] [--format table|json|csv] [-o FILE] [--scheduler local]
+    rankaudit compare QRELS RUN_A RUN_B [-m nDCG@10 AP] [--n-perm N] [--n-boot N]
+    rankaudit checklist QRELS RUN [-m nDCG@10] [--ties trec_eval]
     rankaudit leaderboard QRELS RUN [RUN ...] [--baseline RUN] [--scheduler local --workers 2]
+    rankaudit rows [TABLE] [--k 10] [-m ...] [--ties expected hash ...] [--scheduler ADDRESS]
 
+QRELS always comes first, as in trec_eval (``trec_eval qrels run``); two TREC files given the
+other way round (the first with a run's 6 columns, the second with a qrels' 4) are refused in
+one line naming both.  ``--scheduler local|ADDRESS`` (audit, leaderboard, rows) computes on a
+Dask cluster and gives the same bits as without it; it replaces the former second console
+script ``rankaudit-distributed`` (now ``rankaudit rows``).
 RUN and QRELS are TREC files (``qid Q0 docno rank score tag`` / ``qid iter docno rel``) or
 long-format ``.csv`` / ``.tsv`` / ``.parquet`` tables (column names by option).  Every error
 (bad argument, missing or malformed file, data the audit refuses) is one line on stderr and exit
@@ -30,12 +36,12 @@ import os
 import sys
 from collections.abc import Sequence
 
-from rankaudit.cli import audit, checklist, compare, leaderboard
+from rankaudit.cli import audit, checklist, compare, leaderboard, rows
 from rankaudit.cli.common import PROG, OneLineParser, version
 
 __all__ = ["build_parser", "main"]
 
-COMMANDS = (audit, compare, checklist, leaderboard)
+COMMANDS = (audit, compare, checklist, leaderboard, rows)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,4 @@
-"""``rankaudit checklist``: the six-part tie-reporting checklist filled from a run."""
+"""``rankaudit checklist QRELS RUN``: the six-part tie-reporting checklist filled from a run."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.cli.common import (
     add_common_options,
+    check_order,
     check_output,
     emit,
     input_label,
@@ -27,8 +28,9 @@ def cmd_checklist(args: argparse.Namespace) -> int:
     parse_measures([args.measure])
     check_rule(args.ties, api="runs")
     check_count(args.n_permutations, "--n-permutations", RERUNS)
-    check_output(args.output, args.run, args.qrels)
-    run, qrels = read_run_arg(args.run, args), read_qrels_arg(args.qrels, args)
+    check_output(args.output, args.qrels, args.run)
+    check_order(args.qrels, args.run, args)
+    qrels, run = read_qrels_arg(args.qrels, args), read_run_arg(args.run, args)
     filled = run_checklist(
         run,
         qrels,
@@ -43,7 +45,7 @@ def cmd_checklist(args: argparse.Namespace) -> int:
     if args.format == "json":
         doc = {
             "checklist": filled.to_dict(),
-            "inputs": input_records(run=run, qrels=qrels),
+            "inputs": input_records(qrels=qrels, run=run),
         }
         emit(to_json(doc), args.output)
     else:
@@ -58,8 +60,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="fill the six-part tie-reporting checklist",
         description="Fill the Part IV reporting checklist from RUN and QRELS.",
     )
-    p.add_argument("run", help="run file")
-    p.add_argument("qrels", help="qrels file")
+    p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
+    p.add_argument("run", help="run file (TREC: qid Q0 docno rank score tag)")
     p.add_argument("-m", "--measure", default="nDCG@10", help="measure (default: %(default)s)")
     p.add_argument(
         "--ties",

@@ -4,18 +4,24 @@ any supported format, the common options, and writing the report."""
 from __future__ import annotations
 
 import argparse
+import functools
+import gzip
 import json
 import sys
 from pathlib import Path
 
 import numpy as np
 
+from rankaudit._checks import WORKERS, CountBound, check_count
 from rankaudit._version import __version__
+from rankaudit.distributed.cluster import connect
+from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.measures.registry import describe_measures
 from rankaudit.measures.rules import RULES, RUN_TIE_RULES, check_rules
 from rankaudit.runs import outputs
-from rankaudit.runs.evaluate import DEFAULT_MEASURES
+from rankaudit.runs.evaluate import DEFAULT_MEASURES, RunAudit
 from rankaudit.runs.inputs import file_sha256, input_name, is_reopenable_file
+from rankaudit.runs.leaderboard import audit_run_files
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.runs.tabular import read_long_qrels, read_long_run
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
@@ -26,11 +32,16 @@ __all__ = [
     "OneLineParser",
     "add_common_options",
     "add_measure_options",
+    "add_scheduler_options",
+    "audit_files",
+    "check_order",
     "check_output",
+    "count_type",
     "emit",
     "input_label",
     "input_records",
     "json_ready",
+    "reader_args",
     "read_qrels_arg",
     "read_run_arg",
     "sha256_of",
@@ -49,6 +60,25 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message} (see --help)\n")
         raise SystemExit(2)
+
+
+def count_type(bound: CountBound):
+    """argparse type: a count in ``1..bound`` (:func:`rankaudit._checks.check_count`), refused
+    as argparse refuses a value (``argument --workers: must be an integer >= 1``): a worker
+    count of 0 would start no worker and wait forever, a huge one never finish."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= 1; got {text!r}") from None
+        try:
+            return check_count(value, "the value", bound)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("the value ")) from None
+
+    parse.__name__ = "count"  # how argparse names the type in its message
+    return parse
 
 
 def version() -> str:
@@ -96,6 +126,45 @@ def read_qrels_arg(path: str, args: argparse.Namespace) -> Qrels:
         relevance_col=args.relevance_col,
         file_format=kind,
     )
+
+
+#: TREC text columns: a run line ``qid Q0 docno rank score tag``, a qrels line
+#: ``qid iter docno rel``.
+RUN_FIELDS, QRELS_FIELDS = 6, 4
+_PEEK_BYTES = 1 << 16
+
+
+def _first_fields(path: str) -> int | None:
+    """The number of blank-separated fields of the first non-empty line of a regular file
+    (gzip by content), read apart from the reader; None for a pipe, ``-`` or an unreadable
+    file (the reader reports those)."""
+    if path == "-" or not is_reopenable_file(path):
+        return None
+    try:
+        with open(path, "rb") as raw:
+            head = raw.read(2)
+            raw.seek(0)
+            stream = gzip.open(raw) if head == b"\x1f\x8b" else raw
+            data = stream.read(_PEEK_BYTES)
+    except (OSError, EOFError, gzip.BadGzipFile):
+        return None
+    for line in data.splitlines():
+        if line.split():
+            return len(line.split())
+    return None
+
+
+def check_order(qrels: str, run: str, args: argparse.Namespace) -> None:
+    """Refuse, before anything is read, a QRELS and RUN given the wrong way round (the order
+    is trec_eval's: qrels first): the first file's first line has a run's 6 columns and the
+    second's a qrels' 4 (TREC text files only; a pipe cannot be looked at twice)."""
+    if _kind(qrels, args.input_format) != "trec" or _kind(run, args.input_format) != "trec":
+        return
+    if _first_fields(qrels) == RUN_FIELDS and _first_fields(run) == QRELS_FIELDS:
+        raise ValueError(
+            f"{qrels} looks like a run ({RUN_FIELDS} columns) and {run} like qrels "
+            f"({QRELS_FIELDS} columns): the order is QRELS RUN, as trec_eval's"
+        )
 
 
 def tie_rules(values: str | list[str]) -> list[str]:
@@ -227,3 +296,52 @@ def add_common_options(p: argparse.ArgumentParser) -> None:
         help="write to FILE instead of stdout ('-': stdout); a file is replaced whole, keeping "
         "its mode, a symlink's target is written, a device or FIFO is written into",
     )
+
+
+#: The options that say how to read an input (a small picklable namespace for Dask workers).
+READ_OPTIONS = ("input_format", "query_col", "docno_col", "score_col", "relevance_col")
+
+
+def reader_args(args: argparse.Namespace) -> argparse.Namespace:
+    """Only the reading options of ``args`` (:data:`READ_OPTIONS`)."""
+    return argparse.Namespace(**{k: getattr(args, k) for k in READ_OPTIONS})
+
+
+def add_scheduler_options(p: argparse.ArgumentParser, what: str) -> None:
+    """``--scheduler local|ADDRESS`` and ``--workers``, as every command that can use Dask
+    takes them; ``what`` says what becomes a task."""
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help=f"compute {what} as Dask tasks on this scheduler (tcp://host:8786), or 'local' "
+        "for a LocalCluster of --workers processes (default: in this process); the numbers "
+        "are the same bits either way",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help=f"LocalCluster worker processes, 1..{WORKERS} (default: %(default)s)",
+    )
+
+
+def audit_files(
+    args: argparse.Namespace, paths: list[str], options: dict[str, object]
+) -> list[RunAudit]:
+    """The audit of every run of ``paths`` against ``args.qrels`` (``options``: of
+    :func:`rankaudit.audit_run`): in this process, or one Dask task a run on
+    ``args.scheduler`` (:func:`rankaudit.distributed.leaderboard.audit_run_files_on_cluster`);
+    the same kernels, the same bits."""
+    check_count(args.workers, "--workers", WORKERS)
+    read_run = functools.partial(read_run_arg, args=reader_args(args))
+    if args.scheduler is None:
+        qrels = read_qrels_arg(args.qrels, args)
+        return audit_run_files(paths, read_run, qrels, **options)
+    read_qrels = functools.partial(read_qrels_arg, args=reader_args(args))
+    try:
+        with connect(args.scheduler, args.workers) as client:
+            return audit_run_files_on_cluster(
+                client, paths, read_run, args.qrels, read_qrels, **options
+            )
+    except ImportError as exc:  # no Dask here: one line, as every other error
+        raise ValueError(str(exc)) from None

@@ -1,4 +1,6 @@
-"""``rankaudit compare``: two runs, paired by query, on values no tie order can move."""
+"""``rankaudit compare QRELS RUN_A RUN_B``: two runs, paired by query, on values no tie order
+can move.  The numbers (values, worst cases, paired tests, Holm over several ``-m``) are
+:func:`rankaudit.runs.compare.compare_measures`'s; this module only formats them."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import argparse
 from rankaudit._checks import BOOTSTRAP_RESAMPLES, SIGN_FLIPS, check_count
 from rankaudit.cli.common import (
     add_common_options,
+    check_order,
     check_output,
     emit,
     input_records,
@@ -15,66 +18,76 @@ from rankaudit.cli.common import (
     to_json,
 )
 from rankaudit.measures.registry import parse_measures
-from rankaudit.runs.compare import compare_runs
-from rankaudit.runs.significance import paired_bootstrap_lift, paired_randomisation_test
+from rankaudit.options import ResamplingOptions
+from rankaudit.runs.compare import compare_measures
 
 __all__ = ["cmd_compare", "register"]
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    (measure,) = parse_measures([args.measure])
+    measures = parse_measures(args.measures)
     check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
     check_count(args.n_boot, "--n-boot", BOOTSTRAP_RESAMPLES)
-    check_output(args.output, args.run_a, args.run_b, args.qrels)
+    resampling = ResamplingOptions(n_perm=args.n_perm, n_boot=args.n_boot, seed=args.seed)
+    check_output(args.output, args.qrels, args.run_a, args.run_b)
+    check_order(args.qrels, args.run_a, args)
     qrels = read_qrels_arg(args.qrels, args)
     run_a, run_b = read_run_arg(args.run_a, args), read_run_arg(args.run_b, args)
-    comparison = compare_runs(
+    comparisons = compare_measures(
         run_a,
         run_b,
         qrels,
-        measure,
+        measures,
         relevance_level=args.relevance_level,
         complete=args.complete,
-    )
-    summary = comparison.summary()
-    a, b = comparison.a["expected"], comparison.b["expected"]
-    summary["p_value_sign_flip"] = paired_randomisation_test(
-        a, b, n_perm=args.n_perm, seed=args.seed
-    )
-    if a.mean() > 0:
-        lift, lo, hi = paired_bootstrap_lift(a, b, n_boot=args.n_boot, seed=args.seed)
-        summary.update(lift_pct=lift, lift_ci_low=lo, lift_ci_high=hi)
-    else:
-        summary.update(lift_pct=None, lift_ci_low=None, lift_ci_high=None)
-    summary.update(
-        n_perm=args.n_perm,
-        n_boot=args.n_boot,
-        seed=args.seed,
-        inputs=input_records(run_a=run_a, run_b=run_b, qrels=qrels),
+        resampling=resampling,
     )
     if args.format == "json":
-        doc = dict(summary)
-        if args.per_query:
-            doc["per_query"] = comparison.per_query().to_dict(orient="records")
+        summaries = []
+        for c in comparisons:
+            summary = c.summary()
+            if args.per_query:
+                summary["per_query"] = c.per_query().to_dict(orient="records")
+            summaries.append(summary)
+        doc = {
+            "comparisons": summaries,
+            "n_perm": args.n_perm,
+            "n_boot": args.n_boot,
+            "seed": args.seed,
+            "inputs": input_records(qrels=qrels, run_a=run_a, run_b=run_b),
+        }
         emit(to_json(doc), args.output)
         return 0
-    s = summary
+    lines: list[str] = []
+    for c in comparisons:
+        lines += _comparison_text(c.summary(), args, several=len(comparisons) > 1)
+        if args.per_query:
+            lines += ["", c.per_query().to_string(index=False, float_format=lambda x: f"{x:.4f}")]
+        lines.append("")
+    emit("\n".join(lines[:-1]) + "\n", args.output)
+    return 0
+
+
+def _comparison_text(s: dict, args: argparse.Namespace, *, several: bool) -> list[str]:
+    """One measure's comparison as lines of text (the numbers of :func:`compare_runs`)."""
     verdict = "survives" if s["sign_survives_worst_case"] else "does NOT survive"
     over = "summed" if s["aggregation"] == "sum" else "mean"
+    holm = f", Holm over the {len(args.measures)} measures {s['p_holm']:.4g}" if several else ""
     lines = [
         f"{s['measure']} over {s['n_queries']} queries (expected over tie orders; {over} over "
         "queries, as trec_eval)",
         f"  A {args.run_a}: {s['value_a']:.4f}",
         f"  B {args.run_b}: {s['value_b']:.4f}",
         f"  B - A: {s['difference']:+.4f}   paired sign-flip p = {s['p_value_sign_flip']:.4g}"
-        f" ({args.n_perm} flips)",
+        f" ({args.n_perm} flips{holm})",
     ]
     if s["lift_pct"] is not None:
         lines.append(
             f"  lift of B over A: {s['lift_pct']:+.2f}% (95% paired bootstrap CI "
             f"{s['lift_ci_low']:+.2f}% .. {s['lift_ci_high']:+.2f}%)"
         )
-    lines += [
+    return [
+        *lines,
         f"  worst cases: B pessimistic - A optimistic = "
         f"{s['b_pessimistic_minus_a_optimistic']:+.4f};"
         f" B optimistic - A pessimistic = {s['b_optimistic_minus_a_pessimistic']:+.4f}",
@@ -87,13 +100,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
             else "left out of the comparison (-c scores them as 0)"
         ),
     ]
-    if args.per_query:
-        lines += [
-            "",
-            comparison.per_query().to_string(index=False, float_format=lambda x: f"{x:.4f}"),
-        ]
-    emit("\n".join(lines) + "\n", args.output)
-    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -101,14 +107,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "compare",
         help="two runs, paired by query, tie-robustly",
-        description="Paired comparison of RUN_B against RUN_A under the expected "
+        description="Paired comparison of RUN_B against RUN_A on QRELS under the expected "
         "rule (sign-flip test, bootstrap CI of the lift) and whether the sign of "
         "the difference survives the worst-case tie orders.",
     )
-    p.add_argument("run_a", help="baseline run file")
+    p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
+    p.add_argument("run_a", help="baseline run file (TREC: qid Q0 docno rank score tag)")
     p.add_argument("run_b", help="other run file")
-    p.add_argument("qrels", help="qrels file")
-    p.add_argument("-m", "--measure", default="nDCG@10", help="one measure (default: %(default)s)")
+    p.add_argument(
+        "-m",
+        "--measures",
+        nargs="+",
+        default=["nDCG@10"],
+        metavar="M",
+        help="measures, each compared on its own; several: Holm-adjusted p-values "
+        "(default: %(default)s)",
+    )
     p.add_argument(
         "--n-perm",
         type=int,

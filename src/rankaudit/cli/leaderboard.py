@@ -3,33 +3,30 @@
 from __future__ import annotations
 
 import argparse
-import functools
 import glob
 import io
 from pathlib import Path
 
 import pandas as pd
 
-from rankaudit._checks import SIGN_FLIPS, WORKERS, check_count
+from rankaudit._checks import SIGN_FLIPS, check_count
 from rankaudit.cli.common import (
     add_common_options,
     add_measure_options,
+    add_scheduler_options,
+    audit_files,
+    check_order,
     check_output,
     emit,
     input_label,
-    read_qrels_arg,
-    read_run_arg,
     sha256_of,
     tie_rules,
     to_json,
     version,
 )
-from rankaudit.distributed.cluster import connect
-from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.measures.registry import parse_measures
 from rankaudit.runs.leaderboard import (
     TEST_KEYS,
-    audit_run_files,
     build_leaderboard,
     leaderboard_rules,
 )
@@ -57,14 +54,6 @@ definitions (per measure, over the runs given):
   run names      a regular file by its file name; a pipe or standard input (-) by its
                  position and the argument as given: "run 2 (/dev/fd/62)", "run 1 (<stdin>)"
 """
-
-_READ_OPTIONS = (
-    "input_format",
-    "query_col",
-    "docno_col",
-    "score_col",
-    "relevance_col",
-)
 
 
 def expand_runs(items: list[str]) -> list[str]:
@@ -107,31 +96,11 @@ def run_names(paths: list[str]) -> list[str]:
     return names
 
 
-def _reader_args(args: argparse.Namespace) -> argparse.Namespace:
-    """Only the reading options (a small picklable namespace for the workers)."""
-    return argparse.Namespace(**{k: getattr(args, k) for k in _READ_OPTIONS})
-
-
-def _audits(args: argparse.Namespace, paths: list[str], options: dict) -> list:
-    read_run = functools.partial(read_run_arg, args=_reader_args(args))
-    if args.scheduler is None:
-        qrels = read_qrels_arg(args.qrels, args)
-        return audit_run_files(paths, read_run, qrels, **options)
-    read_qrels = functools.partial(read_qrels_arg, args=_reader_args(args))
-    try:
-        with connect(args.scheduler, args.workers) as client:
-            return audit_run_files_on_cluster(
-                client, paths, read_run, args.qrels, read_qrels, **options
-            )
-    except ImportError as exc:  # no Dask here: one line, as every other error
-        raise ValueError(str(exc)) from None
-
-
 def _wide(board) -> pd.DataFrame:
     """One row per run and measure: ranks and values under each rule, the rank interval."""
     values = board.table("values").pivot(index=["measure", "run"], columns="ties", values="value")
     values = values[list(board.rules)]
-    env = board.table("envelopes").set_index(["measure", "run"])[["prevalence"]]
+    env = board.table("envelopes").set_index(["measure", "run"])[["moved_share"]]
     rank = pd.DataFrame(
         [
             {"measure": r["measure"], "run": run, "ties": f"rank_{r['ties']}", "rank": k}
@@ -159,7 +128,7 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
     for m in board.measures:
         part = wide[wide["measure"] == m].drop(columns="measure")
         cols = ["run", "rank_trec_eval", "rank_expected", "best", "worst", *board.rules]
-        lines += ["", f"== {m} ==", part[[*cols, "prevalence"]].to_string(**fmt)]
+        lines += ["", f"== {m} ==", part[[*cols, "moved_share"]].to_string(**fmt)]
         t = taus[(taus["measure"] == m) & (taus["rule_a"] == "trec_eval")]
         t = t[t["rule_b"] == "expected"].iloc[0]
         n_dec = int((decided["measure"] == m).sum()) if len(decided) else 0
@@ -208,13 +177,13 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
     rules = leaderboard_rules(tie_rules(args.ties))
     check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
-    check_count(args.workers, "--workers", WORKERS)
     if args.table != "runs" and args.format != "csv":
         raise ValueError(f"--table {args.table} applies to --format csv only")
     paths = expand_runs(args.runs)
     if args.qrels == "-" and "-" in paths:
         raise ValueError("standard input (-) is both the qrels and a run: it can be read once")
     check_output(args.output, args.qrels, *paths)
+    check_order(args.qrels, paths[0], args)
     names = run_names(paths)
     baseline = _baseline_name(args.baseline, paths, names)
     options = dict(
@@ -224,7 +193,7 @@ def cmd_leaderboard(args: argparse.Namespace) -> int:
         complete=args.complete,
         seed=args.seed,
     )
-    audits = _audits(args, paths, options)
+    audits = audit_files(args, paths, options)
     board = build_leaderboard(names, audits, baseline=baseline, n_perm=args.n_perm, seed=args.seed)
     if args.format == "json":
         # the digests the readers took while reading (a piped run cannot be read twice)
@@ -297,18 +266,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=f"sign flips per test, 1..{SIGN_FLIPS} (more resolve no finer p-value than "
         "1e-6 and take seconds per test; default: %(default)s)",
     )
-    p.add_argument(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="audit the runs as Dask tasks on this scheduler (tcp://host:8786), "
-        "or 'local' for a LocalCluster of --workers processes",
-    )
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=2,
-        help=f"LocalCluster worker processes, 1..{WORKERS} (default: %(default)s)",
-    )
+    add_scheduler_options(p, "the runs' audits (one task a run)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")
     p.add_argument(
         "--table",

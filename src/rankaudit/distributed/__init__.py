@@ -8,7 +8,7 @@
 - :func:`exact_mean`: the partition-independent mean the two report.
 - :class:`SyntheticTable`: a synthetic long-format table, generated on the workers.
 - :mod:`rankaudit.distributed.leaderboard`: a whole track of run files audited as Dask tasks
-  (one run a task, the qrels shared once), for ``rankaudit leaderboard --scheduler``;
+  (one run a task, the qrels shared once), for ``rankaudit audit|leaderboard --scheduler``;
   :mod:`rankaudit.distributed.cluster` connects to a scheduler or starts a LocalCluster.
 
 Rows split across partitions are made whole first: only the lines that
@@ -31,23 +31,18 @@ the calls run on whatever Dask scheduler is active, e.g. ::
 On a real cluster the workers need rankaudit installed (same version) and must
 be able to read the input paths (shared filesystem or object store).
 
-Command line (a runnable example)
----------------------------------
-::
+Command line
+------------
+``rankaudit rows`` (the one console script; the former ``rankaudit-distributed`` and
+``python -m rankaudit.distributed`` are folded into it)::
 
-    python -m rankaudit.distributed                       # LocalCluster, synthetic table
-    python -m rankaudit.distributed --scheduler tcp://host:8786 --input data.parquet \\
-        --k 10 --ties expected --output per_row/ --prevalence
+    rankaudit rows --scheduler local                       # LocalCluster, synthetic table
+    rankaudit rows data.parquet --scheduler tcp://host:8786 --k 10 --ties expected hash \
+        --rows-dir per_row/ --tie-flags
 
-``--input`` takes a Parquet file, directory or glob, or CSV files (``*.csv``),
-in long format; without it a synthetic table of ``--synthetic-rows`` rows is
-generated on the workers.  Without ``--scheduler`` a ``LocalCluster`` with
-``--n-workers`` single-threaded worker processes is started and closed.
-``--row-col``, ``--item-col``, ``--score-col``, ``--label-col``,
-``--user-col`` name the columns; ``--row-partitioning`` is ``auto`` (default),
-``shuffle`` or ``check`` (rows known to be whole within partitions).  It prints the means (and
-the tie-prevalence summary with ``--prevalence``) and the wall time.
-``python -m rankaudit.distributed --help`` lists every option.
+gives the same bits without ``--scheduler`` (in one process); ``rankaudit audit`` and
+``rankaudit leaderboard`` take ``--scheduler`` too.  ``rankaudit rows --help`` lists every
+option.
 """
 
 from rankaudit.distributed.evaluate import DistributedEvaluation, evaluate

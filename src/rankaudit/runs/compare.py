@@ -11,13 +11,20 @@ queries, the sum for the counts NumRet, NumRel, NumRelRet, as trec_eval;
 :func:`rankaudit.measures.registry.aggregate_value`): ``value_a``, ``value_b`` and
 ``difference``; ``mean_a``, ``mean_b`` and ``mean_difference`` are the means whatever the
 aggregation.
-Significance tests are left to the caller (the command line uses
-:mod:`rankaudit.runs.significance`), so this room imports nothing above it.
+The paired tests (:mod:`rankaudit.runs.significance`) are computed here, on the per-query
+expected values, so a Python caller gets the numbers the command line prints:
+``p_value_sign_flip``, the two-sided sign-flip randomisation p-value of ``mean(d_q)`` (Fisher
+1935; Smucker, Allan & Carterette, CIKM 2007) from ``n_perm`` sign vectors; ``lift_pct`` with
+its 95% paired bootstrap CI (Efron & Tibshirani 1993) from ``n_boot`` query resamples (None
+when ``mean(A) = 0``: no relative lift exists); and, over several measures
+(:func:`compare_measures`), ``p_holm``, Holm's step-down adjustment of the sign-flip p-values
+(Holm 1979, Scand. J. Statist. 6:65-70).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -25,12 +32,53 @@ import pyarrow.compute as pc
 
 from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.list_evaluate import rounding_tolerance
-from rankaudit.measures.registry import Measure, parse_measure
+from rankaudit.measures.registry import Measure, parse_measure, parse_measures
+from rankaudit.options import DEFAULT_RESAMPLING, ResamplingOptions
 from rankaudit.runs.evaluate import evaluate_rules
 from rankaudit.runs.layout import join_run_qrels
+from rankaudit.runs.significance import (
+    holm_adjust,
+    paired_bootstrap_lift,
+    paired_randomisation_test,
+)
 from rankaudit.runs.tables import Qrels, Run, distinct_ids
 
-__all__ = ["RunComparison", "compare_runs"]
+__all__ = ["PairedTests", "RunComparison", "compare_measures", "compare_runs", "paired_tests"]
+
+
+@dataclass(frozen=True)
+class PairedTests:
+    """The paired tests of B against A on the per-query expected values (module docstring):
+    ``p_value_sign_flip``, ``lift_pct`` and its CI (None when ``mean(A) = 0``), and the
+    resampling they used."""
+
+    p_value_sign_flip: float
+    lift_pct: float | None
+    lift_ci_low: float | None
+    lift_ci_high: float | None
+    resampling: ResamplingOptions
+
+    def to_dict(self) -> dict[str, object]:
+        r = self.resampling
+        return {
+            "p_value_sign_flip": self.p_value_sign_flip,
+            "lift_pct": self.lift_pct,
+            "lift_ci_low": self.lift_ci_low,
+            "lift_ci_high": self.lift_ci_high,
+            "n_perm": r.n_perm,
+            "n_boot": r.n_boot,
+            "seed": r.seed,
+        }
+
+
+def paired_tests(a: np.ndarray, b: np.ndarray, resampling: ResamplingOptions) -> PairedTests:
+    """Sign-flip p-value of ``mean(b - a)`` and the bootstrap CI of the lift of ``b`` over
+    ``a`` (per query, paired), with the draws ``resampling`` names."""
+    p = paired_randomisation_test(a, b, n_perm=resampling.n_perm, seed=resampling.seed)
+    if a.mean() > 0:
+        lift, lo, hi = paired_bootstrap_lift(a, b, n_boot=resampling.n_boot, seed=resampling.seed)
+        return PairedTests(p, lift, lo, hi, resampling)
+    return PairedTests(p, None, None, None, resampling)
 
 
 @dataclass(frozen=True)
@@ -47,6 +95,8 @@ class RunComparison:
     only_in_a: np.ndarray
     only_in_b: np.ndarray
     complete: bool = False
+    tests: PairedTests | None = None
+    p_holm: float | None = None
 
     @property
     def differences(self) -> np.ndarray:
@@ -92,6 +142,8 @@ class RunComparison:
             "queries_only_in_a": [str(q) for q in self.only_in_a],
             "queries_only_in_b": [str(q) for q in self.only_in_b],
             "unanswered_scored_as_zero": bool(self.complete),
+            **(self.tests.to_dict() if self.tests is not None else {}),
+            **({"p_holm": self.p_holm} if self.p_holm is not None else {}),
         }
 
     def per_query(self) -> pd.DataFrame:
@@ -111,15 +163,22 @@ def compare_runs(
     *,
     relevance_level: int = 1,
     complete: bool = False,
+    resampling: ResamplingOptions | None = DEFAULT_RESAMPLING,
 ) -> RunComparison:
-    """Evaluate both runs under expected, pessimistic and optimistic, paired by query.
+    """Evaluate both runs under expected, pessimistic and optimistic, paired by query, with
+    the paired tests of B against A (``resampling``; None: no tests, ``tests`` is None).
 
     Queries are those evaluated for both runs (with ``complete=True`` all qrels queries, a
     query a run did not answer scoring 0 for it).  The judged queries that only one run
     answered are reported either way (:class:`RunComparison`), never dropped unsaid.
-    Raises ValueError when the runs share no evaluated query.
+    ``summary()`` holds the values, the worst cases and the tests: the numbers
+    ``rankaudit compare`` prints.  Raises ValueError when the runs share no evaluated query.
     """
     m = parse_measure(measure)
+    if resampling is not None and not isinstance(resampling, ResamplingOptions):
+        raise ValueError(
+            f"resampling must be a ResamplingOptions or None; got {type(resampling).__name__}"
+        )
     judged = distinct_ids(qrels.query)
     answered_a, answered_b = (
         np.asarray(pc.filter(judged, pc.is_in(judged, value_set=distinct_ids(r.query))), dtype=str)
@@ -134,12 +193,49 @@ def compare_runs(
     common, ia, ib = np.intersect1d(qa.astype(str), qb.astype(str), return_indices=True)
     if len(common) == 0:
         raise ValueError("the two runs share no query that the qrels judge: nothing to compare")
+    a, b = {r: v[ia] for r, v in va.items()}, {r: v[ib] for r, v in vb.items()}
+    tests = None if resampling is None else paired_tests(a["expected"], b["expected"], resampling)
     return RunComparison(
         m,
         common.astype(object),
-        {r: v[ia] for r, v in va.items()},
-        {r: v[ib] for r, v in vb.items()},
+        a,
+        b,
         np.setdiff1d(answered_a, answered_b).astype(object),
         np.setdiff1d(answered_b, answered_a).astype(object),
         bool(complete),
+        tests,
     )
+
+
+def compare_measures(
+    run_a: Run,
+    run_b: Run,
+    qrels: Qrels,
+    measures: Sequence[str | Measure] = ("nDCG@10",),
+    *,
+    relevance_level: int = 1,
+    complete: bool = False,
+    resampling: ResamplingOptions = DEFAULT_RESAMPLING,
+) -> list[RunComparison]:
+    """:func:`compare_runs` of every measure of ``measures`` (each with its paired tests),
+    each with ``p_holm``: Holm's adjustment of the sign-flip p-values over the measures
+    compared together (module docstring).  One measure: ``p_holm`` is its p-value."""
+    ms = parse_measures(measures)
+    if not isinstance(resampling, ResamplingOptions):
+        raise ValueError(f"resampling must be a ResamplingOptions; got {type(resampling).__name__}")
+    comparisons = [
+        compare_runs(
+            run_a,
+            run_b,
+            qrels,
+            m,
+            relevance_level=relevance_level,
+            complete=complete,
+            resampling=resampling,
+        )
+        for m in ms
+    ]
+    p_values = np.array([c.tests.p_value_sign_flip for c in comparisons if c.tests], dtype=float)
+    return [
+        replace(c, p_holm=float(p)) for c, p in zip(comparisons, holm_adjust(p_values), strict=True)
+    ]

@@ -2,8 +2,9 @@
 
 :func:`evaluate_run` is the one-rule call (a DataFrame, one row per query).
 :func:`audit_run` evaluates several rules on one layout and adds what the rules disagree on:
-the tie envelope (optimistic minus pessimistic) and the tie prevalence (share of queries
-whose value moves between the bounds: a tie that can change the measure).
+the tie envelope (optimistic minus pessimistic) and the moved share (share of queries whose
+value moves between the bounds: a tie that can change the measure; not to be confused with
+:func:`rankaudit.tie_prevalence`, the structural tie flags of rows).
 The run's value of a measure is its per-query values aggregated as trec_eval aggregates them:
 the mean over the evaluated queries, the sum for the counts (``NumRet``, ``NumRel``,
 ``NumRelRet``), as each family declares (:func:`rankaudit.measures.registry.aggregate_value`).
@@ -167,14 +168,15 @@ class RunAudit:
 
     def envelope(self) -> pd.DataFrame:
         """One row per measure: the value under each rule (aggregated as the measure declares),
-        the tie envelope, the prevalence, ``exact`` (whether ``expected`` is exact; every
-        measure of the registry is) and ``aggregation`` (``"mean"`` or ``"sum"``)."""
+        the tie envelope, the moved share (:meth:`moved_share`), ``exact`` (whether ``expected``
+        is exact; every measure of the registry is) and ``aggregation`` (``"mean"`` or
+        ``"sum"``)."""
         agg = self.aggregate().pivot(index="measure", columns="ties", values="value")
         agg = agg.reindex(index=[str(m) for m in self.measures], columns=list(self.values))
         agg.columns.name = None
         if "optimistic" in agg and "pessimistic" in agg:
             agg["envelope"] = agg["optimistic"] - agg["pessimistic"]
-        agg["prevalence"] = self.moves.mean(axis=0)
+        agg["moved_share"] = self.moves.mean(axis=0)
         # how ``expected`` was computed: True = exactly (closed form or dynamic programme)
         agg["exact"] = [FAMILIES[m.family].expectation == "exact" for m in self.measures]
         agg["aggregation"] = [m.aggregation for m in self.measures]
@@ -197,14 +199,17 @@ class RunAudit:
                 )
         return pd.concat(parts, ignore_index=True)
 
-    def prevalence(self) -> dict[str, float]:
-        """Share of queries with a tie that can move each measure, and with any tie at all."""
-        out = {
+    def moved_share(self) -> dict[str, float]:
+        """Per measure, the share of queries whose value a tie order moves: ``#{q : opt_q -
+        pess_q > rounding} / n`` (0 when no query was evaluated)."""
+        return {
             str(m): float(self.moves[:, j].mean()) if self.n_queries else 0.0
             for j, m in enumerate(self.measures)
         }
-        out["any_tie"] = float(self.any_tie.mean()) if self.n_queries else 0.0
-        return out
+
+    def any_tie_share(self) -> float:
+        """Share of queries whose retrieved list holds two equal scores (0 with no query)."""
+        return float(self.any_tie.mean()) if self.n_queries else 0.0
 
 
 def audit_batch(
@@ -240,7 +245,7 @@ def audit_run(
     seed: int = 0,
 ) -> RunAudit:
     """Evaluate ``run`` under every rule of ``ties`` (the bounds are always computed, for the
-    prevalence) on one layout."""
+    moved share) on one layout."""
     ms = parse_measures(measures)  # checked before the join: bad arguments fail fast
     rules = check_rules(ties, api="runs")
     seed = check_seed(seed)

@@ -5,7 +5,7 @@ Every reader of :mod:`rankaudit.runs` keeps this one contract: the tabular reade
 the same way in line-aligned blocks and shares these helpers:
 
 - The input is read **once**, start to end, so pipes and process substitution
-  (``rankaudit audit <(zcat run.gz) q.qrels``) work; nothing seeks or reads it again.  ``-``
+  (``rankaudit audit q.qrels <(zcat run.gz)``) work; nothing seeks or reads it again.  ``-``
   means standard input.
 - **gzip by content**: data that start with the gzip magic bytes ``1f 8b`` are decompressed,
   whatever the name (``run.GZ``, ``run.txt``); a file named ``.gz`` that holds plain text is

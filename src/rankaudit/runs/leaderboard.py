@@ -301,7 +301,7 @@ def build_leaderboard(
                 "pessimistic": rec["pessimistic"],
                 "expected": rec["expected"],
                 "optimistic": rec["optimistic"],
-                "prevalence": rec["prevalence"],
+                "moved_share": rec["moved_share"],
             }
             for rec in env.to_dict(orient="records")
         ]

@@ -344,7 +344,15 @@ def _parse_params(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
     return {key: parse_cli_value(value) for key, value in pairs}
 
 
+def _one_line(err: BaseException) -> str:
+    """An error as one line (its blanks and line ends folded), as ``rankaudit`` prints it."""
+    return " ".join(str(err).split()) or type(err).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the pipeline's command line; an error is one line on stderr,
+    ``python -m rankbook.report.pipeline COMMAND: error: message``, in ``rankaudit``'s style,
+    and exit status 2 (1 when chapters of ``run-all`` failed)."""
     parser = argparse.ArgumentParser(prog="python -m rankbook.report.pipeline")
     sub = parser.add_subparsers(dest="command", required=True)
     one = sub.add_parser("run", help="execute one chapter")
@@ -366,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("build", help="build the site from the executed chapters")
     args = parser.parse_args(argv)
     paths = Paths.default()
+    prefix = f"{parser.prog} {args.command}: error:"  # the one style of rankaudit's errors
     try:
         if args.command == "run":
             params = _parse_params(args.parameter)
@@ -383,18 +392,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 try:
                     run_chapter(name, paths=paths)
                 except ChapterFailed as err:
-                    print(f"ERROR: {err}", file=sys.stderr)
+                    print(f"{prefix} {_one_line(err)}", file=sys.stderr)
                     failures.append(name)
             if failures:
                 print(
-                    f"ERROR: {len(failures)} chapter(s) failed: {', '.join(failures)}",
+                    f"{prefix} {len(failures)} chapter(s) failed: {', '.join(failures)}",
                     file=sys.stderr,
                 )
                 return 1
         else:
             build_book(paths.book, paths.executed, results=paths.results)
     except (ChapterFailed, OSError, RuntimeError, ValueError) as err:
-        print(f"ERROR: {err}", file=sys.stderr)
+        print(f"{prefix} {_one_line(err)}", file=sys.stderr)
         return 2
     return 0
 
