@@ -8,7 +8,8 @@ executed notebooks by Jupyter Book 1 with ``execute_notebooks: "off"`` and
 ``-W -n --keep-going``, so a warning or a broken reference fails the build, and MathJax 3
 is copied next to the HTML so that math typesets offline; the course's three reveal.js decks
 (:mod:`rankbook.report.slides`) are written into ``html/slides`` from the same executed
-notebooks and results.
+notebooks and results; then the student edition, without solutions, is built from the same
+executed notebooks (:mod:`rankbook.course.editions`).
 
 ``run NN_name --out DIR`` is a student's rerun (:func:`run_chapter_into`): the executed
 notebook, the results JSON, the figures and one readable HTML page all go into ``DIR``, and
@@ -38,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from rankaudit._optional import require
+from rankbook.course.editions import build_student_edition
+from rankbook.course.solutions_page import write_solutions_page
 from rankbook.paths import find_project_root
 from rankbook.report.chapter_source import (
     chapter_names,
@@ -48,6 +51,7 @@ from rankbook.report.chapter_source import (
     read_source,
     smoke_parameters,
 )
+from rankbook.report.kernel import kernel_manager_class
 from rankbook.report.slides import build_slides
 from rankbook.report.standalone import export_figures, render_page
 
@@ -157,6 +161,7 @@ def run_chapter(
                 kernel_name="python3",
                 progress_bar=False,
                 request_save_on_cell_execute=False,
+                **({"kernel_manager_class": km} if (km := kernel_manager_class()) else {}),
             )
     except pm.PapermillExecutionError as err:
         raise ChapterFailed(
@@ -303,12 +308,23 @@ def install_mathjax(html_dir: Path) -> Path:
 
 
 def build_book(
-    book_dir: Path, executed: Path, *, results: Path | None = None, log=print
+    book_dir: Path,
+    executed: Path,
+    *,
+    results: Path | None = None,
+    student: bool = True,
+    log=print,
 ) -> Path:
     """Build the site in ``book_dir/_build/html`` from the executed notebooks, strictly, then
     the course's reveal.js decks into ``html/slides`` (:mod:`rankbook.report.slides`), from the
     executed notebooks and the results JSON in ``results`` (default: ``executed``'s sibling
     ``results``, as in ``book/_build``).
+
+    The instructor's page of every sheet's solutions (``book_dir/solutions.md``,
+    :mod:`rankbook.course.solutions_page`) is written first; with ``student`` (the default) the
+    student edition, without solutions, is built after the site into
+    ``book_dir/_build/student/_build/html`` from the same executed notebooks
+    (:mod:`rankbook.course.editions`).
 
     ``book_dir/chapters`` must resolve to ``executed`` (in the repository it is a
     symlink to ``_build/executed``).
@@ -319,6 +335,7 @@ def build_book(
     jb = Path(sys.executable).parent / "jupyter-book"
     if not jb.is_file():
         raise FileNotFoundError(f"{jb} not found: is jupyter-book installed in this environment?")
+    write_solutions_page(book_dir)
     cmd = [str(jb), "build", str(book_dir), "-W", "-n", "--keep-going"]
     log("  " + " ".join(cmd))
     proc = subprocess.run(cmd)
@@ -333,6 +350,9 @@ def build_book(
     for deck in build_slides(html, executed, results):
         log(f"  slides: {deck}")
     log(f"  site: {html / 'index.html'}")
+    if student:
+        edition = build_student_edition(book_dir, instructor_html=html, log=log)
+        log(f"  student edition: {edition / 'index.html'}")
     return html
 
 
