@@ -1,7 +1,8 @@
 """The three sessions' exercise sheets (``book/sheet_session*.md``) run as written.
 
 Each sheet exercise names what to run (a ``python tools/student.py rerun NN_name -p key value
---out ...`` line, or a Python block; :func:`rankbook.course.sheets.parse_sheet` reads them) and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
+--out ...`` line, or a Python block; :func:`rankbook.course.sheets.parse_sheet` reads them)
+and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
 key may be followed by the fields to read inside it, in parentheses: ``table1`` (``lift_pct``).
 The slow test runs every exercise in page order, the chapters at their smoke sizes with the
 exercise's own parameters on top and ``~/rerun`` moved to a temporary folder, and finds every

@@ -57,7 +57,7 @@ def _close(a: float, b: float) -> bool:
 
 def _value(label: str, what: str, found: Any, expected: float) -> Check:
     ok = found is not None and _close(found, expected)
-    return Check(label, what, ok, f"{expected!r}", f"{found!r}")
+    return Check(label, what, ok, repr(float(expected)), f"{found!r}")
 
 
 def _relation(label: str, what: str, ok: bool, expected: str, found: Any) -> Check:

@@ -27,10 +27,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path, PurePath, PurePosixPath, PureWindowsPath
+from pathlib import Path, PurePath, PureWindowsPath
 
 __all__ = [
     "MIN_PYTHON",
+    "TORCH_CPU_INDEX",
     "folder_size",
     "main",
     "pip_install_commands",
@@ -53,15 +54,25 @@ def venv_python(venv: PurePath, windows: bool | None = None) -> PurePath:
     return venv / "Scripts" / "python.exe" if windows else venv / "bin" / "python"
 
 
-def pip_install_commands(python: PurePath, root: PurePath, full: bool) -> list[list[str]]:
+#: PyTorch's index of CPU-only wheels: on Linux, PyPI's torch wheel brings CUDA libraries.
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+
+
+def pip_install_commands(
+    python: PurePath, root: PurePath, full: bool, system: str = sys.platform
+) -> list[list[str]]:
     """The pip commands of the setup, as argument lists (no shell): requirements, checkout, check.
 
-    ``full`` installs the whole lock (sessions 2 and 3); otherwise ``requirements/student.in``
-    constrained by the lock (session 1).
+    ``full`` installs the whole lock (sessions 2 and 3, PyTorch included); otherwise
+    ``requirements/student.in`` constrained by the lock (session 1). On Linux (``system``
+    ``"linux"``) the full install also reads :data:`TORCH_CPU_INDEX`, so torch comes as the CPU
+    wheel (``2.13.0+cpu`` satisfies the lock's ``torch==2.13.0``); on macOS and Windows PyPI's
+    torch wheel is the CPU one already.
     """
     req = root / "requirements"
     pip = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    first = [*pip, "-r", str(req / "lock.txt")] if full else [
+    cpu = ["--extra-index-url", TORCH_CPU_INDEX] if system.startswith("linux") else []
+    first = [*pip, *cpu, "-r", str(req / "lock.txt")] if full else [
         *pip, "-r", str(req / "student.in"), "-c", str(req / "lock.txt")
     ]  # fmt: skip
     return [
@@ -98,7 +109,8 @@ def _python_of(venv: Path) -> Path:
     python = Path(venv_python(venv))
     if not python.is_file():
         raise SystemExit(
-            f"ERROR: {python} not found; set the environment up first: python tools/student.py setup"
+            f"ERROR: {python} not found; set the environment up first: "
+            "python tools/student.py setup"
         )
     return python
 
