@@ -16,7 +16,7 @@ help:
 	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\" OUT=~/rerun   the same into a folder of your own (site untouched)"
 	@echo "make bench    speed benchmarks against peers (prints ratio tables)"
 	@echo "make lint     ruff"
-	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/"
+	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/ (= python tools/student.py setup; run 1)"
 
 # --- setup -------------------------------------------------------------------------------
 $(STAMP): requirements/lock.txt pyproject.toml src/pyproject.toml
@@ -38,33 +38,16 @@ chromium:
 	    { echo "ERROR: could not install chromium (apt-get install chromium)"; exit 1; }; }
 
 # --- a student's own machine: session 1 without torch, LightGBM or the encoders ------------
-# requirements/student.in lists what session 1 needs (tests/test_student_env.py checks it against
-# the chapters' imports); requirements/lock.txt pins the versions. The chapters come from the
-# course guide's plan (book/decks, rankbook.report.slides.session_plans); each runs into its own folder with a
-# readable page (no site build, so no jupyter-book). The size is printed after installing and
-# again after the run (du -sh of the whole environment, the byte code compiled on the way included).
+# The student route is tools/student.py (Python only, so the same commands work on Linux, macOS
+# and Windows; see the course guide): `setup` installs requirements/student.in pinned by
+# requirements/lock.txt into .venv-student and prints its size; `run 1` fetches the data and runs
+# session 1's chapters (the course guide's plan, book/decks) into student-runs/<chapter>/.
 STUDENT_VENV ?= .venv-student
 STUDENT_OUT ?= student-runs
-SPY := $(STUDENT_VENV)/bin/python
-STUDENT_STAMP := $(STUDENT_VENV)/.rankaudit-student
 
-$(STUDENT_STAMP): requirements/student.in requirements/lock.txt pyproject.toml src/pyproject.toml
-	@start=$$(date +%s); \
-	{ test -x $(SPY) || $(PYTHON_BOOTSTRAP) -m venv $(STUDENT_VENV); } && \
-	$(SPY) -m pip install --disable-pip-version-check -q -r requirements/student.in -c requirements/lock.txt && \
-	$(SPY) -m pip install --disable-pip-version-check -q --no-deps -e . -e ./src && \
-	$(SPY) -m pip check && \
-	echo "student environment $(STUDENT_VENV): $$(du -sh $(STUDENT_VENV) | cut -f1), installed in $$(( $$(date +%s) - start )) s"
-	@touch $@
-
-student: $(STUDENT_STAMP)
-	$(SPY) -m rankbook.data.fetch
-	@start=$$(date +%s); \
-	for nb in $$($(SPY) -c "from rankbook.report.slides import session_plans; print(*session_plans()[0].chapters)"); do \
-	  $(SPY) -m rankbook.report.pipeline run $$nb --out $(STUDENT_OUT)/$$nb || exit 1; \
-	done; \
-	echo "session 1's chapters ran in $$(( $$(date +%s) - start )) s; pages: $(STUDENT_OUT)/*/*.html"; \
-	echo "student environment $(STUDENT_VENV) after the run: $$(du -sh $(STUDENT_VENV) | cut -f1)"
+student:
+	$(PYTHON_BOOTSTRAP) tools/student.py --venv $(STUDENT_VENV) setup
+	$(PYTHON_BOOTSTRAP) tools/student.py --venv $(STUDENT_VENV) run 1 --out $(STUDENT_OUT)
 
 # --- the book ----------------------------------------------------------------------------
 chapters: data

@@ -28,6 +28,7 @@ The compendium, ``rankbook`` (each may import the whole library's public rooms):
     16 ranking       LambdaMART, ablation, significance of lifts, the paper's constants
     17 throughput    chapter 14's throughput measurement
     18 report        params, provenance, results, glue, figures, prose, pipeline, slides
+    18 course        sheets, the solutions page, the student edition, the grader, student setup
 
 Also: no import cycle between modules, no function-local import of a package module
 (function-local imports are kept for heavy optional libraries only), and no private name (one
@@ -75,6 +76,7 @@ LAYERS: dict[str, dict[str, int]] = {
         "ranking": 16,
         "throughput": 17,
         "report": 18,
+        "course": 18,
     },
 }
 ROOT_LAYER = {"rankaudit": 7, "rankbook": 19}

@@ -1,8 +1,8 @@
-"""The two sessions' exercise sheets (``book/sheet_session1.md``, ``book/sheet_session2.md``)
-run as written.
+"""The three sessions' exercise sheets (``book/sheet_session*.md``) run as written.
 
-Each sheet exercise names what to run (a ``make chapter NB=... ARGS="..." OUT=...`` line, or a
-Python block) and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
+Each sheet exercise names what to run (a ``python tools/student.py rerun NN_name -p key value
+--out ...`` line, or a Python block; :func:`rankbook.course.sheets.parse_sheet` reads them)
+and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
 key may be followed by the fields to read inside it, in parentheses: ``table1`` (``lift_pct``).
 The slow test runs every exercise in page order, the chapters at their smoke sizes with the
 exercise's own parameters on top and ``~/rerun`` moved to a temporary folder, and finds every
@@ -17,74 +17,22 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
-from dataclasses import dataclass, field
 
 import pytest
 
+from rankbook.course.sheets import parse_sheet
 from tests.conftest import ROOT
 
-SHEETS = [ROOT / "book" / "sheet_session1.md", ROOT / "book" / "sheet_session2.md"]
-
-_BLOCK = re.compile(
-    r"^(?P<fence>`{3,})\{(?P<kind>exercise|solution)\}(?P<arg>[^\n]*)\n(?P<body>.*?)^(?P=fence)\s*$",
-    flags=re.S | re.M,
-)
-_MAKE = re.compile(r'make chapter NB=(\S+)(?: ARGS="([^"]*)")? OUT=(\S+)')
-_READ = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`(?:\s*\(([^()]*)\))?")
-_CODE = re.compile(r"^```(bash|python)\n(.*?)^```\s*$", flags=re.S | re.M)
-
-
-@dataclass
-class SheetItem:
-    """One exercise of a sheet: its label, runs, Python blocks and the keys it names."""
-
-    label: str
-    runs: list[tuple[str, dict[str, str], str]] = field(default_factory=list)
-    python: list[str] = field(default_factory=list)
-    keys: list[str] = field(default_factory=list)
-    fields: dict[str, list[str]] = field(default_factory=dict)
-    solved: bool = False
-
-
-def parse_sheet(text: str) -> list[SheetItem]:
-    """The exercises of a sheet page, in page order."""
-    items: dict[str, SheetItem] = {}
-    for block in _BLOCK.finditer(text):
-        body = block.group("body")
-        if block.group("kind") == "solution":
-            label = block.group("arg").strip()
-            if label in items:
-                items[label].solved = ":class: dropdown" in body
-            continue
-        label = re.search(r"^:label:\s*(\S+)", body, flags=re.M)
-        item = SheetItem(label.group(1) if label else "")
-        for lang, code in _CODE.findall(body):
-            if lang == "python":
-                item.python.append(code)
-            for nb, args, out in _MAKE.findall(code):
-                pairs = shlex.split(args)
-                if len(pairs) % 3 or any(p != "-p" for p in pairs[::3]):
-                    raise ValueError(f"{item.label}: ARGS must be '-p key value' pairs: {args!r}")
-                params = {pairs[i + 1]: pairs[i + 2] for i in range(0, len(pairs), 3)}
-                item.runs.append((nb, params, out))
-        read = re.search(r"\*\*Read:\*\*(.*?)(?:\n\n|\Z)", body, flags=re.S)
-        if read:
-            for key, inside in _READ.findall(read.group(1)):
-                item.keys.append(key)
-                item.fields[key] = re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", inside)
-        items[item.label] = item
-    return list(items.values())
-
+SHEETS = sorted((ROOT / "book").glob("sheet_session*.md"))
 
 @pytest.mark.parametrize("sheet", SHEETS, ids=lambda p: p.stem)
 def test_every_sheet_exercise_is_complete(sheet):
     items = parse_sheet(sheet.read_text(encoding="utf-8"))
     assert len(items) >= 5, f"{sheet.name}: {len(items)} exercises"
     for item in items:
-        assert re.fullmatch(r"s[12]-\d+", item.label), f"{sheet.name}: label {item.label!r}"
+        assert re.fullmatch(r"s[123]-\d+", item.label), f"{sheet.name}: label {item.label!r}"
         assert item.runs or item.python, f"{item.label}: nothing to run"
         assert item.keys, f"{item.label}: no **Read:** keys"
         assert item.solved, f"{item.label}: no solution folded by default (:class: dropdown)"
@@ -93,7 +41,7 @@ def test_every_sheet_exercise_is_complete(sheet):
 def test_parse_sheet_reads_an_exercise():
     text = (
         "````{exercise} T\n:label: s1-9\n\n```bash\n"
-        'make chapter NB=01_x ARGS="-p k 5 -p seed 2" OUT=~/rerun/s1-9\n```\n\n'
+        "python tools/student.py rerun 01_x -p k 5 -p seed 2 --out ~/rerun/s1-9\n```\n\n"
         "**Read:** `a_key`, `b_key`.\n````\n\n````{solution} s1-9\n:class: dropdown\n\nX\n````\n"
     )
     (item,) = parse_sheet(text)

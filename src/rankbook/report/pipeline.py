@@ -8,7 +8,8 @@ executed notebooks by Jupyter Book 1 with ``execute_notebooks: "off"`` and
 ``-W -n --keep-going``, so a warning or a broken reference fails the build, and MathJax 3
 is copied next to the HTML so that math typesets offline; the course's three reveal.js decks
 (:mod:`rankbook.report.slides`) are written into ``html/slides`` from the same executed
-notebooks and results.
+notebooks and results; then the student edition, without solutions, is built from the same
+executed notebooks (:mod:`rankbook.course.editions`).
 
 ``run NN_name --out DIR`` is a student's rerun (:func:`run_chapter_into`): the executed
 notebook, the results JSON, the figures and one readable HTML page all go into ``DIR``, and
@@ -27,8 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,7 +47,8 @@ from rankbook.report.chapter_source import (
     read_source,
     smoke_parameters,
 )
-from rankbook.report.slides import build_slides
+from rankbook.report.kernel import kernel_manager_class
+from rankbook.report.site_build import build_book, install_mathjax
 from rankbook.report.standalone import export_figures, render_page
 
 __all__ = [
@@ -157,6 +157,7 @@ def run_chapter(
                 kernel_name="python3",
                 progress_bar=False,
                 request_save_on_cell_execute=False,
+                **({"kernel_manager_class": km} if (km := kernel_manager_class()) else {}),
             )
     except pm.PapermillExecutionError as err:
         raise ChapterFailed(
@@ -285,55 +286,6 @@ def add_results_links(notebook, name: str, paths: Paths, *, plain: bool = False)
             break
     cells.insert(where, cell)
     notebook.cells = cells
-
-
-def install_mathjax(html_dir: Path) -> Path:
-    """Copy MathJax 3 (from the ``django-static-mathjax`` wheel) into ``_static/mathjax``."""
-    mathjax = require("mathjax", purpose="the site build")  # the django-static-mathjax package
-
-    base = Path(mathjax.__file__).parent
-    candidates = [p.parent for p in base.rglob("tex-chtml.js")]
-    if not candidates:
-        raise FileNotFoundError(f"tex-chtml.js not found under {base}.")
-    target = html_dir / "_static" / "mathjax"
-    if target.exists():
-        shutil.rmtree(target)
-    shutil.copytree(min(candidates, key=lambda p: len(p.parts)), target)
-    return target
-
-
-def build_book(
-    book_dir: Path, executed: Path, *, results: Path | None = None, log=print
-) -> Path:
-    """Build the site in ``book_dir/_build/html`` from the executed notebooks, strictly, then
-    the course's reveal.js decks into ``html/slides`` (:mod:`rankbook.report.slides`), from the
-    executed notebooks and the results JSON in ``results`` (default: ``executed``'s sibling
-    ``results``, as in ``book/_build``).
-
-    ``book_dir/chapters`` must resolve to ``executed`` (in the repository it is a
-    symlink to ``_build/executed``).
-    """
-    chapters = book_dir / "chapters"
-    if not chapters.exists():
-        raise FileNotFoundError(f"{chapters} is missing; it should point at {executed}.")
-    jb = Path(sys.executable).parent / "jupyter-book"
-    if not jb.is_file():
-        raise FileNotFoundError(f"{jb} not found: is jupyter-book installed in this environment?")
-    cmd = [str(jb), "build", str(book_dir), "-W", "-n", "--keep-going"]
-    log("  " + " ".join(cmd))
-    proc = subprocess.run(cmd)
-    if proc.returncode != 0:
-        raise RuntimeError(
-            f"jupyter-book build failed (exit {proc.returncode}); see the warnings above."
-        )
-    html = book_dir / "_build" / "html"
-    if not (html / "index.html").is_file():
-        raise RuntimeError(f"jupyter-book exited 0 but wrote no {html / 'index.html'}.")
-    install_mathjax(html)
-    for deck in build_slides(html, executed, results):
-        log(f"  slides: {deck}")
-    log(f"  site: {html / 'index.html'}")
-    return html
 
 
 def _parse_params(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
