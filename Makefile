@@ -16,7 +16,7 @@ help:
 	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\" OUT=~/rerun   the same into a folder of your own (site untouched)"
 	@echo "make bench    speed benchmarks against peers (prints ratio tables)"
 	@echo "make lint     ruff"
-	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/ (= python tools/student.py setup; run 1)"
+	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/ (= python src/rankbook/course/student.py setup; run 1)"
 
 # --- setup -------------------------------------------------------------------------------
 $(STAMP): requirements/lock.txt pyproject.toml src/pyproject.toml
@@ -38,7 +38,7 @@ chromium:
 	    { echo "ERROR: could not install chromium (apt-get install chromium)"; exit 1; }; }
 
 # --- a student's own machine: session 1 without torch, LightGBM or the encoders ------------
-# The student route is tools/student.py (Python only, so the same commands work on Linux, macOS
+# The student route is src/rankbook/course/student.py (Python only, so the same commands work on Linux, macOS
 # and Windows; see the course guide): `setup` installs requirements/student.in pinned by
 # requirements/lock.txt into .venv-student and prints its size; `run 1` fetches the data and runs
 # session 1's chapters (the course guide's plan, book/decks) into student-runs/<chapter>/.
@@ -46,8 +46,8 @@ STUDENT_VENV ?= .venv-student
 STUDENT_OUT ?= student-runs
 
 student:
-	$(PYTHON_BOOTSTRAP) tools/student.py --venv $(STUDENT_VENV) setup
-	$(PYTHON_BOOTSTRAP) tools/student.py --venv $(STUDENT_VENV) run 1 --out $(STUDENT_OUT)
+	$(PYTHON_BOOTSTRAP) src/rankbook/course/student.py --venv $(STUDENT_VENV) setup
+	$(PYTHON_BOOTSTRAP) src/rankbook/course/student.py --venv $(STUDENT_VENV) run 1 --out $(STUDENT_OUT)
 
 # --- the book ----------------------------------------------------------------------------
 chapters: data

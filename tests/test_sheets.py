@@ -1,7 +1,8 @@
 """The three sessions' exercise sheets (``book/sheet_session*.md``) run as written.
 
-Each sheet exercise names what to run (a ``python tools/student.py rerun NN_name -p key value
---out ...`` line, or a Python block; :func:`rankbook.course.sheets.parse_sheet` reads them)
+Each sheet exercise names what to run (a
+``python src/rankbook/course/student.py rerun NN_name -p key value --out ...`` line,
+or a Python block; :func:`rankbook.course.sheets.parse_sheet` reads them)
 and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
 key may be followed by the fields to read inside it, in parentheses: ``table1`` (``lift_pct``).
 The slow test runs every exercise in page order, the chapters at their smoke sizes with the
@@ -41,7 +42,8 @@ def test_every_sheet_exercise_is_complete(sheet):
 def test_parse_sheet_reads_an_exercise():
     text = (
         "````{exercise} T\n:label: s1-9\n\n```bash\n"
-        "python tools/student.py rerun 01_x -p k 5 -p seed 2 --out ~/rerun/s1-9\n```\n\n"
+        "python src/rankbook/course/student.py rerun 01_x -p k 5 -p seed 2"
+        " --out ~/rerun/s1-9\n```\n\n"
         "**Read:** `a_key`, `b_key`.\n````\n\n````{solution} s1-9\n:class: dropdown\n\nX\n````\n"
     )
     (item,) = parse_sheet(text)

@@ -21,7 +21,7 @@ SHEET = """(sheet-session1)=
 :label: s1-1
 
 ```bash
-python tools/student.py rerun 01_stable_sort_bias -p n_negatives 99 --out ~/rerun/s1-1
+python src/rankbook/course/student.py rerun 01_stable_sort_bias -p n_negatives 99 --out ~/rerun/s1-1
 ```
 
 **Read:** `all_tied_expected_ndcg10`.

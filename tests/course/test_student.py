@@ -1,4 +1,4 @@
-"""The student route's entry point (:mod:`rankbook.course.student`, ``tools/student.py``): its
+"""The student route's entry point (:mod:`rankbook.course.student`, run as a script): its
 paths on Windows and POSIX layouts, its commands without a shell, and its environment files."""
 
 from __future__ import annotations
@@ -53,15 +53,15 @@ def test_folder_size_sums_files(tmp_path):
     assert folder_size(tmp_path) == 8
 
 
-def test_tools_student_runs_with_the_system_python_and_says_what_is_missing(tmp_path):
-    script = ROOT / "tools" / "student.py"
+def test_student_script_runs_with_the_system_python_and_says_what_is_missing(tmp_path):
+    script = ROOT / "src" / "rankbook" / "course" / "student.py"
     help_ = subprocess.run([sys.executable, str(script), "--help"], capture_output=True, text=True)
     assert help_.returncode == 0 and "setup" in help_.stdout and "rerun" in help_.stdout
     proc = subprocess.run(
         [sys.executable, str(script), "--venv", str(tmp_path / "none"), "rerun", "00_quickstart",
          "--out", str(tmp_path / "q")], capture_output=True, text=True,
     )  # fmt: skip
-    assert proc.returncode != 0 and "tools/student.py setup" in proc.stderr
+    assert proc.returncode != 0 and "src/rankbook/course/student.py setup" in proc.stderr
 
 
 def test_the_python_version_is_stated_once_and_truthfully():
@@ -78,4 +78,5 @@ def test_the_python_version_is_stated_once_and_truthfully():
 def test_the_makefile_student_target_calls_the_entry_point():
     make = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = make[make.index("\nstudent:"):].split("\n\n")[0]
-    assert "tools/student.py" in target and "du " not in target and "bin/python" not in target
+    assert "src/rankbook/course/student.py" in target
+    assert "du " not in target and "bin/python" not in target

@@ -7,7 +7,7 @@ and Windows.
 * :mod:`rankbook.course.editions` builds the student edition of the site (no solutions);
 * :mod:`rankbook.course.grader` checks a student's rerun folders against a sheet;
 * :mod:`rankbook.course.student` sets up the student environment and runs a session (standard
-  library only, so that any Python can start it: ``python tools/student.py``).
+  library only, so that any Python can start it: ``python src/rankbook/course/student.py``).
 
 Command line: ``python -m rankbook.course grade SHEET FOLDER``.
 """

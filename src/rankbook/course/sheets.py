@@ -1,7 +1,7 @@
 """The exercise sheets (``book/sheet_session*.md``) and the solution blocks of every page.
 
 A sheet exercise is a sphinx-exercise ``exercise`` block with a ``:label:`` (``s1-2``), what to
-run (a rerun command ``python tools/student.py rerun NN_name -p key value ... --out
+run (a rerun command ``python src/rankbook/course/student.py rerun NN_name -p key value ... --out
 ~/rerun/s1-2``, or a Python block) and a ``**Read:**`` line naming the results keys to read; a
 key may be followed by the fields to read inside it, in parentheses: ``table1`` (``lift_pct``).
 Its ``solution`` block follows it. :func:`parse_sheet` reads the exercises of a sheet and
@@ -30,8 +30,10 @@ _BLOCK = re.compile(
     r"^(?P<fence>`{3,})\{(?P<kind>exercise|solution)\}(?P<arg>[^\n]*)\n(?P<body>.*?)^(?P=fence)\s*$",
     flags=re.S | re.M,
 )
-#: A sheet's rerun command: the student route (``tools/student.py rerun``).
-RERUN = re.compile(r"python tools/student\.py rerun (\S+)((?: -p \S+ \S+)*) --out (\S+)")
+#: A sheet's rerun command: the student route (``src/rankbook/course/student.py rerun``).
+RERUN = re.compile(
+    r"python src/rankbook/course/student\.py rerun (\S+)((?: -p \S+ \S+)*) --out (\S+)"
+)
 _READ = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`(?:\s*\(([^()]*)\))?")
 _CODE = re.compile(r"^```(bash|python|console|powershell)\n(.*?)^```\s*$", flags=re.S | re.M)
 

@@ -1,7 +1,8 @@
 """The student route on any operating system: set up ``.venv-student`` and run the chapters.
 
 Standard library only, so that any Python 3.11+ can start it from a fresh clone
-(``python tools/student.py ...``; ``py tools/student.py ...`` on Windows):
+(``python src/rankbook/course/student.py ...``; on Windows
+``py src\\rankbook\\course\\student.py ...``):
 
 * ``setup [--full]``: create the virtual environment, install ``requirements/student.in``
   pinned by ``requirements/lock.txt`` (with ``--full``, the whole lock: PyTorch, LightGBM and
@@ -110,7 +111,7 @@ def _python_of(venv: Path) -> Path:
     if not python.is_file():
         raise SystemExit(
             f"ERROR: {python} not found; set the environment up first: "
-            "python tools/student.py setup"
+            "python src/rankbook/course/student.py setup"
         )
     return python
 
@@ -138,13 +139,13 @@ def _session_chapters(python: Path, root: Path, session: int) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None, root: Path | None = None) -> int:
-    """The command line of ``tools/student.py``."""
+    """The command line of ``src/rankbook/course/student.py``."""
     if sys.version_info < MIN_PYTHON:
         print(f"ERROR: Python {'.'.join(map(str, MIN_PYTHON))} or newer is needed (this is "
               f"{sys.version.split()[0]}); see the course guide's setup.", file=sys.stderr)
         return 2  # fmt: skip
     root = root or Path(__file__).resolve().parents[3]
-    parser = argparse.ArgumentParser(prog="python tools/student.py")
+    parser = argparse.ArgumentParser(prog="python src/rankbook/course/student.py")
     parser.add_argument("--venv", default=root / ".venv-student", type=Path,
                         help="the environment's folder (default .venv-student)")  # fmt: skip
     sub = parser.add_subparsers(dest="command", required=True)
