@@ -116,3 +116,19 @@ def test_resampling_options_are_checked_by_the_one_validator():
         ResamplingOptions(n_boot=10**12)
     with pytest.raises(ValueError, match="seed must be an integer"):
         ResamplingOptions(seed=1.5)
+
+
+def test_leaderboard_in_python_gives_the_cli_board(capsys, files):
+    from rankaudit import leaderboard
+
+    argv = ["leaderboard", files["q.qrels"], files["a.run"], files["b.run"], files["c.run"]]
+    argv += ["-m", "AP", "P@2", "--n-perm", "50", "--seed", "3"]
+    cli = _json(capsys, argv)
+    qrels = read_trec_qrels(files["q.qrels"])
+    runs = {name: read_trec_run(files[name]) for name in ("a.run", "b.run", "c.run")}
+    board = leaderboard(runs, qrels, ["AP", "P@2"], resampling=ResamplingOptions(50, 2, 3))
+    python = json.loads(json.dumps(board.records()))
+    for key in ("values", "pairs", "kendall_tau", "tie_decided_pairs", "rankings"):
+        assert python[key] and python[key] == cli[key], key  # the CLI names a run by its file name
+    with pytest.raises(TypeError, match="resampling must be a ResamplingOptions"):
+        leaderboard(runs, qrels, resampling={"n_perm": 50})

@@ -7,8 +7,10 @@ The public face of the library:
   any measure of the registry with ``measures=``;
 - :func:`read_trec_run` / :func:`read_trec_qrels`, :func:`evaluate_run` and :func:`audit_run`:
   a run and its qrels, under trec_eval's definitions and every tie rule;
-- :func:`compare_runs`: two runs paired over their queries;
-- :func:`build_leaderboard`: many runs on one qrels, with what the tie order decides;
+- :func:`compare_runs` / :func:`compare_measures`: two runs paired over their queries, with
+  the paired tests (options in :class:`ResamplingOptions`);
+- :func:`leaderboard` (runs and qrels) / :func:`build_leaderboard` (audits already made): many
+  runs on one qrels, with what the tie order decides;
 - :func:`checklist` / :func:`run_checklist`: the reporting checklist, from rows or from a run;
 - :func:`tie_prevalence`: how often exact ties can change a metric;
 - :func:`audit_row_order`: a permutation audit of any evaluator callable;
@@ -51,9 +53,10 @@ from rankaudit._version import __version__
 from rankaudit.checklists.from_rows import checklist
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.errors import InputFileError
-from rankaudit.runs.compare import compare_runs
+from rankaudit.options import ResamplingOptions
+from rankaudit.runs.compare import compare_measures, compare_runs
 from rankaudit.runs.evaluate import audit_run, evaluate_run
-from rankaudit.runs.leaderboard import build_leaderboard
+from rankaudit.runs.leaderboard import build_leaderboard, leaderboard
 from rankaudit.runs.trec import read_trec_qrels, read_trec_run
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
@@ -61,14 +64,17 @@ from rankaudit.ties.prevalence import tie_prevalence
 
 __all__ = [
     "InputFileError",
+    "ResamplingOptions",
     "__version__",
     "audit_row_order",
     "audit_run",
     "build_leaderboard",
     "checklist",
+    "compare_measures",
     "compare_runs",
     "evaluate",
     "evaluate_run",
+    "leaderboard",
     "read_trec_qrels",
     "read_trec_run",
     "run_checklist",

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,7 +53,8 @@ from rankaudit._checks import SIGN_FLIPS, check_count, check_int
 from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.list_evaluate import rounding_tolerance
 from rankaudit.measures.registry import Measure
-from rankaudit.runs.evaluate import RunAudit, audit_run
+from rankaudit.options import DEFAULT_RESAMPLING, ResamplingOptions
+from rankaudit.runs.evaluate import DEFAULT_MEASURES, RunAudit, audit_run
 from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals, tau_ap
 from rankaudit.runs.significance import holm_adjust, paired_randomisation_test
 from rankaudit.runs.tables import Qrels, Run
@@ -66,6 +67,7 @@ __all__ = [
     "audit_run_file",
     "audit_run_files",
     "build_leaderboard",
+    "leaderboard",
     "leaderboard_rules",
     "paired_t_pvalue",
 ]
@@ -241,6 +243,44 @@ def _tie_decided(
         if reasons:
             rows.append({"measure": measure, "run_a": a, "run_b": b, "reason": "; ".join(reasons)})
     return rows
+
+
+def leaderboard(
+    runs: Mapping[str, Run],
+    qrels: Qrels,
+    measures: Sequence[str | Measure] = DEFAULT_MEASURES,
+    *,
+    baseline: str | None = None,
+    relevance_level: int = 1,
+    complete: bool = False,
+    resampling: ResamplingOptions = DEFAULT_RESAMPLING,
+) -> Leaderboard:
+    """The leaderboard of the runs ``runs`` (name to run, as read by ``read_trec_run``) on
+    ``qrels``: each run audited under :data:`LEADERBOARD_RULES` (``audit_run``), then ranked
+    and tested pairwise by :func:`build_leaderboard` with ``resampling.n_perm`` sign flips and
+    ``resampling.seed`` (the bootstrap count is not used by the leaderboard's tests).
+
+    The one call the command line's ``rankaudit leaderboard QRELS RUN...`` makes per run and
+    for the board; ``Mapping`` order is the order of ``names`` (it orients the pairs).
+    """
+    if not isinstance(resampling, ResamplingOptions):
+        raise TypeError(f"resampling must be a ResamplingOptions, got {type(resampling).__name__}")
+    names = [str(name) for name in runs]
+    audits = [
+        audit_run(
+            run,
+            qrels,
+            measures,
+            ties=LEADERBOARD_RULES,
+            relevance_level=relevance_level,
+            complete=complete,
+            seed=resampling.seed,
+        )
+        for run in runs.values()
+    ]
+    return build_leaderboard(
+        names, audits, baseline=baseline, n_perm=resampling.n_perm, seed=resampling.seed
+    )
 
 
 def build_leaderboard(
