@@ -86,9 +86,7 @@ def test_similar_is_an_equivalence_test_that_flips_with_the_gap():
     assert -same.margin_pct < same.ci_low <= same.ci_high < same.margin_pct
     far = paired_claims(_intent_rr(gap=0.05), INTENT_BASE, n_boot=1000).iloc[0]
     assert far.verdict == "contradicts the paper" and far.p_value > 0.05
-    noisy = paired_claims(
-        _intent_rr(n=30, gap=0.0, noise=0.3), INTENT_BASE, n_boot=1000
-    ).iloc[0]
+    noisy = paired_claims(_intent_rr(n=30, gap=0.0, noise=0.3), INTENT_BASE, n_boot=1000).iloc[0]
     assert noisy.verdict == "not resolved at this power"
 
 

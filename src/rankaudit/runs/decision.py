@@ -2,9 +2,9 @@
 
 A verdict is one of a small fixed set (:data:`VERDICTS`), a pure function of numbers the caller
 states: the estimate, its confidence interval and p-value (from the same resampling, so the CI
-excludes the null exactly when ``p <= alpha``; :func:`rankaudit.runs.significance.dual_interval_test`),
-the p-value adjusted within a stated family (Holm, 1979) and the power at the effect the claim
-is about (Cohen, 1988, ch. 2).
+excludes the null exactly when ``p <= alpha``;
+:func:`rankaudit.runs.significance.dual_interval_test`), the p-value adjusted within a stated
+family (Holm, 1979) and the power at the effect the claim is about (Cohen, 1988, ch. 2).
 
 Effect            :func:`effect_verdict`: "resolved above zero" when ``p_holm <= alpha`` and the
                   estimate is positive, "resolved below zero" when ``p_holm <= alpha`` and it is
@@ -120,7 +120,11 @@ def effect_verdict(
     the CI and the unadjusted test disagree (``ci`` excludes ``null`` but ``p > alpha``, or the
     reverse): they must come from one resampling.
     """
-    est, lo, hi = _finite(estimate, "estimate"), _finite(ci_low, "ci_low"), _finite(ci_high, "ci_high")
+    est, lo, hi = (
+        _finite(estimate, "estimate"),
+        _finite(ci_low, "ci_low"),
+        _finite(ci_high, "ci_high"),
+    )
     p, ph, a, n0 = (
         _probability(p_value, "p_value"),
         _probability(p_holm, "p_holm"),
@@ -145,7 +149,11 @@ def effect_verdict(
 def equivalence_verdict(p_tost: float, p_tost_holm: float, *, alpha: float = ALPHA) -> str:
     """:data:`EQUIVALENT` when the two one-sided tests reject after adjustment
     (``p_tost_holm <= alpha``), else :data:`NOT_RESOLVED`."""
-    p, ph, a = _probability(p_tost, "p_tost"), _probability(p_tost_holm, "p_tost_holm"), _level(alpha)
+    p, ph, a = (
+        _probability(p_tost, "p_tost"),
+        _probability(p_tost_holm, "p_tost_holm"),
+        _level(alpha),
+    )
     if ph < p:
         raise ValueError(f"an adjusted p-value is never below the raw one: {ph} < {p}")
     return EQUIVALENT if ph <= a else NOT_RESOLVED

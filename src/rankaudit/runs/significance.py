@@ -14,7 +14,8 @@ Bootstrap test and CI      one resampling gives both (:func:`dual_interval_test`
  from the same draws       Hinkley, 1997, "Bootstrap methods and their application", sections 4.4
                            and 5.2; Efron & Tibshirani, 1993, section 15.4). With the ``B`` sorted
                            draws ``s_(0) <= ... <= s_(B-1)``, ``k_lo = #{s <= null}`` and
-                           ``k_hi = #{s >= null}``: ``p = min(1, 2 (1 + min(k_lo, k_hi)) / (B + 1))``
+                           ``k_hi = #{s >= null}``:
+                           ``p = min(1, 2 (1 + min(k_lo, k_hi)) / (B + 1))``
                            and the CI is ``[s_(j), s_(B-1-j)]`` with ``j`` the largest integer for
                            which ``2 (1 + j) / (B + 1) <= alpha``. Then ``ci_low > null`` exactly
                            when ``k_lo <= j``, so *the CI excludes the null if and only if*
