@@ -125,3 +125,21 @@ def test_a_claim_record_refuses_a_mismatched_test_or_source():
     with pytest.raises(ValueError, match="quote"):
         Claim("x", "a", "b", "superiority", None)
     assert Claim("x", "a", "b", "superiority", None, source="book").source == "book"
+
+
+def test_the_books_own_comparison_has_no_quote_none_not_nan():
+    """A claim of the book's (no paper sentence) keeps ``paper_quote`` None, which the results
+    JSON writes; pandas turned it into NaN, which chapter 11's results writer refuses."""
+    rng = np.random.default_rng(3)
+    base = rng.uniform(0.1, 1.0, 200)
+    rr = pd.DataFrame(
+        {
+            "MLR": base,
+            "MLR + CosSim_lc": base + rng.normal(0, 0.05, 200),
+            "MLR + NCD_lc": base + rng.normal(0, 0.05, 200),
+        }
+    )
+    out = paired_claims(rr, {k: "MLR" for k in rr.columns[1:]}, n_boot=200)
+    book = out[out.source == "book"]
+    assert len(book) == 1
+    assert book.paper_quote.iloc[0] is None

@@ -164,7 +164,8 @@ def paired_claims(
         r["verdict"] = claim_verdict(claimed, reached, r["power"])
         r["agrees_with_paper"] = r["verdict"] == AGREES
     frame = pd.DataFrame(out, columns=CLAIM_COLUMNS)
-    # None (no margin: superiority; no paper difference: power), not NaN, which JSON refuses
-    for col in ("margin_pct", "power"):
+    # None (no margin: superiority; no paper difference: power; no quote: the book's own
+    # comparison), not NaN, which JSON refuses
+    for col in ("margin_pct", "power", "paper_quote"):
         frame[col] = pd.Series([r[col] for r in out], dtype=object)
     return frame

@@ -22,6 +22,7 @@ from rankbook.report.decision import (
     FEW_BELOW,
     MOST_ABOVE,
     SMALL_RATIO,
+    VERDICTS,
     row_claim_verdict,
     verdict_with_power,
 )
@@ -317,6 +318,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     # what the run read and used, as its results file records it
     out["data_label"] = str(results["table1"][0]["data_source"])
     out["embedder_name"] = str(results["embedder"])
+    # the decision standard's verdicts, which the page "How this book decides" pastes from here
+    out.update({f"decide_verdict_{i}": v for i, v in enumerate(VERDICTS)})
     return out
 
 
