@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.runs.decision import CONTRADICTS, MIN_POWER, NOT_RESOLVED
+from rankaudit.runs.decision import CONTRADICTS, MIN_POWER, NOT_RESOLVED, RESOLVED_ABOVE
 from rankbook.report.decision import row_claim_verdict, verdict_with_power
 from rankbook.report.page_words.ch11_ablation import (
     claim_depends,
@@ -192,10 +192,10 @@ def _oracle_words(
     ]
     failed = [v for v, w in row_verdicts.items() if w == CONTRADICTS]
     sees = (
-        "Its CI excludes zero, so the experiment can see context. "
-        if o["ci_low"] > 0
-        else "Its CI does not lie above zero: at this size the experiment cannot see even "
-        "perfect context. "
+        f"Its verdict: {RESOLVED_ABOVE}, so the experiment can see context. "
+        if o["verdict"] == RESOLVED_ABOVE
+        else f"Its verdict: {verdict_with_power(str(o['verdict']), o_power)}; at this size the "
+        "experiment cannot see even perfect context. "
     )
     nulls = (
         f"{count_phrase(len(null), len(row_verdicts), 'paper rows').capitalize()} "
@@ -299,8 +299,11 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:  # noqa: 
         out += [("reads_clicks", kind, "own_clicks"), ("reads_clicks", kind, "other_clicks")]
         if len(results["encoders"][kind]["best_epoch_per_seed"]) > 1:
             out += [("encoders", kind, "seed_spread"), ("encoders", kind, "gain_se")]
-    for i in range(len(results["table1"])):
-        out += [("table1", i, "lift_pct"), ("table1", i, ci), ("table1", i, "verdict")]
+    oracle = results["oracle_variant"]
+    for i, r in enumerate(results["table1"]):
+        out += [("table1", i, "lift_pct"), ("table1", i, "verdict")]
+        if r["variant"] == oracle:  # the oracle sentence prints its CI
+            out.append(("table1", i, ci))
     for i in range(len(results["paper_comparison"])):
         out += [("paper_comparison", i, ci), ("paper_comparison", i, "lift_pct")]
     for i in range(len(results["power"])):
