@@ -50,7 +50,7 @@ def _cpu() -> str:
 def measure(design: dict, params: dict, out_dir: Path) -> dict:
     """Run chapter 11 at ``design["n_sessions"]`` (other parameters as in ``params``)."""
     args = ["-p", "n_sessions", str(design["n_sessions"])]
-    for key in ("seed", "encoder_sessions", "n_seeds", "n_boot", "n_perm"):
+    for key in ("seed", "encoder_sessions", "n_seeds", "n_boot"):
         args += ["-p", key, str(params[key])]
     cmd = [sys.executable, "-m", "rankbook.report.pipeline", "run", "11_ablation", *args]
     t0 = time.perf_counter()

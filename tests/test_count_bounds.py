@@ -115,6 +115,7 @@ def _library_calls():
     from rankaudit.runs.significance import (
         equivalence_lift_difference,
         paired_bootstrap_lift,
+        paired_bootstrap_test,
         paired_lift_difference,
         paired_randomisation_test,
     )
@@ -128,7 +129,7 @@ def _library_calls():
         ("n_perm", SIGN_FLIPS, lambda n: paired_randomisation_test(a, b, n_perm=n)),
         ("n_boot", BOOTSTRAP_RESAMPLES, lambda n: paired_bootstrap_lift(a, b, n_boot=n)),
         ("n_boot", BOOTSTRAP_RESAMPLES, lambda n: paired_lift_difference(a, b, a, n_boot=n)),
-        ("n_perm", SIGN_FLIPS, lambda n: paired_lift_difference(a, b, a, n_perm=n)),
+        ("n_boot", BOOTSTRAP_RESAMPLES, lambda n: paired_bootstrap_test(a, b, n_boot=n)),
         (
             "n_boot",
             BOOTSTRAP_RESAMPLES,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from rankaudit.runs.decision import DEPARTS_EXPECTATION, MATCHES_EXPECTATION
 from rankbook.audit.tables import hash_agreement
 from rankbook.data.candidates import CandidateRows
 
@@ -40,12 +41,13 @@ def test_no_tied_relevant_item_sets_the_flag() -> None:
     )  # negatives tie, relevant not
     out = hash_agreement(rows, scores, k=3, n_seeds=3)
     assert out["n_relevant_tied"] == 0 and out["no_relevant_ties"] is True
-    assert out["z"] == 0.0 and out["within_1se"]
+    assert out["z"] == 0.0 and out["verdict"] == MATCHES_EXPECTATION
 
 
 def test_within_se_fails_when_the_hash_runs_are_shifted_off_the_expectation() -> None:
     """The agreement check can fail: shift every seed's NDCG away from the expectation by ten
-    standard errors and both flags turn false (the chapters report this check as a test)."""
+    standard errors and the verdict turns to 'departs from its expectation' (the chapters report
+    this check as a test)."""
     rng = np.random.default_rng(0)
     n, m = 300, 6
     rows = _rows(n, m)
@@ -56,5 +58,5 @@ def test_within_se_fails_when_the_hash_runs_are_shifted_off_the_expectation() ->
     ok = hash_agreement(rows, scores, k=3, n_seeds=8, per_seed=per_seed)
     shifted = per_seed + 10 * max(ok["hash_se_ndcg10"], 1e-3)
     bad = hash_agreement(rows, scores, k=3, n_seeds=8, per_seed=shifted)
-    assert not bad["within_1se"] and not bad["within_2se"]
+    assert bad["verdict"] == DEPARTS_EXPECTATION
     assert abs(bad["z"]) > 2

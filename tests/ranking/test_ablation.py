@@ -77,7 +77,7 @@ def test_ranker_beats_random_and_ablation_schema(exp):
     va = va.assign(noise=np.random.default_rng(2).random(len(va)))
     sets, rows = extend_feature_sets(sets, rows[:2], "MLR", ["noise"])
     res = run_ablation(
-        tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, n_perm=200, progress=False
+        tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, progress=False
     )
     t = res.table
     assert list(t.variant) == ["MLR + NCD_lc", "MLR + CosSim_lc", "MLR + noise"]
@@ -104,7 +104,7 @@ def test_ranker_beats_random_and_ablation_schema(exp):
     assert mrr > random_mrr
     # deterministic
     res2 = run_ablation(
-        tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, n_perm=200, progress=False
+        tr, va, extra, sets, rows, seeds=(0, 1), config=FAST, n_boot=200, progress=False
     )
     pd.testing.assert_frame_equal(res.table, res2.table)
 
@@ -140,7 +140,6 @@ def test_table1_share_of_oracle_and_rr_by_feature_set(exp):
         seeds=(0,),
         config=FAST,
         n_boot=100,
-        n_perm=100,
         progress=False,
     )
     recs = {r["variant"]: r for r in res.table1("sim", ORACLE_ROW)}
@@ -179,7 +178,6 @@ def test_context_sweep_grid_oracle_and_measured_returns():
         features=["CosSim_lc"],
         lgb_config=FAST,
         n_boot=100,
-        n_perm=100,
         progress=False,
     )
     assert len(out) == 4  # 2 grid points x (feature + oracle)

@@ -23,6 +23,7 @@ import re
 
 import pytest
 
+from rankaudit.runs.decision import VERDICTS
 from rankbook.report.page_words import DEPENDS, PAGE_WORDS
 from rankbook.report.pipeline import chapter_names
 from tests.conftest import ROOT
@@ -46,9 +47,12 @@ def _candidates(v):
     relative steps of 5% and 1% (and, in a list of records, to its neighbours' values, see
     :func:`_neighbours`); a flag is negated; a name (str) or a missing value (None) is
     replaced by another one (a name also by the other names of its record, see
-    :func:`_perturbed`)."""
+    :func:`_perturbed`); a verdict of :data:`rankaudit.runs.decision.VERDICTS` also by each
+    other verdict (a words function may refuse anything else as not a verdict)."""
     if isinstance(v, bool):
         return [not v]
+    if v in VERDICTS:  # a verdict of the decision standard moves to each other verdict
+        return [w for w in VERDICTS if w != v] + [v + "-moved", None]
     if v is None or isinstance(v, str):
         return ["another" if v is None else v + "-moved", None]
     v = float(v)
@@ -133,6 +137,16 @@ def test_flip_moves_flags_names_and_top_level_values():
     rows = {"rows": [{"v": 0.5}, {"v": 0.123456}]}
     assert flips(lambda r: {"w": str(r["rows"][0]["v"] == 0.123456)}, rows, ("rows", 0, "v"))
     assert not flips(lambda r: {"w": str(r["name"])}, results, (None, None, "same"))
+    # a verdict moved to another verdict: a words function that refuses non-verdicts still flips
+    verdicts = {"v": VERDICTS[0]}
+
+    def strict(r):
+        if r["v"] not in VERDICTS:
+            raise ValueError(r["v"])
+        return {"w": r["v"]}
+
+    assert flips(strict, verdicts, (None, None, "v"))
+    assert not flips(lambda r: {"w": "fixed"}, verdicts, (None, None, "v"))
 
 
 def test_flip_detects_a_word_that_ignores_its_number():

@@ -10,6 +10,18 @@ Paired bootstrap CI        resample queries with replacement ``B`` times (Efron 
                            recompute ``L`` with the same resample for both systems, take the
                            ``alpha/2`` and ``1 - alpha/2`` percentiles. Vectorised: each resample is
                            a multinomial count vector ``w`` and ``mean = w @ x / n``.
+Bootstrap test and CI      one resampling gives both (:func:`dual_interval_test`; Davison &
+ from the same draws       Hinkley, 1997, "Bootstrap methods and their application", sections 4.4
+                           and 5.2; Efron & Tibshirani, 1993, section 15.4). With the ``B`` sorted
+                           draws ``s_(0) <= ... <= s_(B-1)``, ``k_lo = #{s <= null}`` and
+                           ``k_hi = #{s >= null}``:
+                           ``p = min(1, 2 (1 + min(k_lo, k_hi)) / (B + 1))``
+                           and the CI is ``[s_(j), s_(B-1-j)]`` with ``j`` the largest integer for
+                           which ``2 (1 + j) / (B + 1) <= alpha``. Then ``ci_low > null`` exactly
+                           when ``k_lo <= j``, so *the CI excludes the null if and only if*
+                           ``p <= alpha``: a CI that excludes 0 beside ``p > alpha`` cannot occur.
+                           One-sided (TOST, :func:`equivalence_lift_difference`): ``p = (1 + k) /
+                           (B + 1)`` and ``j`` the largest with ``(1 + j) / (B + 1) <= alpha``.
 Paired randomisation test  H0: the labels "baseline"/"variant" are exchangeable within each query.
                            Statistic ``T = mean(v - b)``; each permutation flips the sign of every
                            ``d_q = v_q - b_q`` independently (Fisher, 1935; Smucker et al., 2007).
@@ -40,7 +52,7 @@ Equivalence of two lifts  two one-sided tests of ``|D| >= margin`` on the same b
                            (:func:`equivalence_lift_difference`).
 
 Public API: :func:`lift_pct`, :func:`equivalence_lift_difference`, :func:`paired_bootstrap_lift`,
-:func:`paired_randomisation_test`,
+:func:`paired_bootstrap_test`, :func:`dual_interval_test`, :func:`paired_randomisation_test`,
 :func:`paired_lift_difference`, :func:`exact_sign_flip_pvalue`, :func:`bonferroni_adjust`,
 :func:`holm_adjust`, :func:`bh_adjust`.
 """
@@ -55,11 +67,13 @@ from rankaudit.measures.list_evaluate import rounding_tolerance
 __all__ = [
     "bh_adjust",
     "bonferroni_adjust",
+    "dual_interval_test",
     "equivalence_lift_difference",
     "exact_sign_flip_pvalue",
     "holm_adjust",
     "lift_pct",
     "paired_bootstrap_lift",
+    "paired_bootstrap_test",
     "paired_lift_difference",
     "paired_randomisation_test",
 ]
@@ -99,6 +113,22 @@ def lift_pct(base: np.ndarray, variant: np.ndarray) -> float:
     return float(100.0 * (v.mean() / b.mean() - 1.0))
 
 
+def _lift_draws(b: np.ndarray, v: np.ndarray, n_boot: int, seed: int, chunk: int) -> np.ndarray:
+    """The ``n_boot`` paired bootstrap draws of the lift (whole queries resampled), finite ones."""
+    n = len(b)
+    rng = np.random.default_rng(seed)
+    xs = np.column_stack([b, v])
+    stats = np.empty(n_boot)
+    p = np.full(n, 1.0 / n)
+    for lo in range(0, n_boot, chunk):
+        m = min(chunk, n_boot - lo)
+        w = rng.multinomial(n, p, size=m).astype(np.float64)
+        means = w @ xs  # (m, 2) sums
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stats[lo : lo + m] = 100.0 * (means[:, 1] / means[:, 0] - 1.0)
+    return stats[np.isfinite(stats)]
+
+
 def paired_bootstrap_lift(
     base: np.ndarray,
     variant: np.ndarray,
@@ -116,20 +146,70 @@ def paired_bootstrap_lift(
     if not 0 < alpha < 1:
         raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
     lift = lift_pct(b, v)
-    n = len(b)
-    rng = np.random.default_rng(seed)
-    xs = np.column_stack([b, v])
-    stats = np.empty(n_boot)
-    p = np.full(n, 1.0 / n)
-    for lo in range(0, n_boot, chunk):
-        m = min(chunk, n_boot - lo)
-        w = rng.multinomial(n, p, size=m).astype(np.float64)
-        means = w @ xs  # (m, 2) sums
-        with np.errstate(divide="ignore", invalid="ignore"):
-            stats[lo : lo + m] = 100.0 * (means[:, 1] / means[:, 0] - 1.0)
-    stats = stats[np.isfinite(stats)]
+    stats = _lift_draws(b, v, n_boot, seed, chunk)
     lo_q, hi_q = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
     return lift, float(lo_q), float(hi_q)
+
+
+def _order_index(n_draws: int, alpha: float, sides: int) -> int:
+    """The largest ``j >= 0`` with ``sides * (1 + j) / (n_draws + 1) <= alpha`` (the float
+    expression the p-value uses, so the two agree bit for bit)."""
+    j = int(alpha * (n_draws + 1) / sides) - 1
+    while j + 1 < n_draws and sides * (1 + (j + 1)) / (n_draws + 1) <= alpha:
+        j += 1
+    while j >= 0 and sides * (1 + j) / (n_draws + 1) > alpha:
+        j -= 1
+    if j < 0:
+        need = int(np.ceil(sides / alpha)) - 1
+        raise ValueError(
+            f"{n_draws} bootstrap draws cannot reach level {alpha}: need at least {need}"
+        )
+    return j
+
+
+def dual_interval_test(
+    draws: np.ndarray, *, null: float = 0.0, alpha: float = 0.05
+) -> tuple[float, float, float]:
+    """``(ci_low, ci_high, p)`` from one set of bootstrap draws, dual by construction.
+
+    Two-sided (module docstring): ``p = min(1, 2 (1 + min(k_lo, k_hi)) / (B + 1))`` with
+    ``k_lo = #{draws <= null}``, ``k_hi = #{draws >= null}``, and the CI ``[s_(j), s_(B-1-j)]``
+    of the sorted draws, ``j`` the largest integer with ``2 (1 + j) / (B + 1) <= alpha``. The CI
+    excludes ``null`` exactly when ``p <= alpha`` (Davison & Hinkley, 1997, section 4.4).
+    """
+    s = np.sort(np.asarray(draws, dtype=np.float64))
+    if s.ndim != 1 or len(s) == 0 or not np.isfinite(s).all():
+        raise ValueError("draws must be a non-empty 1-D array of finite numbers")
+    if not 0 < alpha < 1:
+        raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
+    n = len(s)
+    j = _order_index(n, alpha, 2)
+    k = min(int(np.sum(s <= null)), int(np.sum(s >= null)))
+    p = min(1.0, 2 * (1 + k) / (n + 1))
+    return float(s[j]), float(s[n - 1 - j]), float(p)
+
+
+def paired_bootstrap_test(
+    base: np.ndarray,
+    variant: np.ndarray,
+    *,
+    n_boot: int = 2000,
+    seed: int = 0,
+    alpha: float = 0.05,
+    chunk: int = 250,
+) -> tuple[float, float, float, float]:
+    """``(lift, ci_low, ci_high, p)``: the lift in per cent, its CI and its two-sided p-value,
+    all from the same ``n_boot`` paired query resamples (:func:`dual_interval_test`), so the CI
+    excludes 0 exactly when ``p <= alpha``. Differences of rounding alone are no difference:
+    ``p = 1`` and the CI is widened to include 0."""
+    b, v = _check_pair(base, variant)
+    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
+    chunk = check_int(chunk, "chunk", lo=1, hi=MAX_CHUNK)
+    lift = lift_pct(b, v)
+    lo, hi, p = dual_interval_test(_lift_draws(b, v, n_boot, seed, chunk), alpha=alpha)
+    if _rounding_alone(b, v, v - b):
+        return lift, min(lo, 0.0), max(hi, 0.0), 1.0
+    return lift, lo, hi, p
 
 
 def paired_randomisation_test(
@@ -223,27 +303,27 @@ def paired_lift_difference(
     b: np.ndarray,
     *,
     n_boot: int = 2000,
-    n_perm: int = 10000,
     seed: int = 0,
     alpha: float = 0.05,
 ) -> tuple[float, float, float, float]:
     """``(diff, ci_low, ci_high, p)``: lift of ``a`` minus lift of ``b`` over ``base``, in points.
 
-    Percentile CI from ``n_boot`` resamples of whole queries (module docstring); ``p`` is the
-    sign-flip randomisation test of ``mean(a - b)``, which has the sign of ``diff``.
+    The CI and the two-sided p-value come from the same ``n_boot`` resamples of whole queries
+    (:func:`dual_interval_test`), so the CI excludes 0 exactly when ``p <= alpha``; differences
+    of rounding alone between ``a`` and ``b`` give ``p = 1`` and a CI widened to include 0.
     """
     b0, va = _check_pair(base, a)
     _, vb = _check_pair(base, b)
     if b0.mean() <= 0:
         raise ValueError("mean(base) must be > 0 for a relative lift")
     n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
-    n_perm = check_count(n_perm, "n_perm", SIGN_FLIPS)
     if not 0 < alpha < 1:
         raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
     diff, stats = _difference_draws(b0, va, vb, n_boot, seed)
-    lo_q, hi_q = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
-    p_value = paired_randomisation_test(vb, va, n_perm=n_perm, seed=seed)
-    return diff, float(lo_q), float(hi_q), p_value
+    lo, hi, p = dual_interval_test(stats, alpha=alpha)
+    if _rounding_alone(vb, va, va - vb):
+        return diff, min(lo, 0.0), max(hi, 0.0), 1.0
+    return diff, lo, hi, p
 
 
 def _difference_draws(
@@ -280,8 +360,10 @@ def equivalence_lift_difference(
     H0: ``|L_a - L_b| >= margin_pct`` (percentage points of lift) on the paired bootstrap draws
     ``D*`` of :func:`paired_lift_difference`: ``p_lower = (1 + #{D* <= -margin}) / (1 + B)``,
     ``p_upper = (1 + #{D* >= margin}) / (1 + B)``, ``p_tost = max(p_lower, p_upper)``.
-    Equivalence at level ``alpha`` is ``p_tost <= alpha``, about the ``1 - 2 alpha`` percentile
-    CI ``[ci_low, ci_high]`` (returned) lying inside ``(-margin, margin)``.
+    The returned ``1 - 2 alpha`` CI is ``[s_(j), s_(B-1-j)]`` of the sorted draws, ``j`` the
+    largest integer with ``(1 + j) / (B + 1) <= alpha`` (module docstring), so equivalence at
+    level ``alpha`` (``p_tost <= alpha``) holds exactly when the CI lies inside
+    ``(-margin, margin)``.
     """
     b0, va = _check_pair(base, a)
     _, vb = _check_pair(base, b)
@@ -293,7 +375,9 @@ def equivalence_lift_difference(
     if not 0 < alpha < 0.5:
         raise ValueError(f"need 0 < alpha < 0.5, got alpha={alpha}")
     diff, stats = _difference_draws(b0, va, vb, n_boot, seed)
-    lo_q, hi_q = np.quantile(stats, [alpha, 1 - alpha])
-    p_lower = (1 + int(np.sum(stats <= -margin_pct))) / (1 + len(stats))
-    p_upper = (1 + int(np.sum(stats >= margin_pct))) / (1 + len(stats))
-    return diff, float(lo_q), float(hi_q), float(max(p_lower, p_upper))
+    s = np.sort(stats)
+    n = len(s)
+    j = _order_index(n, alpha, 1)
+    p_lower = (1 + int(np.sum(s <= -margin_pct))) / (1 + n)
+    p_upper = (1 + int(np.sum(s >= margin_pct))) / (1 + n)
+    return diff, float(s[j]), float(s[n - 1 - j]), float(max(p_lower, p_upper))

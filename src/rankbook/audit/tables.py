@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit.measures.hashing import hash_collisions, ids_to_keys
+from rankaudit.runs.decision import Z_AGREE, expectation_verdict
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
@@ -205,8 +206,11 @@ def hash_agreement(
     """The hash-mean vs exact-expectation test for one score (NDCG@k).
 
     ``se = sd / sqrt(n_seeds)`` (sd: seed-to-seed sd of the row-mean NDCG@k),
-    ``z = (hash_mean - expected) / se``; the closed-form sd of one run's row mean under uniform
-    random ties is ``sqrt(sum_r Var_r) / n_rows`` (exact per-row variances).
+    ``z = (hash_mean - expected) / se``; ``verdict`` is the book's one expectation rule,
+    :func:`rankaudit.runs.decision.expectation_verdict` (agrees when ``|z| <=``
+    :data:`~rankaudit.runs.decision.Z_AGREE`, recorded as ``z_agree``); the closed-form sd of
+    one run's row mean under uniform random ties is ``sqrt(sum_r Var_r) / n_rows`` (exact
+    per-row variances).
 
     ``n_relevant_tied`` counts the rows whose relevant item shares its score with another
     candidate (:func:`rankaudit.tie_prevalence`); ``no_relevant_ties`` is true exactly when that
@@ -238,8 +242,8 @@ def hash_agreement(
         "closed_form_sd_ndcg10": closed_sd,
         "sd_ratio": _sd_ratio(sd, closed_sd),
         "z": float(z),
-        "within_1se": degenerate or bool(abs(mean - expected) <= se),
-        "within_2se": degenerate or bool(abs(mean - expected) <= 2 * se),
+        "z_agree": Z_AGREE,
+        "verdict": expectation_verdict(z),
         "no_relevant_ties": n_relevant_tied == 0,
         "n_relevant_tied": n_relevant_tied,
         "n_seeds": int(n_seeds),

@@ -9,9 +9,11 @@ with P2).
 For every feature set and seed a LambdaMART model is trained on the training window (early-stopped
 on the validation window) and scored on the test window. The metric is MRR of the sold item over
 test queries with a sale (:func:`rankbook.ranking.sale_metrics.sale_rr`), under ``ties="expected"``
-and ``"input_order"``. A row's lift, bootstrap CI and randomisation p-value use per-query RR
-**averaged over seeds** (so the test is about the feature, not one seed's luck); the per-seed lifts
-are reported as the seed spread.
+and ``"input_order"``. A row's lift, bootstrap CI and bootstrap p-value (both from the same
+resamples, :func:`rankaudit.runs.significance.paired_bootstrap_test`, so the CI excludes zero
+exactly when ``p <= 0.05``) use per-query RR **averaged over seeds**
+(so the test is about the feature, not one seed's luck); the per-seed lifts are reported as the
+seed spread.
 
 Interfaces (the sequence-model chapter reuses these)
 ---------------------------------
@@ -40,11 +42,8 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from rankaudit.runs.significance import (
-    holm_adjust,
-    paired_bootstrap_lift,
-    paired_randomisation_test,
-)
+from rankaudit.runs.decision import effect_verdict
+from rankaudit.runs.significance import holm_adjust, paired_bootstrap_test
 from rankbook.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart
 from rankbook.ranking.power import share_of_oracle
 from rankbook.ranking.sale_metrics import sale_rr, sale_tie_prevalence
@@ -117,7 +116,9 @@ class AblationResult:
         its lift / the oracle row's lift (None when the oracle's lift is not positive).
         ``p_holm``: the rows' ``p_value`` adjusted together by Holm's step-down procedure
         (:func:`rankaudit.runs.significance.holm_adjust`), the oracle row left out of the
-        family (its ``p_holm`` is None): a page reads the feature rows at once.
+        family (its ``p_holm`` is None): a page reads the feature rows at once. ``verdict``:
+        :func:`rankaudit.runs.decision.effect_verdict` at the row's Holm-adjusted p-value (the
+        oracle row as a family of one).
         """
         cols = [
             "variant",
@@ -152,6 +153,11 @@ class AblationResult:
         for i, p in zip(family, holm, strict=True):
             recs[i]["p_holm"] = float(p)
         for r in recs:
+            p_family = r["p_value"] if r["p_holm"] is None else r["p_holm"]
+            r["verdict"] = effect_verdict(
+                r["lift_pct"], r["ci_low"], r["ci_high"], r["p_value"], p_family
+            )
+        for r in recs:
             r["data_source"] = data_source
             r["share_of_oracle"] = (
                 None if oracle is None else share_of_oracle(r["lift_pct"], oracle)
@@ -169,7 +175,6 @@ def run_ablation(
     seeds: Sequence[int] = (0, 1, 2),
     config: LambdaMARTConfig | None = None,
     n_boot: int = 2000,
-    n_perm: int = 10000,
     stat_seed: int = 0,
     progress: bool = True,
 ) -> AblationResult:
@@ -236,8 +241,7 @@ def run_ablation(
     for k, r in enumerate(rows):
         b_e = wide_e[r.baseline].mean(axis=1).to_numpy()
         v_e = wide_e[r.variant].mean(axis=1).to_numpy()
-        lift, lo, hi = paired_bootstrap_lift(b_e, v_e, n_boot=n_boot, seed=stat_seed + k)
-        p = paired_randomisation_test(b_e, v_e, n_perm=n_perm, seed=stat_seed + k)
+        lift, lo, hi, p = paired_bootstrap_test(b_e, v_e, n_boot=n_boot, seed=stat_seed + k)
         seed_lifts = np.array(
             [100 * (wide_e[r.variant][s].mean() / wide_e[r.baseline][s].mean() - 1) for s in seeds]
         )

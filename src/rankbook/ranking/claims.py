@@ -1,23 +1,28 @@
 """The paper's qualitative claims as paired tests over the same test queries.
 
 Sheng et al. (2025, section 3.2) read their Table 1 in words
-(:data:`rankbook.ranking.paper.PAPER_CLAIMS`, each quoted verbatim). Two lifts over the same
-baseline and the same test queries are paired, so their difference is tested per query
-(:mod:`rankaudit.runs.significance`):
+(:data:`rankbook.ranking.paper.PAPER_CLAIMS`, each quoted verbatim; the book adds comparisons of
+its own, ``source == "book"``). Two lifts over the same baseline and the same test queries are
+paired, so their difference is tested per query (:mod:`rankaudit.runs.significance`):
 
     ``diff = L_a - L_b = 100 * (MRR_a - MRR_b) / MRR_baseline``   (percentage points of lift)
 
-*Superiority* ("beats", "outperforms"; the paper claims ``diff > 0``): paired bootstrap 95% CI
-and a two-sided sign-flip p-value. The claim *agrees* when the CI lies above zero, is
-*contradicted* when it lies below zero, and is *not resolved* otherwise.
+Every verdict is :mod:`rankaudit.runs.decision`'s, the rule every table row follows too.
 
-*Equivalence* ("similar"; the paper claims ``|diff| < margin``): two one-sided tests (TOST) with
-the stated ``margin_pct``, on the 90% bootstrap CI. The claim *agrees* when ``p_tost <= 0.05``
-(the 90% CI lies inside ``(-margin, margin)``), is *contradicted* when the 95% CI lies wholly
-outside the margin, and is *not resolved* otherwise.
+*Superiority* ("beats", "outperforms"; the claim is ``diff > 0``): paired bootstrap 95% CI and
+two-sided p-value from the same resamples; ``reached`` is
+:func:`~rankaudit.runs.decision.effect_verdict` at the Holm-adjusted p-value.
 
-``p_holm`` adjusts the claims' p-values together (Holm, 1979), so reading several claims at
-once does not inflate the family-wise error rate.
+*Equivalence* ("similar"; the claim is ``|diff| < margin``): two one-sided tests (TOST) with the
+stated ``margin_pct`` on the 90% bootstrap CI; ``reached`` is "equivalent within the margin" when
+the Holm-adjusted TOST p-value is at most 0.05, a resolved side when the 95% CI lies wholly
+outside the margin, otherwise not resolved.
+
+``verdict`` is :func:`~rankaudit.runs.decision.claim_verdict`: "agrees with the paper" when
+``reached`` is what the claim asserts; "contradicts the paper" only when the opposite is resolved
+and ``power`` (the paired test's power at the paper's own difference, ``|L_a - L_b|`` of its
+Table 1, or at the margin for equivalence; :func:`rankbook.ranking.power.power_paired`) is at
+least 0.8. ``p_holm`` adjusts the claims' p-values together (Holm, 1979).
 
 Public API: :func:`paired_claims`.
 """
@@ -29,12 +34,23 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from rankaudit.runs.decision import (
+    AGREES,
+    EQUIVALENT,
+    NOT_RESOLVED,
+    RESOLVED_ABOVE,
+    RESOLVED_BELOW,
+    claim_verdict,
+    effect_verdict,
+    equivalence_verdict,
+)
 from rankaudit.runs.significance import (
     equivalence_lift_difference,
     holm_adjust,
     paired_lift_difference,
 )
-from rankbook.ranking.paper import PAPER_CLAIMS, Claim
+from rankbook.ranking.paper import PAPER_CLAIMS, PAPER_TABLE1_LIFT_PCT, Claim
+from rankbook.ranking.power import paired_sd, power_paired
 
 __all__ = ["CLAIM_COLUMNS", "paired_claims"]
 
@@ -53,9 +69,26 @@ CLAIM_COLUMNS = [
     "ci_high",
     "p_value",
     "p_holm",
+    "power",
+    "reached",
     "verdict",
     "agrees_with_paper",
 ]
+
+
+def _claim_power(c: Claim, arrays: tuple[np.ndarray, ...]) -> float | None:
+    """Power of the paired test at the paper's difference (or the margin, for equivalence)."""
+    base, a, b = arrays
+    if c.test == "equivalence":
+        effect = float(c.margin_pct)
+    elif c.variant_a in PAPER_TABLE1_LIFT_PCT and c.variant_b in PAPER_TABLE1_LIFT_PCT:
+        effect = PAPER_TABLE1_LIFT_PCT[c.variant_a] - PAPER_TABLE1_LIFT_PCT[c.variant_b]
+    else:
+        return None
+    sd = paired_sd(b, a)
+    if effect == 0 or sd == 0:
+        return None
+    return power_paired(effect / 100.0 * float(base.mean()), sd, len(base))
 
 
 def paired_claims(
@@ -64,7 +97,6 @@ def paired_claims(
     *,
     claims: Sequence[Claim] = PAPER_CLAIMS,
     n_boot: int = 2000,
-    n_perm: int = 5000,
     seed: int = 0,
 ) -> pd.DataFrame:
     """One line per claim whose two variants are columns of ``rr`` (others are skipped).
@@ -75,7 +107,7 @@ def paired_claims(
     Columns: :data:`CLAIM_COLUMNS`; ``ci_low``/``ci_high`` are the 95% CI for superiority and
     the 90% CI (the TOST interval) for equivalence; ``margin_pct`` is None for superiority.
     """
-    out = []
+    out, outside = [], []
     for k, c in enumerate(claims):
         a, b = c.variant_a, c.variant_b
         if a not in rr or b not in rr:
@@ -90,20 +122,16 @@ def paired_claims(
             raise ValueError(f"claim {c.claim!r}: rr has no column for the baseline {base!r}")
         arrays = rr[base].to_numpy(), rr[a].to_numpy(), rr[b].to_numpy()
         if c.test == "superiority":
-            diff, lo, hi, p = paired_lift_difference(
-                *arrays, n_boot=n_boot, n_perm=n_perm, seed=seed + k
-            )
-            verdict = "agrees" if lo > 0 else "contradicts" if hi < 0 else "not resolved"
+            diff, lo, hi, p = paired_lift_difference(*arrays, n_boot=n_boot, seed=seed + k)
+            outside.append(None)
         else:
             m = float(c.margin_pct)
             diff, lo, hi, p = equivalence_lift_difference(
                 *arrays, margin_pct=m, n_boot=n_boot, seed=seed + k
             )
-            _, lo95, hi95, _ = paired_lift_difference(
-                *arrays, n_boot=n_boot, n_perm=1, seed=seed + k
-            )
-            outside = lo95 >= m or hi95 <= -m
-            verdict = "agrees" if p <= 0.05 else "contradicts" if outside else "not resolved"
+            _, lo95, hi95, _ = paired_lift_difference(*arrays, n_boot=n_boot, seed=seed + k)
+            side = RESOLVED_ABOVE if lo95 >= m else RESOLVED_BELOW if hi95 <= -m else None
+            outside.append(side)
         out.append(
             {
                 "claim": c.claim,
@@ -118,13 +146,26 @@ def paired_claims(
                 "ci_low": lo,
                 "ci_high": hi,
                 "p_value": p,
-                "verdict": verdict,
-                "agrees_with_paper": verdict == "agrees",
+                "power": _claim_power(c, arrays),
             }
         )
-    frame = pd.DataFrame(out, columns=[col for col in CLAIM_COLUMNS if col != "p_holm"])
-    # None (no margin: superiority), not NaN, which results JSON refuses
-    frame["margin_pct"] = pd.Series([r["margin_pct"] for r in out], dtype=object)
-    holm = holm_adjust(frame.p_value.to_numpy()) if len(frame) else np.empty(0)
-    frame.insert(CLAIM_COLUMNS.index("p_holm"), "p_holm", holm)
+    holm = holm_adjust(np.array([r["p_value"] for r in out])) if out else np.empty(0)
+    for r, ph, side in zip(out, holm, outside, strict=True):
+        r["p_holm"] = float(ph)
+        if r["test"] == "superiority":
+            claimed = RESOLVED_ABOVE
+            reached = effect_verdict(r["diff_pct"], r["ci_low"], r["ci_high"], r["p_value"], ph)
+        else:
+            claimed = EQUIVALENT
+            reached = equivalence_verdict(r["p_value"], ph)
+            if reached == NOT_RESOLVED and side is not None:
+                reached = side
+        r["reached"] = reached
+        r["verdict"] = claim_verdict(claimed, reached, r["power"])
+        r["agrees_with_paper"] = r["verdict"] == AGREES
+    frame = pd.DataFrame(out, columns=CLAIM_COLUMNS)
+    # None (no margin: superiority; no paper difference: power; no quote: the book's own
+    # comparison), not NaN, which JSON refuses
+    for col in ("margin_pct", "power", "paper_quote"):
+        frame[col] = pd.Series([r[col] for r in out], dtype=object)
     return frame

@@ -280,7 +280,6 @@ def context_sweep(
     lgb_config: LambdaMARTConfig | None = None,
     fractions: dict[str, float] | None = None,
     n_boot: int = 1000,
-    n_perm: int = 2000,
     progress: bool = True,
 ) -> pd.DataFrame:
     """Lift of ``MLR + f`` over MLR for each feature and the oracle, on the ``p_switch x p_return``
@@ -309,7 +308,6 @@ def context_sweep(
             seeds=seeds,
             config=lgb_config,
             n_boot=n_boot,
-            n_perm=n_perm,
             progress=False,
         )
         later = log.queries[log.queries.query_index > 0]

@@ -31,6 +31,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rankaudit.runs.decision import MATCHES_EXPECTATION
+
 __all__ = [
     "CHECK_KINDS",
     "HASH_AGREEMENT_TEST",
@@ -107,23 +109,29 @@ def validate_checks(checks: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
 
 
 def hash_agreement_checks(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """One check per score: ``within_2se`` of :func:`rankbook.audit.tables.hash_agreement`.
+    """One check per score: the ``verdict`` of :func:`rankbook.audit.tables.hash_agreement`
+    (the book's one expectation rule, ``|z| <= z_agree``).
 
-    ``rows``: records with ``score`` (optional), ``within_2se`` and ``no_relevant_ties``.
+    ``rows``: records with ``score`` (optional), ``verdict``, ``z_agree`` and
+    ``no_relevant_ties``.
     """
     out = []
     for r in rows:
-        name = f"hash mean within 2 se of the expectation ({r.get('score', 'score')})"
+        agrees = r["verdict"] == MATCHES_EXPECTATION
+        name = (
+            f"hash mean within |z| <= {float(r['z_agree']):g} of the expectation "
+            f"({r.get('score', 'score')})"
+        )
         if r["no_relevant_ties"]:
             out.append(
                 identity_check(
                     name,
-                    bool(r["within_2se"]),
+                    agrees,
                     "no relevant item is tied, so every tie order gives the same metric",
                 )
             )
         else:
-            out.append(falsifiable_check(name, bool(r["within_2se"]), HASH_AGREEMENT_TEST))
+            out.append(falsifiable_check(name, agrees, HASH_AGREEMENT_TEST))
     return out
 
 

@@ -180,12 +180,14 @@ def verdict_phrase(
     return f"not resolved at this size (power {pw:.2f})"
 
 
-def p_value_phrase(p: float, n_perm: int | None = None) -> str:
+def p_value_phrase(p: float, n_perm: int | None = None, *, unit: str = "permutations") -> str:
     """A p-value as printed: never "p = 0.000".
 
     With ``n_perm`` permutations the smallest possible value is ``1 / (n_perm + 1)``; at that floor
     the phrase is "p ≤ 0.001 (1,000 permutations)" (the bound rounded up to two significant
-    figures). Otherwise three decimals, or two significant figures below 0.001.
+    figures; ``unit`` names the draws, e.g. "bootstrap resamples" for a bootstrap p-value,
+    whose floor is the same ``1 / (B + 1)``). Otherwise three decimals, or two significant
+    figures below 0.001.
     """
     v = _finite(p, "p")
     if not 0.0 <= v <= 1.0:
@@ -199,7 +201,7 @@ def p_value_phrase(p: float, n_perm: int | None = None) -> str:
             exp = math.floor(math.log10(floor)) - 1
             bound = math.ceil(floor / 10.0**exp) * 10.0**exp
             return f"p ≤ {bound:.{max(0, -exp)}f}".rstrip("0").rstrip(".") + (
-                f" ({b:,} permutations)"
+                f" ({b:,} {unit})"
             )
     elif v == 0.0:
         raise ValueError("p = 0 is not a p-value: pass n_perm for a Monte Carlo floor")

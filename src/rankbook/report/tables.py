@@ -66,6 +66,7 @@ def table1_views(
     records: Sequence[Mapping[str, Any]],
     *,
     n_perm: int,
+    unit: str = "permutations",
     paper: Mapping[str, float],
     paper_online: Mapping[str, float],
     extra: Mapping[str, Sequence[Any]] | None = None,
@@ -88,7 +89,7 @@ def table1_views(
     def p(value: Any) -> str:
         if value is None or pd.isna(value):
             return "—"
-        return p_value_phrase(float(value), n_perm).removeprefix("p = ")
+        return p_value_phrase(float(value), n_perm, unit=unit).removeprefix("p = ")
 
     lifts = pd.DataFrame(
         {

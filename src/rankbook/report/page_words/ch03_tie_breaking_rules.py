@@ -1,6 +1,7 @@
 """Chapter 03's computed words: where input order lands against the optimistic bound and the
 expectation, whether the hash collision fallback was needed, whether the mean over hash seeds
-agrees with the expectation (``|z|`` against a stated threshold), which rules passed the
+agrees with the expectation (the book's one rule, ``|z| <= z_agree``,
+:func:`rankaudit.runs.decision.expectation_verdict`), which rules passed the
 permutation test (largest row change against the audit's ``atol``), and whether moving the
 relevant item last equals the pessimistic bound (to a stated tolerance).
 
@@ -57,9 +58,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
                 "so the item-id fallback was needed here",
             ),
         ),
-        "seed_mean_verdict": threshold_word(
-            abs(seeds["z"]), seeds["threshold"], words=("agrees with", "differs from")
-        ),
+        "seed_mean_verdict": str(seeds["verdict"]),
         "invariant_rules": list_phrase(passed, empty="no rule"),
         "failing_rules": list_phrase(failed, empty="no rule"),
         "random_verdict": flag_word(
@@ -83,8 +82,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  #
         (key, None, "optimistic"),
         (key, None, "expected"),
         ("collisions", None, "n_collisions"),
-        ("hash_seed_check", None, "z"),
-        ("hash_seed_check", None, "threshold"),
+        ("hash_seed_check", None, "verdict"),
         *[("rule_audit", i, "max_row_change") for i in range(len(results["rule_audit"]))],
         ("restored_rows", None, "relevant_last"),
         ("restored_rows", None, "pessimistic"),

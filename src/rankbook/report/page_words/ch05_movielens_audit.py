@@ -1,8 +1,9 @@
 """Chapter 05's computed words: the sign of attribute overlap's move from input order to hash
-(and whether it agrees with the paper's), the hash-vs-expectation verdicts (the recorded
-``within_1se``/``within_2se`` flags), the prevalence and move comparisons between score
-families, the concept-sparsity sweep against the paper's gap, popularity at four decimals, and
-input order against the optimistic bound (to a stated tolerance).
+(and whether it agrees with the paper's), the hash-vs-expectation verdicts (each family's
+recorded ``verdict``, the book's one expectation rule ``|z| <= z_agree``), the prevalence and move
+comparisons between score families, the concept-sparsity sweep against the paper's gap,
+popularity at four decimals, and input order against the optimistic bound (to a stated
+tolerance).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit.runs.decision import MATCHES_EXPECTATION
 from rankbook.report.prose import (
     comparison_word,
     count_phrase,
@@ -70,8 +72,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     gap, cen_gap = _gap(results, "overlap"), _gap(results, "centered")
     agree = results["hash_vs_expected"]
     ov = agree[_index(results, "hash_vs_expected", "overlap")]
-    within_2 = [bool(flag_word(a["within_2se"]) == "yes") for a in agree]
-    outside = [a["score"] for a, w in zip(agree, within_2, strict=True) if not w]
+    within = [a["verdict"] == MATCHES_EXPECTATION for a in agree]
+    outside = [a["score"] for a, w in zip(agree, within, strict=True) if not w]
     sparse = results["concept_sparsity"][0]
     paper_gap = results["paper_overlap"]["gap"]
     tol = results["word_tolerance"]["exact"]
@@ -89,8 +91,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "direction_reproduces": direction_word(
             gap, words=("reproduces", "does not reproduce", "does not reproduce")
         ),
-        "ov_within": flag_word(ov["within_1se"], words=("within", "not within")),
-        "within_2se_phrase": count_phrase(sum(within_2), len(agree), "families"),
+        "ov_verdict": str(ov["verdict"]),
+        "within_2se_phrase": count_phrase(sum(within), len(agree), "families"),
         "outside_2se": flag_word(
             not outside,
             words=("every family agrees", f"outside: {list_phrase(outside, empty='none')}"),
@@ -143,8 +145,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  #
         ("row_bootstrap", _boot(results, "popularity"), "delta"),
         *[("table2", _t2(results, s, "optimistic"), "ndcg10") for s in scores],
         ("family_spread", None, "ndcg10_range"),
-        ("hash_vs_expected", _index(results, "hash_vs_expected", "overlap"), "within_1se"),
-        *[("hash_vs_expected", i, "within_2se") for i in range(len(results["hash_vs_expected"]))],
+        *[("hash_vs_expected", i, "verdict") for i in range(len(results["hash_vs_expected"]))],
         ("prevalence", _index(results, "prevalence", "overlap"), "relevant_tie"),
         ("prevalence", _index(results, "prevalence", "residualized"), "relevant_tie"),
         ("prevalence", _index(results, "prevalence", "centered"), "relevant_tie"),

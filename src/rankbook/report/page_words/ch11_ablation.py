@@ -3,10 +3,10 @@ rows exclude zero and which lose significance under Holm, the oracle's ceiling, 
 verdict at its power, the measured power-design runs against the three-minute budget, the paper's
 claims, and the ties of the learned ranker.
 
-Thresholds the page states: significance at ``ALPHA`` (0.05); power ``MIN_POWER`` (0.8, Cohen
-1988); "few" below 10% and "most" above 50% (:func:`~rankbook.report.prose.share_word`);
-"small" under half the named reference (:func:`~rankbook.report.prose.size_word`); the
-chapter's time budget ``BUDGET_SECONDS``.
+Every verdict is the decision standard's (:mod:`rankaudit.runs.decision`, stated on the page
+"How this book decides" with its thresholds: ``ALPHA``, ``MIN_POWER``, and the share and size
+words' :data:`rankbook.report.decision.FEW_BELOW`, ``MOST_ABOVE``, ``SMALL_RATIO``); the
+chapter's own threshold is its time budget ``BUDGET_SECONDS``.
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -17,13 +17,22 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit.runs.decision import AGREES, ALPHA, CONTRADICTS, MIN_POWER, NOT_RESOLVED
+from rankbook.report.decision import (
+    FEW_BELOW,
+    MOST_ABOVE,
+    SMALL_RATIO,
+    VERDICTS,
+    row_claim_verdict,
+    verdict_with_power,
+)
 from rankbook.report.prose import (
     count_phrase,
+    list_phrase,
     p_value_phrase,
     share_word,
     signed_phrase,
     size_word,
-    verdict_phrase,
 )
 from rankbook.report.prose_limits import best_name, covers_word, within_word
 
@@ -38,8 +47,6 @@ __all__ = [
     "words",
 ]
 
-ALPHA = 0.05
-MIN_POWER = 0.8
 #: the book's time budget per chapter (three minutes on two cores).
 BUDGET_SECONDS = 180.0
 
@@ -49,9 +56,9 @@ _MECHANISMS = {
     "attribute, so where intents persist averaging five clicks mostly averages out clicks on "
     "partial matches rather than mixing in other intents, which favours the last five over the "
     "last click",
-    "embedding beats text": "titles are made of exactly the brand, line, type and attribute "
-    "tokens the simulated buyer clicks on, so the text similarity (NCD) measures the very "
-    "matches that drive clicks, while MiniLM's embedding blurs brand names into the product "
+    "embedding (last click) beats text": "titles are made of exactly the brand, line, type and "
+    "attribute tokens the simulated buyer clicks on, so the text similarity (NCD) measures the "
+    "very matches that drive clicks, while MiniLM's embedding blurs brand names into the product "
     "type, which favours text over embedding",
 }
 
@@ -93,16 +100,12 @@ def _smallest(results: Mapping[str, Any]) -> int:
 
 
 def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
-    n_perm = results["params"]["n_perm"]
+    n_boot = results["params"]["n_boot"]
     for name, key in (("P1", "p1"), ("P2", "p2")):
         r = _row(results, name)
         out[f"lift_phrase_{key}"] = signed_phrase(r["lift_pct"])
-        out[f"p_phrase_{key}"] = p_value_phrase(r["p_value"], n_perm)
-        out[f"verdict_{key}"] = covers_word(
-            r["ci_low"],
-            r["ci_high"],
-            words=("includes zero: not distinguishable from no effect", "excludes zero"),
-        )
+        out[f"p_phrase_{key}"] = p_value_phrase(r["p_value"], n_boot)
+        out[f"verdict_{key}"] = str(r["verdict"])
     feats = [results["table1"][i] for i in _features(results)]
     sig = [r for r in feats if _excludes(r)]
     out["sig_rows_cap"] = count_phrase(len(sig), len(feats), "feature rows").capitalize()
@@ -118,11 +121,8 @@ def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         else 'Holm\'s adjustment across the feature rows (column "p (Holm)") leaves every row '
         f"at or below {ALPHA} that was there before"
     )
-    intent = [_row(results, v) for v in _INTENT_ROWS]
-    out["intent_verdict"] = (
-        "distinguishable from zero for at least one of the two features"
-        if any(_excludes(r) for r in intent)
-        else "not distinguishable from zero"
+    out["intent_verdict"] = list_phrase(
+        [f"{v} over P1: {_row(results, v)['verdict']}" for v in _INTENT_ROWS]
     )
 
 
@@ -134,18 +134,12 @@ def _oracle_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         out["best_share"], out["best_share_row"] = "not computed", "no oracle"
         return
     o = _row(results, oracle)
-    p = p_value_phrase(o["p_value"], results["params"]["n_perm"])
+    p = p_value_phrase(o["p_value"], results["params"]["n_boot"])
     out["oracle_sentence"] = (
         f"MRR-sale {signed_phrase(o['lift_pct'])} over MLR (95% CI {o['ci_low']:.2f} to "
         f"{o['ci_high']:.2f}, {p})"
     )
-    out["oracle_verdict"] = (
-        "lies above zero: this experiment can see context, so a row whose CI includes zero is "
-        "judged by its own power below, not by the oracle alone"
-        if o["ci_low"] > 0
-        else "does not lie above zero: at this size the experiment cannot see even perfect "
-        "context, so no row on this page can say anything about context"
-    )
+    out["oracle_verdict"] = str(o["verdict"])
     shares = {
         results["table1"][i]["variant"]: results["table1"][i]["share_of_oracle"]
         for i in _features(results)
@@ -178,19 +172,18 @@ def _power_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     verdicts = {}
     for i in _paper_power(results):
         p = power[i]
-        r = _row(results, p["target"])
-        verdicts[p["target"]] = verdict_phrase(
-            r["ci_low"], r["ci_high"], p["power"], paper_value=p["lift_pct"], min_power=MIN_POWER
-        )
-    out["row_verdicts"] = "; ".join(f"{v}: {w}" for v, w in verdicts.items())
-    null = [v for v, w in verdicts.items() if w.startswith("not resolved")]
+        verdicts[p["target"]] = row_claim_verdict(_row(results, p["target"]), p["power"])
+    out["row_verdicts"] = "; ".join(
+        f"{v}: {verdict_with_power(w, power[_index(power, 'target', v)]['power'])}"
+        for v, w in verdicts.items()
+    )
+    null = [v for v, w in verdicts.items() if w == NOT_RESOLVED]
+    n = len(verdicts)
     out["null_rows_sentence"] = (
-        f"{count_phrase(len(null), len(verdicts), 'paper rows').capitalize()} "
-        f"{'is' if len(null) == 1 else 'are'} not resolved at this size; such a row is a "
-        "statement about this experiment's size, not about the feature, unless the oracle's CI "
-        f"excludes zero and the row's power is at least {MIN_POWER}"
+        f"{count_phrase(len(null), n, 'paper rows').capitalize()}: {NOT_RESOLVED}; such a row "
+        "is a statement about this experiment's size, not about the feature"
         if null
-        else f"None of the {len(verdicts)} paper rows is left unresolved at this size"
+        else f"{count_phrase(0, n, 'paper rows').capitalize()}: {NOT_RESOLVED}"
     )
 
 
@@ -227,31 +220,30 @@ def _measured_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
 
 
 def claim_verdict(c: Mapping[str, Any]) -> str:
-    """A claim's verdict from its numbers: superiority by its 95% CI against 0, equivalence by
-    its TOST p-value at ``ALPHA`` (a contradiction of equivalence needs the 95% CI, which the
-    results keep only as the verdict)."""
-    if c["test"] == "superiority":
-        if c["ci_low"] > 0:
-            return "agrees"
-        return "contradicts" if c["ci_high"] < 0 else "not resolved"
-    if c["p_value"] <= ALPHA:
-        return "agrees"
-    return "contradicts" if c["verdict"] == "contradicts" else "not resolved"
+    """A claim's verdict as its results record holds it (computed by
+    :func:`rankaudit.runs.decision.claim_verdict` in
+    :func:`rankbook.ranking.claims.paired_claims`)."""
+    return str(c["verdict"])
 
 
 def claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
-    claims = results["paired_claims"]
+    """Counts of the paper's claims by verdict (the book's own comparisons apart)."""
+    claims = [c for c in results["paired_claims"] if c["source"] == "paper"]
     verdicts = [claim_verdict(c) for c in claims]
     n = len(claims)
-    out["agree_phrase"] = count_phrase(verdicts.count("agrees"), n, "claims")
-    out["contra_phrase"] = count_phrase(verdicts.count("contradicts"), n)
+    out["agrees_word"], out["contradicts_word"] = AGREES, CONTRADICTS
+    out["not_resolved_word"] = NOT_RESOLVED
+    out["agree_phrase"] = count_phrase(verdicts.count(AGREES), n, "claims")
+    out["contra_phrase"] = count_phrase(verdicts.count(CONTRADICTS), n)
     out["contra_claims"] = (
-        ", ".join(c["claim"] for c, v in zip(claims, verdicts, strict=True) if v == "contradicts")
+        ", ".join(c["claim"] for c, v in zip(claims, verdicts, strict=True) if v == CONTRADICTS)
         or "none"
     )
     out["holm_phrase"] = count_phrase(
         sum(c["p_holm"] <= ALPHA for c in claims), n, "p-values"
     ).capitalize()
+    book = [c for c in results["paired_claims"] if c["source"] == "book"]
+    out["book_claims"] = "; ".join(f"{c['claim']}: {claim_verdict(c)}" for c in book) or "none"
     against = [c["claim"] for c in claims if c["test"] == "superiority" and c["diff_pct"] < 0]
     out["against_claims"] = ", ".join(against) or "none"
     named = [text for head, text in _MECHANISMS.items() if any(a.startswith(head) for a in against)]
@@ -265,14 +257,15 @@ def claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
 
 
 def claim_depends(results: Mapping[str, Any]) -> list[tuple[str, int, Any]]:
-    """The claims' values :func:`claim_words` reads: a superiority claim's CI and difference,
-    an equivalence claim's TOST p-value, and every Holm-adjusted p-value."""
+    """The claims' values :func:`claim_words` reads: each verdict, a paper superiority claim's
+    difference, and each paper claim's Holm-adjusted p-value."""
     out: list[tuple[str, int, Any]] = []
     for i, c in enumerate(results["paired_claims"]):
+        out.append(("paired_claims", i, "verdict"))
+        if c["source"] != "paper":
+            continue
         if c["test"] == "superiority":
-            out += [("paired_claims", i, ("ci_low", "ci_high")), ("paired_claims", i, "diff_pct")]
-        else:
-            out.append(("paired_claims", i, "p_value"))
+            out.append(("paired_claims", i, "diff_pct"))
         out.append(("paired_claims", i, "p_holm"))
     return out
 
@@ -283,19 +276,22 @@ def _tie_index(results: Mapping[str, Any], field: str) -> int:
 
 
 def _shift_index(results: Mapping[str, Any]) -> int:
+    """The feature row (the oracle left out) whose lift moves most in input order."""
     t1 = results["table1"]
-    return max(range(len(t1)), key=lambda i: abs(t1[i]["lift_pct_input_order"] - t1[i]["lift_pct"]))
+    return max(
+        _features(results), key=lambda i: abs(t1[i]["lift_pct_input_order"] - t1[i]["lift_pct"])
+    )
 
 
 def _tie_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     ties, t1 = results["ties"], results["table1"]
     tied = ties[_tie_index(results, "frac_relevant_tied")]["frac_relevant_tied"]
-    out["tied_share_word"] = share_word(tied, few_below=0.1, most_above=0.5)
+    out["tied_share_word"] = share_word(tied, few_below=FEW_BELOW, most_above=MOST_ABOVE)
     trees = ties[_tie_index(results, "best_iteration")]["best_iteration"]
     cap = results["ranker_tuning"]["chosen"]["num_boost_round_cap"]
     out["trees_phrase"] = (
-        f"{trees:.0f} trees, a number {size_word(trees, cap, ratio=0.5)} against the {cap:,} "
-        "boosting rounds allowed"
+        f"{trees:.0f} trees, a number {size_word(trees, cap, ratio=SMALL_RATIO)} against the "
+        f"{cap:,} boosting rounds allowed"
     )
     inflation = ties[_tie_index(results, "input_order_inflation_pct")]["input_order_inflation_pct"]
     out["inflation_phrase"] = (
@@ -306,7 +302,8 @@ def _tie_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     r = t1[_shift_index(results)]
     shift = abs(r["lift_pct_input_order"] - r["lift_pct"])
     median = statistics.median(abs(t1[i]["lift_pct"]) for i in _features(results))
-    out["shift_size_word"] = size_word(shift, median, ratio=0.5)
+    out["shift_size_word"] = size_word(shift, median, ratio=SMALL_RATIO)
+    out["shift_row"] = str(r["variant"])
 
 
 def words(results: Mapping[str, Any]) -> dict[str, str]:
@@ -321,6 +318,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     # what the run read and used, as its results file records it
     out["data_label"] = str(results["table1"][0]["data_source"])
     out["embedder_name"] = str(results["embedder"])
+    # the decision standard's verdicts, which the page "How this book decides" pastes from here
+    out.update({f"decide_verdict_{i}": v for i, v in enumerate(VERDICTS)})
     return out
 
 
@@ -335,24 +334,19 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:  # noqa: 
         r = results[t1][i]
         out.append((t1, i, ci))
         out.append((t1, i, "p_holm" if r["p_value"] <= ALPHA else "p_value"))
+        out.append((t1, i, "verdict"))
         if results["oracle_variant"] is not None:
             out.append((t1, i, "share_of_oracle"))
     if results["oracle_variant"] is not None:
         i = _index(results[t1], "variant", results["oracle_variant"])
-        out += [(t1, i, "lift_pct"), (t1, i, ci), (t1, i, "p_value")]
+        out += [(t1, i, "lift_pct"), (t1, i, ci), (t1, i, "p_value"), (t1, i, "verdict")]
         out.append(
             ("power", _index(results["power"], "target", results["oracle_variant"]), "power")
         )
     small = _smallest(results)
     out += [("power", small, "power"), ("power", small, "n_needed")]
     for i in _paper_power(results):
-        p = results["power"][i]
-        r = _row(results, p["target"])
-        unresolved = covers_word(r["ci_low"], r["ci_high"]) == "includes zero"
-        pv, lo, hi = p["lift_pct"], r["ci_low"], r["ci_high"]
-        short = hi < pv if pv > 0 else lo > pv
-        if unresolved or short:
-            out.append(("power", i, "power"))
+        out.append(("power", i, "power"))
     for i in range(len(results.get("power_design_measured", []))):
         out += [("power_design_measured", i, "wall_seconds")]
         out += [("power_design_measured", i, "n_sessions")]

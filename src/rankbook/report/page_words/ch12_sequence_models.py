@@ -16,13 +16,14 @@ import statistics
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit.runs.decision import CONTRADICTS, MIN_POWER, NOT_RESOLVED, RESOLVED_ABOVE
+from rankbook.report.decision import row_claim_verdict, verdict_with_power
 from rankbook.report.page_words.ch11_ablation import (
-    MIN_POWER,
     claim_depends,
     claim_verdict,
     claim_words,
 )
-from rankbook.report.prose import count_phrase, list_phrase, signed_phrase, verdict_phrase
+from rankbook.report.prose import count_phrase, list_phrase, signed_phrase
 from rankbook.report.prose_limits import covers_word, order_word
 
 __all__ = ["DEPENDS", "KINDS", "RESOLVE_PCT", "words"]
@@ -134,15 +135,12 @@ def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     for r in results["table1"]:
         key, paper = _row_key(r["variant"]), _paper_lift(results, r["variant"])
         out[f"change_{key}"] = signed_phrase(r["lift_pct"])
-        verdict = verdict_phrase(
-            r["ci_low"],
-            r["ci_high"],
-            _power(results, r["variant"]),
-            paper_value=paper,
-            min_power=MIN_POWER,
-        )
+        power = _power(results, r["variant"])
         if paper is not None:
-            row_verdicts[r["variant"]] = verdict
+            row_verdicts[r["variant"]] = row_claim_verdict(r, power)
+            verdict = verdict_with_power(row_verdicts[r["variant"]], power)
+        else:
+            verdict = verdict_with_power(str(r["verdict"]), power)
         if learned.get(r["variant"]) is False:
             verdict += "; its encoder did not learn: its training gain is inside the noise"
         out[f"verdict_{key}"] = verdict
@@ -190,29 +188,26 @@ def _oracle_words(
     null = [
         f"{v} (power {_power(results, v):.2f})"
         for v, w in row_verdicts.items()
-        if w.startswith("not resolved")
+        if w == NOT_RESOLVED
     ]
-    failed = [v for v, w in row_verdicts.items() if w == "fails the paper's claim"]
+    failed = [v for v, w in row_verdicts.items() if w == CONTRADICTS]
     sees = (
-        "Its CI excludes zero, so the experiment can see context. "
-        if o["ci_low"] > 0
-        else "Its CI does not lie above zero: at this size the experiment cannot see even "
-        "perfect context. "
+        f"Its verdict: {RESOLVED_ABOVE}, so the experiment can see context. "
+        if o["verdict"] == RESOLVED_ABOVE
+        else f"Its verdict: {verdict_with_power(str(o['verdict']), o_power)}; at this size the "
+        "experiment cannot see even perfect context. "
     )
     nulls = (
         f"{count_phrase(len(null), len(row_verdicts), 'paper rows').capitalize()} "
-        f"{'is' if len(null) == 1 else 'are'} not resolved at this size: "
+        f"{'is' if len(null) == 1 else 'are'} {NOT_RESOLVED}: "
         + "; ".join(null)
         + "; a null at low power is not a failure of the feature. "
         if null
-        else "No paper row is left unresolved. "
+        else f"{count_phrase(0, len(row_verdicts), 'paper rows').capitalize()}: {NOT_RESOLVED}. "
     )
     fails = (
-        f"Failing the paper's claim (CI excludes the paper's lift at power of at least "
-        f"{MIN_POWER}): {', '.join(failed)}."
-        if failed
-        else "No row fails the paper's claim (that needs a CI that excludes the paper's lift at "
-        f"power of at least {MIN_POWER})."
+        f"{count_phrase(len(failed), len(row_verdicts), 'paper rows').capitalize()}: "
+        f"{CONTRADICTS}" + (f" ({', '.join(failed)})." if failed else ".")
     )
     out["oracle_sentence"] = (
         f"with the oracle that knows the buyer's intent, MRR-sale {signed_phrase(o['lift_pct'])} "
@@ -260,9 +255,14 @@ def _shared_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
             "chapter 11's results file was made with other parameters, so not compared"
         )
     else:
+        gap = shared["max_gap"]
         out["shared_note"] = (
-            f"compared with chapter 11's results file, the {shared['n_shared']} shared rows "
-            f"differ by at most {shared['max_gap']:.1e} in lift, CI and p-value"
+            f"compared with chapter 11's results file, the {shared['n_shared']:,} shared rows "
+            + (
+                "are exactly equal in lift, CI and p-value"
+                if gap == 0
+                else f"differ by at most {gap:.1e} in lift, CI and p-value"
+            )
         )
 
 
@@ -299,19 +299,15 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:  # noqa: 
         out += [("reads_clicks", kind, "own_clicks"), ("reads_clicks", kind, "other_clicks")]
         if len(results["encoders"][kind]["best_epoch_per_seed"]) > 1:
             out += [("encoders", kind, "seed_spread"), ("encoders", kind, "gain_se")]
-    for i in range(len(results["table1"])):
-        out += [("table1", i, "lift_pct"), ("table1", i, ci)]
+    oracle = results["oracle_variant"]
+    for i, r in enumerate(results["table1"]):
+        out += [("table1", i, "lift_pct"), ("table1", i, "verdict")]
+        if r["variant"] == oracle:  # the oracle sentence prints its CI
+            out.append(("table1", i, ci))
     for i in range(len(results["paper_comparison"])):
         out += [("paper_comparison", i, ci), ("paper_comparison", i, "lift_pct")]
-    for i, p in enumerate(results["power"]):
-        row = results["table1"][_index(results["table1"], "variant", p["target"])]
-        paper = _paper_lift(results, p["target"])
-        unresolved = covers_word(row["ci_low"], row["ci_high"]) == "includes zero"
-        short = paper is not None and (
-            row["ci_high"] < paper if paper > 0 else row["ci_low"] > paper
-        )
-        if p["target"] == results["oracle_variant"] or unresolved or short:
-            out.append(("power", i, "power"))
+    for i in range(len(results["power"])):
+        out.append(("power", i, "power"))
     out += claim_depends(results)
     claims = results["paired_claims"]
     if claims[_index(claims, "claim", _PERC_CLAIM)]["diff_pct"] <= 0:
