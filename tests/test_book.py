@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 from tests.chromium_probe import chromium
+from tests.raw_tex import raw_tex_leftovers
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_data]
 
@@ -54,14 +55,22 @@ def test_chapter_renders_figure_and_typeset_math(site):
     assert (page.parent / link.group(1)).resolve().is_file(), "the linked results JSON is missing"
 
 
+def _every_built_page(site):
+    """The instructor site (its decks included) and the student edition beside it."""
+    student = site.parent / "student" / "_build" / "html"
+    roots = [site, *([student] if student.is_dir() else [])]
+    return [p for root in roots for p in sorted(root.rglob("*.html")) if "_static" not in p.parts]
+
+
 def test_no_raw_tex_left_on_any_page(site):
-    for page in sorted(site.rglob("*.html")):
+    """Every page, the course guide, sheets and decks included: TeX parsed as math must be
+    typeset (Chromium's DOM after MathJax), and no TeX may be left as plain text."""
+    pages = _every_built_page(site)
+    assert any(p.name == "course_guide.html" for p in pages)
+    for page in pages:
         html = page.read_text(encoding="utf-8")
         body = re.sub(r"<script.*?</script>", "", html, flags=re.S)
-        if 'class="math' not in body:
-            continue
-        dom = _rendered_dom(page)
-        text = re.sub(r"<mjx-container.*?</mjx-container>", "", dom, flags=re.S)
-        text = re.sub(r"<(script|style)\b.*?</\1>", "", text, flags=re.S)
-        leftovers = re.findall(r"\\\(|\\\[|\$\$", text)
-        assert not leftovers, f"{page.name}: untypeset TeX {leftovers[:3]}"
+        leftovers = raw_tex_leftovers(html)
+        if leftovers or 'class="math' in body:  # math for MathJax (pages, decks): typeset it
+            leftovers = raw_tex_leftovers(_rendered_dom(page))
+        assert not leftovers, f"{page}: untypeset TeX {leftovers[:3]}"
