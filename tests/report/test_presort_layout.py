@@ -63,7 +63,7 @@ def _run_files(tmp_path, relevant_first: bool, n_q: int = 60, n_d: int = 20, see
 @pytest.mark.parametrize("relevant_first", [True, False])
 def test_cli_rates_a_relevant_first_run_with_few_ties_attention(tmp_path, capsys, relevant_first):
     run, qrels = _run_files(tmp_path, relevant_first)
-    assert main(["checklist", str(run), str(qrels), "--format", "json"]) == 0
+    assert main(["checklist", str(qrels), str(run), "--format", "json"]) == 0
     item = json.loads(capsys.readouterr().out)["checklist"]["presort_order"]
     layout = item["layout"] if "layout" in item else item["facts"]["layout"]
     if relevant_first:
@@ -125,7 +125,7 @@ def test_a_ranked_run_with_relevant_first_ties_is_systematic(tmp_path, capsys):
         run, qrel = tmp_path / f"r{seed}.run", tmp_path / f"r{seed}.qrels"
         run.write_text("".join(lines))
         qrel.write_text("".join(qrels))
-        assert main(["checklist", str(run), str(qrel), "--format", "json"]) == 0
+        assert main(["checklist", str(qrel), str(run), "--format", "json"]) == 0
         item = json.loads(capsys.readouterr().out)["checklist"]["presort_order"]
         layout = item["layout"] if "layout" in item else item["facts"]["layout"]
         assert layout["n_queries_stored_by_score"] == 120 and layout["pairs"] == 12
