@@ -94,7 +94,10 @@ class Family:
     code; ``trec_eval`` the key pytrec_eval reports without cutoff (``None``: trec_eval lacks
     the measure); ``expectation`` how ``ties="expected"`` is computed (``"exact"``);
     ``aggregation`` how per-query values combine over queries (one of :data:`AGGREGATIONS`:
-    ``"mean"``, or ``"sum"`` for the counts, as trec_eval and ir_measures sum them).
+    ``"mean"``, or ``"sum"`` for the counts, as trec_eval and ir_measures sum them);
+    ``direction`` which values are better, ``+1`` higher (every family here except RBP's
+    residual, the unjudged mass left: less is a more complete judgement), ``-1`` lower: the
+    leaderboard orders by it.
     """
 
     name: str
@@ -107,10 +110,13 @@ class Family:
     expectation: str = "exact"
     aliases: tuple[str, ...] = field(default=())
     aggregation: str = "mean"
+    direction: int = 1
 
     def __post_init__(self) -> None:
         if self.aggregation not in AGGREGATIONS:
             raise ValueError(f"{self.name}: aggregation {self.aggregation!r} not in {AGGREGATIONS}")
+        if self.direction not in (1, -1):
+            raise ValueError(f"{self.name}: direction {self.direction!r} is +1 or -1")
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -228,6 +234,7 @@ FAMILIES: dict[str, Family] = {
             None,
             None,
             "RBP's residual (unjudged and unretrieved mass)",
+            direction=-1,
         ),
         Family(
             "ERR",

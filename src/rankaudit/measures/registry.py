@@ -171,6 +171,12 @@ class Measure:
         return FAMILIES[self.family].aggregation
 
     @property
+    def higher_is_better(self) -> bool:
+        """Whether higher values are better (declared once per family,
+        :attr:`Family.direction`); the leaderboard orders by it."""
+        return FAMILIES[self.family].direction > 0
+
+    @property
     def code(self) -> int:
         """The list kernel's code of the family."""
         return FAMILIES[self.family].kernel
