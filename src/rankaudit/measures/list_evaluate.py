@@ -39,10 +39,6 @@ import numpy as np
 from rankaudit.measures.families import ERR_MAX_GRADE
 from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
 from rankaudit.measures.list_support import (
-    BPREF,
-    JUDGED,
-    NDCG,
-    RBPRES,
     ListDocs,
     QueryJudgments,
     Tables,
@@ -124,31 +120,21 @@ def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None
 
 
 def utility_class(measure: Measure, relevance_level: int) -> tuple:
-    """What a measure's bound orders by; measures with equal classes share one sort.
+    """What a measure's bound orders by, as its family declares
+    (:attr:`~rankaudit.measures.families.Family.utility`); measures with equal classes share
+    one sort.
 
     Most measures share the class ``("label",)``: the key ``2 g + b``, ``g`` the label of a
     judged document (0 unjudged or negative), ``b = 0`` for a judged label-0 document and 1
     otherwise.  It orders by the label (so by the linear or exponential gain, ERR's stopping
     probability and relevance at any level >= 1) and, among gain-0 documents, puts judged
     non-relevant ones below unjudged ones (Bpref at level 1).  Graded RBP's gain (its label at
-    or above the level, else 0) never decreases along it, at any level.  A gain map, Bpref at
-    another level, level 0, Judged and RBP's residual order by their own utilities.
+    or above the level, else 0) never decreases along it, at any level.  A gain map
+    (``("gain", map)``), Bpref at another level (``("bpref", level)``), level 0
+    (``("relevant", level)``), Judged (``("judged",)``) and RBP's residual
+    (``("unjudged",)``) order by their own utilities (:func:`utility_key`).
     """
-    has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
-    level = measure.level(relevance_level)
-    if measure.code == NDCG and measure.param("gains") is not None:
-        return ("gain", measure.param("gains"))
-    if measure.code == JUDGED:
-        return ("judged",)
-    if measure.code == RBPRES:
-        return ("unjudged",)
-    if measure.code == BPREF and level != 1:
-        return ("bpref", level)
-    if measure.family == "RBP" and measure.param("rel") is None:
-        return ("label",)  # graded: its gain never decreases along the label key
-    if has_rel and level < 1:
-        return ("relevant", level)
-    return ("label",)
+    return FAMILIES[measure.family].utility(measure, relevance_level)
 
 
 @numba.njit(cache=True)

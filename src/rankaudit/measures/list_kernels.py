@@ -67,6 +67,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.measures import list_support
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.list_support import (
     AP,
     BPREF,
@@ -74,6 +76,7 @@ from rankaudit.measures.list_support import (
     JUDGED,
     NDCG,
     NUMREL,
+    NUMRELRET,
     NUMRET,
     RBP,
     RBP_GRADED,
@@ -84,6 +87,7 @@ from rankaudit.measures.list_support import (
     P,
     R,
     bpref_term,
+    check_codes,
     err_block,
     err_r,
     gain,
@@ -193,12 +197,16 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
         return cnt / big_r if big_r > 0 else 0.0
     if code == SUCCESS:
         return 1.0 if cnt > 0 else 0.0
-    return float(cnt)  # NUMRELRET
+    if code == NUMRELRET:
+        return float(cnt)
+    raise ValueError("the list kernels do not know this measure code")
 
 
 @numba.njit(cache=True, parallel=True)
 def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cover - compiled
-    """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the order of ``keys``."""
+    """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the order of ``keys``; an
+    unknown measure code raises ValueError."""
+    check_codes(spec)
     nq = len(docs.offsets) - 1
     nm = len(spec.codes)
     for q in numba.prange(nq):
@@ -217,7 +225,9 @@ def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cove
 
 @numba.njit(cache=True, parallel=True)
 def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compiled
-    """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders."""
+    """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders;
+    an unknown measure code raises ValueError."""
+    check_codes(spec)
     nq = len(docs.offsets) - 1
     nm = len(spec.codes)
     cum_disc = tables.cum_disc
@@ -330,7 +340,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                                 acc[j] += prob / (g + jj)
                                 prob *= (t - jj - m + 1.0) / (t - jj)
                         done[j] = True
-                else:  # P, R, Rprec, NumRelRet
+                elif code == P or code == R or code == RPREC or code == NUMRELRET:
                     acc[j] += m * c / t
             i = e
         for j in range(nm):
@@ -354,5 +364,10 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                 out[q, j] = float(big_r[j])
             elif code == RBPRES:
                 out[q, j] = acc[j] + spec.reals[j] ** n
-            else:  # RR, ERR, RBP, NumRelRet
+            elif code == RR or code == ERR or code == RBP or code == NUMRELRET:
                 out[q, j] = acc[j]
+
+
+refresh_stale_cache(
+    [_ordered_value, list_ordered_kernel, list_expected_kernel], [__file__, list_support.__file__]
+)

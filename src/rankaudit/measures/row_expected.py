@@ -66,6 +66,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.measures import row_support
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.row_support import (
     BAD_LABEL,
     NONFINITE_SCORE,
@@ -362,3 +364,15 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
             if bad >= 0:
                 return NONFINITE_SCORE, row, bad
     return OK, -1, -1
+
+
+refresh_stale_cache(
+    [
+        _expected_row_general,
+        _block_labels_ascending,
+        _one_relevant,
+        _one_relevant_table,
+        row_expected_kernel,
+    ],
+    [__file__, row_support.__file__],
+)

@@ -36,7 +36,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.measures import hashing, row_support, rules
 from rankaudit.measures.hashing import hash_order_key_nb, mix64_nb
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.row_support import (
     BAD_LABEL,
     DUPLICATE_ITEM,
@@ -290,3 +292,9 @@ def row_ordered_kernel(
         ndcg[row] = dcg / idcg
         rr[row] = 1.0 / ranks[0]
     return OK, -1, -1
+
+
+refresh_stale_cache(
+    [_rank_of, _sorted_ranks, _first_duplicate, row_ordered_kernel],
+    [__file__, row_support.__file__, hashing.__file__, rules.__file__],
+)
