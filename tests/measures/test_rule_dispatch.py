@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import rankaudit
-from rankaudit.checklists.from_rows import _breaking_item as breaking_item  # noqa: PLC2701
+from rankaudit.checklists.from_rows import checklist
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.measures import rules
 from rankaudit.measures.list_evaluate import envelope_role
@@ -116,7 +116,13 @@ def test_a_registered_rule_reaches_the_run_api_and_the_checklist(reversed_rule):
     report = run_checklist(run, qrels, ties=reversed_rule, n_permutations=1)
     item = next(i for i in report.items if i.key == "tie_breaking")
     assert "reverse input order" in item.answer and item.status == "warn"
-    assert "reverse input order" in breaking_item(reversed_rule, 0, 1, None).answer
+    scores, labels = _rows(5)
+    rows_item = next(
+        i
+        for i in checklist(scores, labels, ties=reversed_rule, n_permutations=2).items
+        if i.key == "tie_breaking"
+    )
+    assert "reverse input order" in rows_item.answer and rows_item.status == "warn"
 
 
 @pytest.mark.parametrize("name", ["stable", "nonsense", "", "RANDOM"])
@@ -135,7 +141,7 @@ def test_an_unknown_rule_is_an_error_everywhere(name):
         lambda: tie_keys(batch, name),
         lambda: row_tie_keys(rows, name),
         lambda: envelope_role(name),
-        lambda: breaking_item(name, 0, 1, None),
+        lambda: checklist(scores, labels, ties=name, n_permutations=2),
         lambda: run_checklist(run, qrels, ties=name, n_permutations=1),
     ]
     for call in calls:
