@@ -8,7 +8,7 @@ import uuid
 import numba
 import pytest
 
-from rankaudit.measures import list_kernels, list_support, row_ordered
+from rankaudit.measures import expectations, list_kernels, list_support, row_ordered
 from rankaudit.measures.kernel_cache import refresh_stale_cache, sources_digest
 
 
@@ -41,7 +41,8 @@ def test_the_digest_reads_every_source(tmp_path):
 def test_the_kernel_modules_keep_their_caches_in_step():
     # importing list_kernels stamped its cache with these very sources: it is current
     assert not refresh_stale_cache(
-        [list_kernels.list_ordered_kernel], [list_kernels.__file__, list_support.__file__]
+        [list_kernels.list_ordered_kernel],
+        [list_kernels.__file__, list_support.__file__, expectations.__file__],
     )
     with pytest.raises(ValueError, match="not a numba dispatcher"):
         refresh_stale_cache([row_ordered.SORT_ABOVE], [row_ordered.__file__])
