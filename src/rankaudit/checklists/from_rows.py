@@ -32,6 +32,7 @@ from rankaudit._checks import check_not_masked
 from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.checklists.template import SECTIONS, checklist_template
 from rankaudit.measures.hashing import hash_collisions
+from rankaudit.measures.rules import rule as tie_rule
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
@@ -183,45 +184,25 @@ def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> Checklis
 
 
 def _breaking_item(ties: str, seed: int, n_repeats: int, collisions: dict | None) -> ChecklistItem:
+    """The tie-breaking item: the rule's description and flags as the registry declares them
+    (:mod:`rankaudit.measures.rules`); an unknown rule is a ValueError."""
+    declared = tie_rule(ties)
     facts: dict[str, Any] = {"tie_rule": ties, "seed": seed}
-    if ties == "hash":
+    answer = declared.describe.format(seed=seed, n_repeats=n_repeats)
+    if declared.needs_items and collisions is not None:
         facts.update(
             hash_key=HASH_KEY,
             seed_policy=f"one fixed seed ({seed}) for every row",
-            **(collisions or {}),
+            **collisions,
         )
-        answer = (
-            f"Deterministic hash (seed {seed}): {HASH_KEY}. Key collisions observed: "
-            f"{facts.get('collisions', 0)}."
-        )
-        status = "ok"
-    elif ties == "expected":
-        answer = (
-            "Exact expectation over uniform random orders within each tie block (closed form, no "
-            "seed)."
-        )
-        status = "ok"
-    elif ties == "random":
+        answer += f" ({HASH_KEY}); key collisions observed: {facts.get('collisions', 0)}"
+    elif declared.order == "sample":
         facts.update(
             n_repeats=n_repeats, seed_policy=f"seed {seed}, {n_repeats} independent tie orders"
         )
-        answer = (
-            f"Uniform random order within ties, seed {seed}, averaged over {n_repeats} orders; see "
-            f"the sd columns."
-        )
-        status = "ok"
-    elif ties in ("pessimistic", "optimistic"):
-        answer = (
-            f"{ties.capitalize()} bound: relevant items "
-            f"{'last' if ties == 'pessimistic' else 'first'} within their ties."
-        )
-        status = "ok"
-    else:
-        answer = (
-            "Stable sort by score: ties keep the input order, so row construction enters the "
-            "ranking."
-        )
-        status = "warn"
+        answer += "; see the sd columns"
+    status = "warn" if declared.input_dependent else "ok"
+    answer = answer[0].upper() + answer[1:] + "."
     return ChecklistItem("tie_breaking", "Tie-breaking rule", status, answer, facts)
 
 
@@ -278,12 +259,12 @@ def checklist(
         raise ValueError(
             f"scores and labels must be 2-D of one shape; got {scores.shape} and {labels.shape}"
         )
-    if ties == "hash" and item_ids is None:
-        raise ValueError("ties='hash' needs item_ids (the hash key is seed, user id, item id)")
+    if tie_rule(ties).needs_items and item_ids is None:
+        raise ValueError(f"ties={ties!r} needs item_ids (the hash key is seed, user id, item id)")
     n_candidates = scores.shape[1]
 
     def default_evaluator(s, lab, item_ids=None, user_ids=None):
-        extra = {"n_repeats": n_repeats} if ties == "random" else {}
+        extra = {"n_repeats": n_repeats} if tie_rule(ties).order == "sample" else {}
         return evaluate(
             s, lab, k=k, ties=ties, seed=seed, item_ids=item_ids, user_ids=user_ids, **extra
         )
@@ -339,7 +320,7 @@ def checklist(
 
     values = {}
     for rule in sensitivity_rules:
-        if rule == "hash" and item_ids is None:
+        if tie_rule(rule).needs_items and item_ids is None:
             continue
         frame = evaluate(scores, labels, k=k, ties=rule, seed=seed, **ids)
         values[rule] = {

@@ -10,7 +10,7 @@ from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
 from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.measures.registry import parse_measures
-from rankaudit.measures.rules import check_rule
+from rankaudit.measures.rules import check_rule, rule
 from rankaudit.runs.evaluate import audit_run
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
@@ -99,19 +99,12 @@ def run_checklist(
         f"Queries with tied scores: {any_tie:.1%}; with a tie that moves {m}: {moved:.1%}.",
         {"any_tie": any_tie, "measure_moving_tie": moved},
     )
-    descr = {
-        "trec_eval": "score descending, ties by docno descending (byte order), as trec_eval: the "
-        "document names decide every tie",
-        "input_order": "score descending, ties in file order (stable sort)",
-        "hash": f"tie_hash(seed={seed}, query id, docno) ascending, collisions by docno",
-        "expected": "exact expectation over uniform random orders of every tie block",
-        "pessimistic": "relevant and higher-gain documents last within ties (lower bound)",
-        "optimistic": "relevant and higher-gain documents first within ties (upper bound)",
-    }[ties]
+    declared = rule(ties)
+    descr = declared.describe.format(seed=seed, n_repeats=1)
     item4 = ChecklistItem(
         "tie_breaking",
         "Tie-breaking rule",
-        "warn" if ties in ("trec_eval", "input_order") else "ok",
+        "warn" if declared.input_dependent else "ok",
         f"Reported rule '{ties}': {descr}.",
         {"tie_rule": ties, "seed": seed},
     )

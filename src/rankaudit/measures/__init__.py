@@ -5,7 +5,12 @@ Below both input shapes (the rectangular rows of :mod:`rankaudit.ties` and the r
 
 - :mod:`~rankaudit.measures.registry` / :mod:`~rankaudit.measures.families`: the measures
   (definitions, ir_measures' spelling and parameters, each family declared once);
-- :mod:`~rankaudit.measures.rules`: the tie rules;
+- :mod:`~rankaudit.measures.rules`: the tie rules, each one declaration that carries its
+  behaviour (order, sort key, row-kernel mode, checklist description, flags);
+- :mod:`~rankaudit.measures.expectations`: the block expectations of HR/Success and RR under
+  random ties, derived once for both kernel families;
+- :mod:`~rankaudit.measures.kernel_cache`: numba's cache kept in step with every source a
+  kernel compiles in;
 - :mod:`~rankaudit.measures.hashing`: the documented 64-bit tie hash;
 - :mod:`~rankaudit.measures.list_kernels` (with :mod:`~rankaudit.measures.list_support`) /
   :mod:`~rankaudit.measures.list_reference`: every measure over ranked lists (any rule, exact

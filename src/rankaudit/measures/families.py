@@ -9,11 +9,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from rankaudit._checks import LABEL_LIMIT, check_label_level
 from rankaudit.measures import list_support as K
 
-__all__ = ["AGGREGATIONS", "ERR_MAX_GRADE", "FAMILIES", "Family", "Param"]
+__all__ = [
+    "AGGREGATIONS",
+    "ERR_MAX_GRADE",
+    "FAMILIES",
+    "Family",
+    "KernelArgs",
+    "Param",
+    "label_utility",
+]
 
 #: How a measure's per-query values combine into one value for the run, as trec_eval
 #: combines them: ``"mean"`` over the evaluated queries, or ``"sum"`` (trec_eval's counts
@@ -86,6 +95,54 @@ _RBP_REL = Param(
 )
 
 
+class KernelArgs(NamedTuple):
+    """What a measure passes its kernel branch beside code, cutoff and level (one entry of
+    :class:`~rankaudit.measures.list_support.MeasureSpec`): ``real`` (RBP's ``p``),
+    ``integer`` (ERR's ``max_grade``; RBP: graded or binary), the gain kind and a gain map."""
+
+    real: float = 0.0
+    integer: int = 0
+    gain_kind: int = K.LINEAR_GAIN
+    gains: tuple[tuple[int, float], ...] = ()
+
+
+def label_utility(measure: Any, relevance_level: int) -> tuple:
+    """The bound order most measures share (``("label",)``: by label, judged non-relevant
+    below unjudged; :func:`rankaudit.measures.list_evaluate.utility_class`), or, for a measure
+    with ``rel`` at a level below 1, relevance at that level (``("relevant", level)``)."""
+    has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
+    level = measure.level(relevance_level)
+    return ("relevant", level) if has_rel and level < 1 else ("label",)
+
+
+def _ndcg_args(m: Any) -> KernelArgs:
+    gains = m.param("gains")
+    if gains is not None:
+        return KernelArgs(gain_kind=K.MAPPED_GAIN, gains=gains)
+    return KernelArgs(gain_kind=K.EXP_GAIN if m.param("dcg") == "exp-log2" else K.LINEAR_GAIN)
+
+
+def _ndcg_utility(m: Any, relevance_level: int) -> tuple:
+    gains = m.param("gains")
+    return ("gain", gains) if gains is not None else label_utility(m, relevance_level)
+
+
+def _rbp_args(m: Any) -> KernelArgs:
+    return KernelArgs(
+        real=float(m.param("p")), integer=K.RBP_GRADED if m.param("rel") is None else 0
+    )
+
+
+def _rbp_utility(m: Any, relevance_level: int) -> tuple:
+    # graded: its gain (the label at or above the level) never decreases along the label key
+    return ("label",) if m.param("rel") is None else label_utility(m, relevance_level)
+
+
+def _bpref_utility(m: Any, relevance_level: int) -> tuple:
+    level = m.level(relevance_level)
+    return ("bpref", level) if level != 1 else label_utility(m, relevance_level)
+
+
 @dataclass(frozen=True)
 class Family:
     """A measure declared once: see the module docstring for the definitions.
@@ -94,7 +151,12 @@ class Family:
     code; ``trec_eval`` the key pytrec_eval reports without cutoff (``None``: trec_eval lacks
     the measure); ``expectation`` how ``ties="expected"`` is computed (``"exact"``);
     ``aggregation`` how per-query values combine over queries (one of :data:`AGGREGATIONS`:
-    ``"mean"``, or ``"sum"`` for the counts, as trec_eval and ir_measures sum them).
+    ``"mean"``, or ``"sum"`` for the counts, as trec_eval and ir_measures sum them);
+    ``direction`` which values are better, ``+1`` higher (every family here except RBP's
+    residual, the unjudged mass left: less is a more complete judgement), ``-1`` lower: the
+    leaderboard orders by it; ``kernel_args`` what the measure passes its kernel branch
+    (:class:`KernelArgs`); ``utility`` the class its bounds order each tie block by
+    (:func:`rankaudit.measures.list_evaluate.utility_class`).
     """
 
     name: str
@@ -107,10 +169,15 @@ class Family:
     expectation: str = "exact"
     aliases: tuple[str, ...] = field(default=())
     aggregation: str = "mean"
+    direction: int = 1
+    kernel_args: Callable[[Any], KernelArgs] = field(default=lambda m: KernelArgs())
+    utility: Callable[[Any, int], tuple] = field(default=label_utility)
 
     def __post_init__(self) -> None:
         if self.aggregation not in AGGREGATIONS:
             raise ValueError(f"{self.name}: aggregation {self.aggregation!r} not in {AGGREGATIONS}")
+        if self.direction not in (1, -1):
+            raise ValueError(f"{self.name}: direction {self.direction!r} is +1 or -1")
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -134,6 +201,8 @@ FAMILIES: dict[str, Family] = {
             "ndcg_cut",
             "normalised discounted cumulative gain",
             aliases=("ndcg", "ndcg_cut"),
+            kernel_args=_ndcg_args,
+            utility=_ndcg_utility,
         ),
         Family("P", K.P, "required", (_REL,), None, "P", "precision at k", aliases=("precision",)),
         Family("R", K.R, "required", (_REL,), None, "recall", "recall at k", aliases=("recall",)),
@@ -177,7 +246,16 @@ FAMILIES: dict[str, Family] = {
             "a relevant document in the top k",
             aliases=("hr", "hit_rate", "success"),
         ),
-        Family("Judged", K.JUDGED, "required", (), None, None, "share of the top k judged"),
+        Family(
+            "Judged",
+            K.JUDGED,
+            "required",
+            (),
+            None,
+            None,
+            "share of the top k judged",
+            utility=lambda m, level: ("judged",),
+        ),
         Family(
             "NumRet",
             K.NUMRET,
@@ -219,6 +297,8 @@ FAMILIES: dict[str, Family] = {
             None,
             None,
             "rank-biased precision (graded; binary at rel=l)",
+            kernel_args=_rbp_args,
+            utility=_rbp_utility,
         ),
         Family(
             "RBPres",
@@ -228,6 +308,9 @@ FAMILIES: dict[str, Family] = {
             None,
             None,
             "RBP's residual (unjudged and unretrieved mass)",
+            direction=-1,
+            kernel_args=lambda m: KernelArgs(real=float(m.param("p"))),
+            utility=lambda m, level: ("unjudged",),
         ),
         Family(
             "ERR",
@@ -238,6 +321,7 @@ FAMILIES: dict[str, Family] = {
             None,
             "expected reciprocal rank (cascade)",
             aliases=("err",),
+            kernel_args=lambda m: KernelArgs(integer=int(m.param("max_grade"))),
         ),
         Family(
             "Bpref",
@@ -248,6 +332,7 @@ FAMILIES: dict[str, Family] = {
             None,
             "binary preference",
             aliases=("bpref",),
+            utility=_bpref_utility,
         ),
     )
 }

@@ -66,6 +66,8 @@ _M2 = 0x94D049BB133111EB
 __all__ = [
     "GAMMA",
     "hash_collisions",
+    "hash_order_key_nb",
+    "hash_order_ranks",
     "id64",
     "ids_to_keys",
     "mix64",
@@ -209,6 +211,23 @@ def tie_hash_array(seed: int, user_ids: np.ndarray, item_ids: np.ndarray) -> np.
     return splitmix64_array(h ^ i)
 
 
+def hash_order_ranks(
+    row_keys: np.ndarray, item_keys: np.ndarray, item_ranks: np.ndarray
+) -> np.ndarray:
+    """The ``hash`` rule's order, written once: per document, its rank (int64, over the whole
+    flat batch) by ``splitmix64(row_key ^ item_key)`` ascending, then ``item_ranks`` (the
+    id order) on a 64-bit collision.  ``row_key = splitmix64(splitmix64(seed) ^ id64(query or
+    user))``, so the first key is :func:`tie_hash`.  Ranks over the whole batch order every
+    tie block as the pairs do.  The row kernels' fast path compares the same pairs
+    (:func:`hash_order_key_nb`, then the item code); tests hold the two equal."""
+    with np.errstate(over="ignore"):
+        h = splitmix64_array(np.asarray(row_keys, np.uint64) ^ np.asarray(item_keys, np.uint64))
+    order = np.lexsort((np.asarray(item_ranks), h))
+    ranks = np.empty(len(order), dtype=np.int64)
+    ranks[order] = np.arange(len(order))
+    return ranks
+
+
 def hash_collisions(
     user_ids: np.ndarray, item_ids: np.ndarray, *, n_seeds: int
 ) -> dict[str, float]:
@@ -246,6 +265,12 @@ def mix64_nb(z):  # pragma: no cover - compiled
 @numba.njit(cache=True, inline="always")
 def splitmix64_nb(x):  # pragma: no cover - compiled
     return mix64_nb(numba.uint64(x) + numba.uint64(GAMMA))
+
+
+@numba.njit(cache=True, inline="always")
+def hash_order_key_nb(row_key, item_key):  # pragma: no cover - compiled
+    """The ``hash`` rule's first key of one document (:func:`hash_order_ranks`)."""
+    return splitmix64_nb(numba.uint64(row_key) ^ numba.uint64(item_key))
 
 
 @numba.njit(cache=True)

@@ -39,21 +39,19 @@ import numpy as np
 from rankaudit.measures.families import ERR_MAX_GRADE
 from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
 from rankaudit.measures.list_support import (
-    BPREF,
-    JUDGED,
-    NDCG,
-    RBPRES,
     ListDocs,
     QueryJudgments,
     Tables,
     list_tables,
 )
 from rankaudit.measures.registry import FAMILIES, Measure, measure_spec
+from rankaudit.measures.rules import rule
 
 __all__ = [
     "BOUND_RULES",
     "ROUNDING_TOLERANCE",
     "check_labels",
+    "envelope_role",
     "evaluate_envelope",
     "evaluate_lists",
     "rounding_tolerance",
@@ -61,6 +59,7 @@ __all__ = [
     "utility_key",
 ]
 
+#: the keys of :func:`evaluate_envelope`'s bounds: lower, upper
 BOUND_RULES = ("pessimistic", "optimistic")
 #: Two values of a measure (or of an aggregate, or of a difference) whose gap is at most this
 #: times ``max(1, |largest value|)`` differ by rounding alone.  A value is a sum of ``n`` terms,
@@ -80,6 +79,24 @@ def rounding_tolerance(*values: object) -> float:
         if a.size:
             top = max(top, float(a.max()))
     return ROUNDING_TOLERANCE * top
+
+
+def envelope_role(ties: str) -> str | None:
+    """Which array of :func:`evaluate_envelope` a rule is, as its declaration says
+    (:mod:`rankaudit.measures.rules`): ``"expected"``, ``"pessimistic"`` (a bound worst
+    first), ``"optimistic"`` (best first), or None for a rule that orders by a key.  A
+    ``sample`` rule has no list kernel: a ValueError."""
+    declared = rule(ties)
+    if declared.order == "expected":
+        return "expected"
+    if declared.order == "bound":
+        return BOUND_RULES[declared.bound > 0]
+    if declared.order == "key":
+        return None
+    raise ValueError(
+        f"ties={ties!r} (order={declared.order!r}) has no list kernel: the measures' kernels "
+        "give the rules that fix an order, the bounds and the exact expectation"
+    )
 
 
 def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None:
@@ -103,31 +120,21 @@ def check_labels(measures: Sequence[Measure], judged_labels: np.ndarray) -> None
 
 
 def utility_class(measure: Measure, relevance_level: int) -> tuple:
-    """What a measure's bound orders by; measures with equal classes share one sort.
+    """What a measure's bound orders by, as its family declares
+    (:attr:`~rankaudit.measures.families.Family.utility`); measures with equal classes share
+    one sort.
 
     Most measures share the class ``("label",)``: the key ``2 g + b``, ``g`` the label of a
     judged document (0 unjudged or negative), ``b = 0`` for a judged label-0 document and 1
     otherwise.  It orders by the label (so by the linear or exponential gain, ERR's stopping
     probability and relevance at any level >= 1) and, among gain-0 documents, puts judged
     non-relevant ones below unjudged ones (Bpref at level 1).  Graded RBP's gain (its label at
-    or above the level, else 0) never decreases along it, at any level.  A gain map, Bpref at
-    another level, level 0, Judged and RBP's residual order by their own utilities.
+    or above the level, else 0) never decreases along it, at any level.  A gain map
+    (``("gain", map)``), Bpref at another level (``("bpref", level)``), level 0
+    (``("relevant", level)``), Judged (``("judged",)``) and RBP's residual
+    (``("unjudged",)``) order by their own utilities (:func:`utility_key`).
     """
-    has_rel = any(p.name == "rel" for p in FAMILIES[measure.family].params)
-    level = measure.level(relevance_level)
-    if measure.code == NDCG and measure.param("gains") is not None:
-        return ("gain", measure.param("gains"))
-    if measure.code == JUDGED:
-        return ("judged",)
-    if measure.code == RBPRES:
-        return ("unjudged",)
-    if measure.code == BPREF and level != 1:
-        return ("bpref", level)
-    if measure.family == "RBP" and measure.param("rel") is None:
-        return ("label",)  # graded: its gain never decreases along the label key
-    if has_rel and level < 1:
-        return ("relevant", level)
-    return ("label",)
+    return FAMILIES[measure.family].utility(measure, relevance_level)
 
 
 @numba.njit(cache=True)
@@ -191,11 +198,11 @@ def _bound(
     docs: ListDocs,
     judg: QueryJudgments,
     measures: Sequence[Measure],
-    rule: str,
+    role: str,
     relevance_level: int,
     tables: Tables,
 ) -> np.ndarray:
-    """Every measure under the order of ``rule`` (``pessimistic`` or ``optimistic``): each tie
+    """Every measure under the order of ``role`` (``pessimistic`` or ``optimistic``): each tie
     block sorted by the measure's own utility (module docstring)."""
     out = np.empty((len(docs.offsets) - 1, len(measures)))
     groups: dict[tuple, list[int]] = {}
@@ -203,7 +210,7 @@ def _bound(
         groups.setdefault(utility_class(m, relevance_level), []).append(j)
     for utility, columns in groups.items():
         key = _sort_key(utility_key(utility, docs.labels, docs.judged))
-        if rule == "optimistic":
+        if role == BOUND_RULES[1]:
             np.negative(key, out=key)
         spec = measure_spec([measures[j] for j in columns], relevance_level)
         part = np.empty((len(out), len(columns)))
@@ -263,9 +270,10 @@ def evaluate_lists(
     """``(queries, measures)`` values under ``ties``: the exact expectation, the bounds
     (:func:`evaluate_envelope`), or the order of ``keys`` (ascending inside a tie block;
     required by every other rule)."""
-    if ties == "expected" or ties in BOUND_RULES:
-        wanted = ties == "expected"
-        return evaluate_envelope(docs, judg, measures, relevance_level, expected=wanted)[ties]
+    role = envelope_role(ties)
+    if role is not None:
+        wanted = role == "expected"
+        return evaluate_envelope(docs, judg, measures, relevance_level, expected=wanted)[role]
     check_labels(measures, judg.labels)
     if keys is None:
         raise ValueError(f"ties={ties!r} needs the rule's sort key")

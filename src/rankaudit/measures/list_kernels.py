@@ -35,8 +35,9 @@ documents above it and ``c = clip(k - g, 0, t)`` of its places inside the cutoff
 - nDCG: ``E[DCG@k] += G (C(min(g+t,k)) - C(min(g,k))) / t``, ``C = cum_disc``;
 - P@k, R@k, NumRelRet@k: ``E[#relevant in top k] += m c / t``; Rprec the same with ``k = R``;
   Judged@k with the block's judged count for ``m`` (over ``min(n, k)``, not random);
-- Success@k: ``P(no relevant in top k) *= C(t-m, c) / C(t, c)`` (hypergeometric);
-- RR@k: the first block with ``m > 0``: ``sum_{j=1}^{min(t-m+1, k-g)} C(t-j, m-1)/C(t, m)/(g+j)``;
+- Success@k: ``P(no relevant in top k) *= C(t-m, c) / C(t, c)`` (hypergeometric) and
+  RR@k: the first block with ``m > 0``: ``sum_{j=1}^{min(t-m+1, k-g)} C(t-j, m-1)/C(t, m)/(g+j)``,
+  both derived once, in :mod:`rankaudit.measures.expectations` (the row kernels use them too);
 - AP@k: a relevant document at block place ``j`` has ``A + 1 + X`` relevant ones at or above
   it, ``E[X | j] = (j-1)(m-1)/(t-1)``, so the block adds
   ``(m/t)[(A+1) dH + (m-1)/(t-1) (c - (g+1) dH)]`` to ``R E[AP@k]``, ``dH = H_{g+c} - H_g``
@@ -67,6 +68,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.measures import expectations, list_support
+from rankaudit.measures.expectations import first_relevant_block, miss_after_block
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.list_support import (
     AP,
     BPREF,
@@ -74,6 +78,7 @@ from rankaudit.measures.list_support import (
     JUDGED,
     NDCG,
     NUMREL,
+    NUMRELRET,
     NUMRET,
     RBP,
     RBP_GRADED,
@@ -84,6 +89,7 @@ from rankaudit.measures.list_support import (
     P,
     R,
     bpref_term,
+    check_codes,
     err_block,
     err_r,
     gain,
@@ -193,12 +199,16 @@ def _ordered_value(rl, rj, n, judg, q, spec, j, tables, counts):  # pragma: no c
         return cnt / big_r if big_r > 0 else 0.0
     if code == SUCCESS:
         return 1.0 if cnt > 0 else 0.0
-    return float(cnt)  # NUMRELRET
+    if code == NUMRELRET:
+        return float(cnt)
+    raise ValueError("the list kernels do not know this measure code")
 
 
 @numba.njit(cache=True, parallel=True)
 def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cover - compiled
-    """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the order of ``keys``."""
+    """Fill ``out[q, j]`` with measure ``j`` of query ``q`` in the order of ``keys``; an
+    unknown measure code raises ValueError."""
+    check_codes(spec)
     nq = len(docs.offsets) - 1
     nm = len(spec.codes)
     for q in numba.prange(nq):
@@ -217,7 +227,9 @@ def list_ordered_kernel(docs, judg, spec, tables, keys, out):  # pragma: no cove
 
 @numba.njit(cache=True, parallel=True)
 def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - compiled
-    """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders."""
+    """Fill ``out[q, j]`` with the exact expectation of measure ``j`` over random tie orders;
+    an unknown measure code raises ValueError."""
+    check_codes(spec)
     nq = len(docs.offsets) - 1
     nm = len(spec.codes)
     cum_disc = tables.cum_disc
@@ -307,11 +319,7 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     above[j] += b
                 elif code == SUCCESS:
                     if m > 0 and state[j] > 0.0:
-                        if c > t - m:
-                            state[j] = 0.0
-                        else:
-                            for v in range(c):
-                                state[j] *= (t - m - v) / (t - v)
+                        state[j] = miss_after_block(state[j], t, m, c)
                 elif code == AP:
                     if m > 0 and c > 0:
                         dh = harmonic[g + c] - harmonic[g]
@@ -322,15 +330,9 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                     above[j] += m
                 elif code == RR:
                     if m > 0 and not done[j]:
-                        if m == 1:
-                            acc[j] += (harmonic[g + c] - harmonic[g]) / t
-                        else:
-                            prob = m / t  # P(first relevant at block place 1)
-                            for jj in range(1, min(t - m + 1, c) + 1):
-                                acc[j] += prob / (g + jj)
-                                prob *= (t - jj - m + 1.0) / (t - jj)
+                        acc[j] += first_relevant_block(g, t, m, c, harmonic, harmonic)[0]
                         done[j] = True
-                else:  # P, R, Rprec, NumRelRet
+                elif code == P or code == R or code == RPREC or code == NUMRELRET:
                     acc[j] += m * c / t
             i = e
         for j in range(nm):
@@ -354,5 +356,11 @@ def list_expected_kernel(docs, judg, spec, tables, out):  # pragma: no cover - c
                 out[q, j] = float(big_r[j])
             elif code == RBPRES:
                 out[q, j] = acc[j] + spec.reals[j] ** n
-            else:  # RR, ERR, RBP, NumRelRet
+            elif code == RR or code == ERR or code == RBP or code == NUMRELRET:
                 out[q, j] = acc[j]
+
+
+refresh_stale_cache(
+    [_ordered_value, list_ordered_kernel, list_expected_kernel],
+    [__file__, list_support.__file__, expectations.__file__],
+)

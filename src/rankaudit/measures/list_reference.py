@@ -142,14 +142,15 @@ def measure_of_ranking(
             else:
                 total += 1.0 if above == 0 else 1.0 - min(above, n_rel) / min(n_nonrel, n_rel)
         return total / n_rel if n_rel else 0.0
-    # AP, AP@k
-    hits = 0
-    total = 0.0
-    for r, x in enumerate(top, start=1):
-        if x:
-            hits += 1
-            total += hits / r
-    return total / n_rel if n_rel else 0.0
+    if fam == "AP":
+        hits = 0
+        total = 0.0
+        for r, x in enumerate(top, start=1):
+            if x:
+                hits += 1
+                total += hits / r
+        return total / n_rel if n_rel else 0.0
+    raise ValueError(f"measure {measure}: the reference has no definition of {fam!r}")
 
 
 def ranked_order(scores: Sequence[float], tie_keys: Sequence[object]) -> list[int]:
@@ -206,7 +207,9 @@ def expected_reference(
         return total / n_rel if n_rel else 0.0
     if measure.family == "Success":
         return 1.0 - p_miss
-    return first_rr or 0.0
+    if measure.family == "RR":
+        return first_rr or 0.0
+    raise ValueError(f"measure {measure}: the plain expectation covers nDCG, P, R, AP, Success, RR")
 
 
 def expected_by_enumeration(

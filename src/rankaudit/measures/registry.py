@@ -96,6 +96,8 @@ __all__ = [
     "measure_spec",
     "parse_measure",
     "parse_measures",
+    "register_family",
+    "unregister_family",
 ]
 
 
@@ -169,6 +171,12 @@ class Measure:
         """How per-query values combine over queries: ``"mean"``, or ``"sum"`` for the counts
         (declared once per family, :attr:`Family.aggregation`)."""
         return FAMILIES[self.family].aggregation
+
+    @property
+    def higher_is_better(self) -> bool:
+        """Whether higher values are better (declared once per family,
+        :attr:`Family.direction`); the leaderboard orders by it."""
+        return FAMILIES[self.family].direction > 0
 
     @property
     def code(self) -> int:
@@ -338,31 +346,48 @@ def describe_measures() -> str:
     return "\n".join(lines)
 
 
+def register_family(family: Family) -> Family:
+    """Declare a measure family: it is then parsed (its name, case-insensitive, and its
+    aliases) and computed everywhere, by the kernel branch ``family.kernel``."""
+    if not isinstance(family, Family):
+        raise ValueError(f"register_family takes a Family; got {type(family).__name__}")
+    spelled = [family.name.lower(), *family.aliases]
+    taken = [s for s in spelled if s in _NAMES] + ([family.name] if family.name in FAMILIES else [])
+    if taken:
+        raise ValueError(f"measure family {family.name!r}: {taken[0]!r} is already declared")
+    FAMILIES[family.name] = family
+    for name in spelled:
+        _NAMES[name] = family.name
+    return family
+
+
+def unregister_family(name: str) -> Family:
+    """Remove a family :func:`register_family` declared (and its spellings); returns it."""
+    if name not in FAMILIES:
+        raise ValueError(f"unknown measure family {name!r}")
+    family = FAMILIES.pop(name)
+    for spelled in [k for k, v in _NAMES.items() if v == name]:
+        del _NAMES[spelled]
+    return family
+
+
 def measure_spec(measures: Sequence[Measure], relevance_level: int) -> K.MeasureSpec:
     """The kernels' :class:`~rankaudit.measures.list_kernels.MeasureSpec` of ``measures``;
     a measure without ``rel`` takes ``relevance_level`` (trec_eval ``-l``)."""
     codes, cutoffs, levels, reals, ints, kinds = [], [], [], [], [], []
     map_offsets, map_keys, map_gains = [0], [], []
     for m in measures:
+        if not 0 <= m.code < K.N_CODES:
+            raise ValueError(f"measure {m}: the kernels know no code {m.code}")
+        args = FAMILIES[m.family].kernel_args(m)
         codes.append(m.code)
         cutoffs.append(m.cutoff or 0)
         levels.append(m.level(relevance_level))
-        reals.append(float(m.param("p")) if m.family in ("RBP", "RBPres") else 0.0)
-        if m.family == "ERR":
-            ints.append(int(m.param("max_grade")))  # type: ignore[call-overload]
-        elif m.family == "RBP" and m.param("rel") is None:
-            ints.append(K.RBP_GRADED)
-        else:
-            ints.append(0)
-        gains = m.param("gains") if m.family == "nDCG" else None
-        if gains is not None:
-            kinds.append(K.MAPPED_GAIN)
-            map_keys += [label for label, _ in gains]  # type: ignore[union-attr]
-            map_gains += [gain for _, gain in gains]  # type: ignore[union-attr]
-        elif m.family == "nDCG" and m.param("dcg") == "exp-log2":
-            kinds.append(K.EXP_GAIN)
-        else:
-            kinds.append(K.LINEAR_GAIN)
+        reals.append(float(args.real))
+        ints.append(int(args.integer))
+        kinds.append(int(args.gain_kind))
+        map_keys += [label for label, _ in args.gains]
+        map_gains += [gain for _, gain in args.gains]
         map_offsets.append(len(map_keys))
     i64 = np.int64
     return K.MeasureSpec(

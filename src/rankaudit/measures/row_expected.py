@@ -20,7 +20,8 @@ NDCG@k (linearity of expectation; McSherry & Najork 2008)
     ``Var[DCG_block] = G2 (S2/t - mu^2) + (G1^2 - G2) ((S1^2 - S2)/(t(t-1)) - mu^2)``
 
     and ``Var[NDCG@k] = sum_blocks Var[DCG_block] / IDCG@k^2``.
-HR@k (not linear with several relevant items)
+HR@k (not linear with several relevant items; its block term and RR's are derived once, in
+:mod:`rankaudit.measures.expectations`, which the list kernels share)
     The top k takes ``c = clip(k - g, 0, t)`` slots of a block; the chance that
     none of them holds one of its ``m`` relevant items is hypergeometric,
     ``C(t-m, c) / C(t, c) = prod_{q<c} (t-m-q)/(t-q)``.  Blocks are independent:
@@ -66,6 +67,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.measures import expectations, row_support
+from rankaudit.measures.expectations import first_relevant_block, miss_after_block
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.row_support import (
     BAD_LABEL,
     NONFINITE_SCORE,
@@ -156,26 +160,9 @@ def _expected_row_general(
             if mb >= 2:
                 v += (g1 * g1 - g2) * ((s1 * s1 - s2) / (t * (t - 1.0)) - mu * mu)
             v_dcg += v
-        c = min(max(k - g, 0), t)
-        if c > t - mb:
-            p_miss = 0.0
-        else:
-            for q in range(c):
-                p_miss *= (t - mb - q) / (t - q)
-        if b == 0:
-            if t == 1:
-                e_rr = 1.0 / (g + 1)
-                e_rr2 = e_rr * e_rr
-            elif mb == 1:
-                e_rr = (h1[g + t] - h1[g]) / t
-                e_rr2 = (h2[g + t] - h2[g]) / t
-            else:
-                prob = mb / t  # P(J = 1)
-                for j in range(1, t - mb + 2):
-                    inv = 1.0 / (g + j)
-                    e_rr += prob * inv
-                    e_rr2 += prob * inv * inv
-                    prob *= (t - j - mb + 1.0) / (t - j)
+        p_miss = miss_after_block(p_miss, t, mb, min(max(k - g, 0), t))
+        if b == 0:  # RR has no cutoff: every place of the block counts
+            e_rr, e_rr2 = first_relevant_block(g, t, mb, t, h1, h2)
     p_hit = min(max(1.0 - p_miss, lo_hit), 1.0 if blk_g[0] < k else 0.0)
     hr[row] = p_hit
     ndcg[row] = min(max(e_dcg / idcg, lo_dcg / idcg), hi_dcg / idcg)
@@ -362,3 +349,15 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
             if bad >= 0:
                 return NONFINITE_SCORE, row, bad
     return OK, -1, -1
+
+
+refresh_stale_cache(
+    [
+        _expected_row_general,
+        _block_labels_ascending,
+        _one_relevant,
+        _one_relevant_table,
+        row_expected_kernel,
+    ],
+    [__file__, row_support.__file__, expectations.__file__],
+)

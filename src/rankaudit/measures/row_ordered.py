@@ -9,7 +9,14 @@ where "precedes" is the rule's within-tie order (see :mod:`rankaudit.ties.rankin
 - ``input_order``: ``j < i`` (a stable sort by decreasing score);
 - ``optimistic``: higher label first, then input position;
 - ``pessimistic``: lower label first (relevant items last), then input position;
-- ``hash``: smaller ``tie_hash(seed, user, item)`` first, then smaller item id.
+- ``hash``: smaller ``tie_hash(seed, user, item)`` first, then smaller item id
+  (:func:`rankaudit.measures.hashing.hash_order_key_nb`, the order of
+  :func:`rankaudit.measures.hashing.hash_order_ranks`);
+- ``KEY`` (any other rule that orders every measure alike): smaller ``order_keys[i]`` first,
+  the rule's declared key (:mod:`rankaudit.measures.rules`).
+
+The modes are the registry's (:data:`rankaudit.measures.rules.ROW_MODES`); an unknown mode
+is an error, never a default rule.
 
 The metrics need only the ranks of the relevant items, so for rows with few
 relevant items (``m <= SORT_ABOVE``) the kernel makes one pass over the row per
@@ -29,7 +36,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from rankaudit.measures.hashing import mix64_nb, splitmix64_nb
+from rankaudit.measures import hashing, row_support, rules
+from rankaudit.measures.hashing import hash_order_key_nb, mix64_nb
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.row_support import (
     BAD_LABEL,
     DUPLICATE_ITEM,
@@ -41,33 +50,38 @@ from rankaudit.measures.row_support import (
     row_bounds,
     sort_by_rank,
 )
+from rankaudit.measures.rules import ROW_MODES
 
 __all__ = [
     "HASH",
     "INPUT_ORDER",
+    "KEY",
     "OPTIMISTIC",
     "PESSIMISTIC",
     "SORT_ABOVE",
     "row_ordered_kernel",
 ]
 
-INPUT_ORDER = 0
-OPTIMISTIC = 1
-PESSIMISTIC = 2
-HASH = 3
+INPUT_ORDER = ROW_MODES["input_order"]
+OPTIMISTIC = ROW_MODES["optimistic"]
+PESSIMISTIC = ROW_MODES["pessimistic"]
+HASH = ROW_MODES["hash"]
+KEY = ROW_MODES["key"]
 
 SORT_ABOVE = 16  # rows with more relevant items than this take the sort path
 
 
 @numba.njit(cache=True)
-def _rank_of(scores, labels, a, n, p, mode, row_key, item_keys, item_codes):  # pragma: no cover
+def _rank_of(
+    scores, labels, a, n, p, mode, row_key, item_keys, item_codes, order_keys
+):  # pragma: no cover - compiled
     """1-based rank of candidate ``p`` of the row starting at ``a`` under rule ``mode``,
     and the number of non-finite scores seen in the pass."""
     s = scores[a + p]
     lp = labels[a + p]
     hp = numba.uint64(0)
     if mode == HASH:
-        hp = splitmix64_nb(row_key ^ numba.uint64(item_keys[a + p]))
+        hp = hash_order_key_nb(row_key, item_keys[a + p])
     cnt = 0
     bad = 0
     for j in range(n):
@@ -83,15 +97,19 @@ def _rank_of(scores, labels, a, n, p, mode, row_key, item_keys, item_codes):  # 
             elif mode == PESSIMISTIC:
                 lj = labels[a + j]
                 cnt += (lj < lp) or (lj == lp and j < p)
-            else:
-                hj = splitmix64_nb(row_key ^ numba.uint64(item_keys[a + j]))
+            elif mode == HASH:
+                hj = hash_order_key_nb(row_key, item_keys[a + j])
                 cnt += (hj < hp) or (hj == hp and item_codes[a + j] < item_codes[a + p])
+            else:  # KEY (the kernel refuses any other mode)
+                kj = order_keys[a + j]
+                kp = order_keys[a + p]
+                cnt += (kj < kp) or (kj == kp and j < p)
     return cnt + 1, bad
 
 
 @numba.njit(cache=True)
 def _sorted_ranks(
-    scores, labels, a, n, mode, row_key, item_keys, item_codes, ranks, gains
+    scores, labels, a, n, mode, row_key, item_keys, item_codes, order_keys, ranks, gains
 ):  # pragma: no cover - compiled
     """Ranks of all relevant candidates of one row by one stable sort: ``O(n log n)``.
 
@@ -135,11 +153,24 @@ def _sorted_ranks(
                     ranks[m] = first + r
                     gains[m] = -lab if mode == OPTIMISTIC else lab
                     m += 1
+            elif mode == KEY:  # the rule's key, then input position (a stable sort)
+                t = e - b
+                ks = np.empty(t, np.int64)
+                for q in range(t):
+                    ks[q] = order_keys[a + order[b + q]]
+                by_key = np.argsort(ks, kind="mergesort")
+                r0 = m
+                for q in range(t):
+                    lab = labels[a + order[b + by_key[q]]]
+                    if lab > 0:
+                        ranks[m] = b + q + 1
+                        gains[m] = lab
+                        m += 1
             else:  # HASH: order by (key, item code) within the block
                 t = e - b
                 hs = np.empty(t, np.uint64)
                 for q in range(t):
-                    hs[q] = splitmix64_nb(row_key ^ numba.uint64(item_keys[a + order[b + q]]))
+                    hs[q] = hash_order_key_nb(row_key, item_keys[a + order[b + q]])
                 by_hash = np.argsort(hs, kind="mergesort")
                 r0 = m
                 for q in range(t):
@@ -184,13 +215,18 @@ def _first_duplicate(item_keys, item_codes, a, n, table, stamp, mask, row):  # p
 
 @numba.njit(cache=True)
 def row_ordered_kernel(
-    rows, k, mode, row_keys, item_keys, item_codes, tables, out
+    rows, k, mode, row_keys, item_keys, item_codes, order_keys, tables, out
 ):  # pragma: no cover - compiled
     """Fill per-row HR@k, NDCG@k and RR under a deterministic tie rule.
 
-    ``row_keys[row] = splitmix64(splitmix64(seed) ^ id64(user))`` (hash mode only).
-    Returns ``(status, row, position)``; status 0 means every row was valid.
+    ``row_keys[row] = splitmix64(splitmix64(seed) ^ id64(user))`` (hash mode only);
+    ``order_keys``: the rule's key per candidate, indexed as ``scores`` (``KEY`` mode only).
+    Returns ``(status, row, position)``; status 0 means every row was valid.  An unknown
+    ``mode`` raises ValueError.
     """
+    if mode != INPUT_ORDER and mode != OPTIMISTIC and mode != PESSIMISTIC:
+        if mode != HASH and mode != KEY:
+            raise ValueError("row_ordered_kernel: unknown tie mode")
     n_rows, row_len, offsets, scores, labels = rows
     disc = tables.disc
     max_len = tables.max_len
@@ -229,7 +265,9 @@ def row_ordered_kernel(
             bad = first_nonfinite(scores, a, n)
             if bad >= 0:
                 return NONFINITE_SCORE, row, bad
-            _sorted_ranks(scores, labels, a, n, mode, row_key, item_keys, item_codes, ranks, gains)
+            _sorted_ranks(
+                scores, labels, a, n, mode, row_key, item_keys, item_codes, order_keys, ranks, gains
+            )
             for i in range(m):
                 ideal[i] = labels[a + rel[i]]
             ideal[:m] = np.sort(ideal[:m])[::-1]  # the same values ideal_dcg sorts, O(m log m)
@@ -239,7 +277,7 @@ def row_ordered_kernel(
         else:
             for i in range(m):
                 r, nbad = _rank_of(
-                    scores, labels, a, n, rel[i], mode, row_key, item_keys, item_codes
+                    scores, labels, a, n, rel[i], mode, row_key, item_keys, item_codes, order_keys
                 )
                 if i == 0 and nbad > 0:
                     return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
@@ -254,3 +292,9 @@ def row_ordered_kernel(
         ndcg[row] = dcg / idcg
         rr[row] = 1.0 / ranks[0]
     return OK, -1, -1
+
+
+refresh_stale_cache(
+    [_rank_of, _sorted_ranks, _first_duplicate, row_ordered_kernel],
+    [__file__, row_support.__file__, hashing.__file__, rules.__file__],
+)

@@ -36,7 +36,9 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from rankaudit.measures import hashing, row_support
 from rankaudit.measures.hashing import GAMMA, mix64_nb, splitmix64_nb
+from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.row_support import (
     BAD_LABEL,
     INSERTION_SORT_MAX,
@@ -199,3 +201,8 @@ def row_random_kernel(rows, k, n_repeats, row_keys, tables, out):  # pragma: no 
             ndcg_std[row] = np.sqrt(max(m2_ndcg, 0.0) / (n_repeats - 1))
             rr_std[row] = np.sqrt(max(m2_rr, 0.0) / (n_repeats - 1))
     return OK, -1, -1
+
+
+refresh_stale_cache(
+    [_draw_block_fenwick, row_random_kernel], [__file__, row_support.__file__, hashing.__file__]
+)

@@ -11,10 +11,8 @@ duplicate item ids) and return ``(status, row, position)`` instead of raising,
 so the input is read once; :mod:`rankaudit.ties.validation` turns a non-zero
 status into a ``ValueError`` naming the row.
 
-Caution for developers: numba's on-disk cache (``cache=True``) is keyed on the
-source file of each *kernel*, not on the helpers it inlines from here.  After
-editing this module, delete ``src/rankaudit/ties/__pycache__/*.nbi`` and
-``*.nbc`` or the kernels keep running the old helpers.
+numba's on-disk cache of the row kernels follows edits of this module too: the kernel
+modules refresh it at import (:mod:`rankaudit.measures.kernel_cache`).
 """
 
 from __future__ import annotations

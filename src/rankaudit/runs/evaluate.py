@@ -27,6 +27,7 @@ from rankaudit.measures.aggregation import aggregate_values
 from rankaudit.measures.list_evaluate import (
     BOUND_RULES,
     ROUNDING_TOLERANCE,
+    envelope_role,
     evaluate_envelope,
     evaluate_lists,
 )
@@ -47,7 +48,6 @@ __all__ = [
 ]
 
 DEFAULT_MEASURES = ("nDCG@10", "P@10", "AP", "RR")
-_ENVELOPE_RULES = ("expected", *BOUND_RULES)
 
 
 def _lists(batch: QueryBatch) -> tuple[ListDocs, QueryJudgments]:
@@ -61,7 +61,7 @@ def evaluate_batch(
     """``(queries, measures)`` values of ``batch`` under ``ties`` (the core's
     :func:`~rankaudit.measures.list_evaluate.evaluate_lists`; no argument checks)."""
     docs, judg = _lists(batch)
-    keys = None if ties in _ENVELOPE_RULES else tie_keys(batch, ties, seed)
+    keys = None if envelope_role(ties) else tie_keys(batch, ties, seed)
     return evaluate_lists(docs, judg, measures, ties, batch.relevance_level, keys)
 
 
@@ -71,17 +71,15 @@ def evaluate_rules(
     """:func:`evaluate_batch` of every rule of ``rules``; ``expected``, ``pessimistic`` and
     ``optimistic`` come from one :func:`~rankaudit.measures.list_evaluate.evaluate_envelope`
     (the bounds computed once, the expectation clamped between them; no argument checks)."""
+    roles = {name: envelope_role(name) for name in rules}
     envelope: dict[str, np.ndarray] = {}
-    if any(rule in _ENVELOPE_RULES for rule in rules):
+    if any(roles.values()):
         docs, judg = _lists(batch)
-        envelope = evaluate_envelope(
-            docs, judg, measures, batch.relevance_level, expected="expected" in rules
-        )
+        wanted = "expected" in roles.values()
+        envelope = evaluate_envelope(docs, judg, measures, batch.relevance_level, expected=wanted)
     return {
-        rule: (
-            envelope[rule] if rule in envelope else evaluate_batch(batch, measures, rule, seed=seed)
-        )
-        for rule in rules
+        name: (envelope[role] if role else evaluate_batch(batch, measures, name, seed=seed))
+        for name, role in roles.items()
     }
 
 

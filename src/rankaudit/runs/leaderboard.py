@@ -348,7 +348,11 @@ def build_leaderboard(
     for j, m in enumerate(measures):
         means = pd.DataFrame([aggregates[n].loc[m, list(rules)] for n in names], index=names)
         tol = rounding_tolerance(means.to_numpy())
-        orders = {r: leaderboard_order(names, means[r].to_numpy(), tol) for r in rules}
+        higher = audits[0].measures[j].higher_is_better  # the measure's declared direction
+        orders = {
+            r: leaderboard_order(names, means[r].to_numpy(), tol, higher_is_better=higher)
+            for r in rules
+        }
         rankings += [{"measure": m, "ties": r, "order": o} for r, o in orders.items()]
         taus += [
             {
@@ -360,7 +364,9 @@ def build_leaderboard(
             }
             for r1, r2 in itertools.combinations(rules, 2)
         ]
-        best, worst = rank_intervals(means["pessimistic"], means["optimistic"], tol)
+        best, worst = rank_intervals(
+            means["pessimistic"], means["optimistic"], tol, higher_is_better=higher
+        )
         intervals += [
             {"run": n, "measure": m, "best": int(b), "worst": int(w)}
             for n, b, w in zip(names, best, worst, strict=True)

@@ -47,11 +47,18 @@ __all__ = ["kendall_tau", "leaderboard_order", "positions", "rank_intervals", "t
 
 
 def leaderboard_order(
-    names: Sequence[str], values: np.ndarray, tol: float | None = None
+    names: Sequence[str],
+    values: np.ndarray,
+    tol: float | None = None,
+    *,
+    higher_is_better: bool = True,
 ) -> list[str]:
-    """``names`` by ``values`` descending; values equal up to ``tol`` (default: the rounding
-    tolerance of ``values``) by name ascending (module docstring)."""
+    """``names`` by ``values`` best first (descending; ascending when
+    ``higher_is_better=False``, the measure's declared direction); values equal up to ``tol``
+    (default: the rounding tolerance of ``values``) by name ascending (module docstring)."""
     v = np.asarray(values, dtype=np.float64)
+    if not higher_is_better:
+        v = -v
     if v.shape != (len(names),):
         raise ValueError(f"need one value per system, got {v.shape} for {len(names)} names")
     if len(set(names)) != len(names):
@@ -110,12 +117,20 @@ def tau_ap(compared: Sequence[str], reference: Sequence[str]) -> float:
 
 
 def rank_intervals(
-    lower: np.ndarray, upper: np.ndarray, tol: float | None = None
+    lower: np.ndarray,
+    upper: np.ndarray,
+    tol: float | None = None,
+    *,
+    higher_is_better: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``(best, worst)`` 1-based ranks of each system whose value lies in ``[lower, upper]``,
-    values within ``tol`` (default: the rounding tolerance of the bounds) counted as equal."""
+    values within ``tol`` (default: the rounding tolerance of the bounds) counted as equal;
+    ``higher_is_better=False`` (a measure whose lower values are better) ranks ``-upper`` to
+    ``-lower`` instead."""
     lo = np.asarray(lower, dtype=np.float64)
     hi = np.asarray(upper, dtype=np.float64)
+    if not higher_is_better:
+        lo, hi = -hi, -lo
     if lo.ndim != 1 or lo.shape != hi.shape:
         raise ValueError(f"lower and upper must be 1-D of one length, got {lo.shape}, {hi.shape}")
     if not (np.all(np.isfinite(lo)) and np.all(np.isfinite(hi))):

@@ -25,13 +25,7 @@ from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.hashing import normalize_ids
 from rankaudit.measures.registry import parse_measure, parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
-from rankaudit.measures.row_ordered import (
-    HASH,
-    INPUT_ORDER,
-    OPTIMISTIC,
-    PESSIMISTIC,
-    row_ordered_kernel,
-)
+from rankaudit.measures.row_ordered import HASH, KEY, row_ordered_kernel
 from rankaudit.measures.row_sampled import RANDOM_DOMAIN, row_random_kernel
 from rankaudit.measures.row_support import (
     RowBatch,
@@ -40,10 +34,11 @@ from rankaudit.measures.row_support import (
     discount_tables,
     harmonic_tables,
 )
-from rankaudit.measures.rules import TIE_RULES, check_rule
+from rankaudit.measures.rules import TIE_RULES, check_rule, rule
 from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
+from rankaudit.ties.tie_context import row_tie_keys
 from rankaudit.ties.validation import (
     Batch,
     batch_from_arrays,
@@ -59,13 +54,6 @@ __all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "metric_names", "summarize
 _METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
 
 _EMPTY = np.zeros(1)
-
-_MODES = {
-    "input_order": INPUT_ORDER,
-    "optimistic": OPTIMISTIC,
-    "pessimistic": PESSIMISTIC,
-    "hash": HASH,
-}
 
 
 def metric_names(k: int) -> tuple[str, str, str]:
@@ -239,16 +227,16 @@ def evaluate(
             score_col=score_col,
             label_col=label_col,
             user_col=user_col,
-            need_items=ties == "hash",
+            need_items=rule(ties).needs_items,
         )
     else:
         if labels is None:
             raise ValueError("labels are required (same shape as scores)")
         batch = batch_from_arrays(scores, labels, user_ids=user_ids, item_ids=item_ids)
-    if ties == "hash" and batch.item_ids is None:
+    if rule(ties).needs_items and batch.item_ids is None:
         raise ValueError(
-            "ties='hash' needs item_ids (one id per candidate, distinct within a row): the hash "
-            "key is (seed, user id, item id)"
+            f"ties={ties!r} needs item_ids (one id per candidate, distinct within a row): "
+            f"{rule(ties).describe.format(seed=seed, n_repeats=n_repeats)}"
         )
 
     if measures is not None:
@@ -286,6 +274,7 @@ def evaluate_batch(
     at two million rows the output writes are a measurable part of the time.)
     Raises ValueError on invalid values (see :func:`evaluate`).
     """
+    declared = rule(ties)
     n = batch.n_rows
     max_len = batch.max_len
     names_k = k
@@ -293,10 +282,12 @@ def evaluate_batch(
     # (k = 2**64 - 1 would otherwise be typed uint64 and compare wrongly with int64 ranks).
     k = min(k, max(max_len, 1))
     disc, cum1, cum2 = discount_tables(k, max_len)
-    h1, h2 = harmonic_tables(max_len) if ties == "expected" else (_EMPTY, _EMPTY)
+    expected = declared.order == "expected"
+    sample = declared.order == "sample"
+    h1, h2 = harmonic_tables(max_len) if expected else (_EMPTY, _EMPTY)
     tables = RowTables(disc, cum1, cum2, h1, h2, max_len)
     rows = RowBatch(*batch.kernel_layout(), batch.scores, batch.labels)
-    extra = (ties == "expected" and return_variance) or (ties == "random" and n_repeats > 1)
+    extra = (expected and return_variance) or (sample and n_repeats > 1)
     width = n if extra else 0
     out = RowOutput(
         np.empty(n),
@@ -309,24 +300,30 @@ def evaluate_batch(
     )
     hr_name, ndcg_name, rr_name = metric_names(names_k)
     values = {hr_name: out.hr, ndcg_name: out.ndcg, rr_name: out.rr}
-    suffix = "_var" if ties == "expected" else "_std"
-    if ties == "expected":
+    suffix = "_var" if expected else "_std"
+    if expected:
         status = row_expected_kernel(rows, k, return_variance, tables, out)
-    elif ties == "random":
+    elif sample:
         keys = row_keys(batch, seed, domain=RANDOM_DOMAIN)
         status = row_random_kernel(rows, k, n_repeats, keys, tables, out)
     else:
-        mode = _MODES[ties]
-        if ties == "hash":
+        mode = declared.kernel_mode  # a ValueError for a rule without an order
+        item_keys = item_codes = order_keys = np.zeros(1, dtype=np.int64)
+        keys = np.zeros(1, dtype=np.uint64)
+        if mode == HASH:
             assert batch.item_ids is not None
             item_keys, item_codes = normalize_ids(
                 batch.item_ids, batch.item_id_name, locate=batch.describe_position
             )
             keys = row_keys(batch, seed)
-        else:
-            item_keys = item_codes = np.zeros(1, dtype=np.int64)
-            keys = np.zeros(1, dtype=np.uint64)
-        status = row_ordered_kernel(rows, k, mode, keys, item_keys, item_codes, tables, out)
+        elif mode == KEY:
+            order_keys = np.zeros(np.asarray(batch.scores).size, dtype=np.int64)
+            start = batch.row_start(0) if n else 0
+            ranked = row_tie_keys(batch, ties, seed)
+            order_keys[start : start + len(ranked)] = ranked
+        status = row_ordered_kernel(
+            rows, k, mode, keys, item_keys, item_codes, order_keys, tables, out
+        )
     if extra:
         seconds = (out.hr_extra, out.ndcg_extra, out.rr_extra)
         values.update({f"{name}{suffix}": v for name, v in zip(list(values), seconds, strict=True)})

@@ -15,16 +15,18 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankaudit._checks import LABEL_LIMIT
-from rankaudit.measures.hashing import normalize_ids, splitmix64_array
-from rankaudit.measures.list_evaluate import evaluate_lists
+from rankaudit.measures.list_evaluate import envelope_role, evaluate_lists
 from rankaudit.measures.list_support import ListDocs, QueryJudgments, score_order_kernel
 from rankaudit.measures.registry import Measure
-from rankaudit.ties.validation import Batch, row_keys
+from rankaudit.measures.rules import RULES, TIE_RULES
+from rankaudit.ties.tie_context import row_tie_keys
+from rankaudit.ties.validation import Batch
 
 __all__ = ["ROW_MEASURE_RULES", "evaluate_measures"]
 
-#: the rules the list kernels give on rows (``random`` is the specialised kernels' alone)
-ROW_MEASURE_RULES = ("input_order", "hash", "expected", "pessimistic", "optimistic")
+#: the documented rules the list kernels give on rows (``random``, a ``sample`` rule, is the
+#: specialised kernels' alone); read from the registry
+ROW_MEASURE_RULES = tuple(n for n in TIE_RULES if RULES[n].order != "sample")
 
 
 def _flat(batch: Batch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -71,27 +73,6 @@ def _judged(batch: Batch, labels: np.ndarray, ideal_labels: object) -> QueryJudg
     return QueryJudgments(offsets.astype(np.int64), np.ascontiguousarray(flat[order]))
 
 
-def _hash_key(batch: Batch, offsets: np.ndarray, seed: int) -> np.ndarray:
-    """The ``hash`` rule's order inside ties: ``splitmix64(row key ^ item key)``, then the item
-    code, as :mod:`rankaudit.measures.row_ordered` orders them (ranks, ascending)."""
-    if batch.item_ids is None:
-        raise ValueError("ties='hash' needs item_ids (one id per candidate, distinct within a row)")
-    item_keys, item_codes = normalize_ids(
-        batch.item_ids, batch.item_id_name, locate=batch.describe_position
-    )
-    start = batch.row_start(0) if batch.n_rows else 0
-    size = int(offsets[-1])
-    ik = np.asarray(item_keys).reshape(-1)[start : start + size].astype(np.uint64)
-    ic = np.asarray(item_codes).reshape(-1)[start : start + size]
-    rk = np.repeat(row_keys(batch, seed), np.diff(offsets))
-    with np.errstate(over="ignore"):
-        h = splitmix64_array(rk ^ ik)
-    order = np.lexsort((ic, h))
-    ranks = np.empty(size, dtype=np.int64)
-    ranks[order] = np.arange(size)
-    return ranks
-
-
 def evaluate_measures(
     batch: Batch,
     measures: Sequence[Measure],
@@ -101,21 +82,19 @@ def evaluate_measures(
     ideal_labels: object = None,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """``({str(measure): per-row values}, has_relevant)`` of the rows under ``ties``."""
-    if ties not in ROW_MEASURE_RULES:
+    try:
+        keyed = envelope_role(ties) is None
+    except ValueError:
         raise ValueError(
             f"ties={ties!r} with measures=: use one of {', '.join(ROW_MEASURE_RULES)} "
             "(ties='random' is for the default HR@k / NDCG@k / RR)"
-        )
+        ) from None
     offsets, scores, labels = _flat(batch)
     _check(batch, scores, labels)
     order, _ = score_order_kernel(offsets, scores)
     docs = ListDocs(offsets, order, scores, labels.astype(np.int64), np.ones(len(scores), bool))
     judg = _judged(batch, labels, ideal_labels)
-    keys = None
-    if ties == "hash":
-        keys = _hash_key(batch, offsets, seed)
-    elif ties == "input_order":
-        keys = np.arange(len(scores), dtype=np.int64)
+    keys = row_tie_keys(batch, ties, seed) if keyed else None
     out = evaluate_lists(docs, judg, measures, ties, 1, keys)
     has_rel = (
         np.bincount(

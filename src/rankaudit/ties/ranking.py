@@ -25,8 +25,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankaudit._checks import check_not_masked
-from rankaudit.measures.hashing import normalize_ids, tie_hash_array
-from rankaudit.measures.rules import DETERMINISTIC_RULES, TIE_RULES, check_rule
+from rankaudit.measures.hashing import (
+    hash_order_ranks,
+    ids_to_keys,
+    normalize_ids,
+    splitmix64,
+    splitmix64_array,
+)
+from rankaudit.measures.rules import DETERMINISTIC_RULES, TIE_RULES, check_rule, rule
 
 __all__ = ["DETERMINISTIC_RULES", "TIE_RULES", "check_rule", "rank_candidates"]
 
@@ -61,7 +67,8 @@ def rank_candidates(
         candidate at rank ``r + 1`` of row ``i``.
     """
     check_rule(ties)
-    if ties not in DETERMINISTIC_RULES:
+    declared = rule(ties)
+    if not declared.deterministic:
         raise ValueError(
             f"ties={ties!r} does not define one ranking; rank_candidates accepts "
             f"{', '.join(DETERMINISTIC_RULES)}"
@@ -74,18 +81,46 @@ def rank_candidates(
     if s.dtype not in (np.float32, np.float64):  # ints of any size, long doubles: exact order
         s = np.unique(s, return_inverse=True)[1].reshape(s.shape).astype(np.float64)
     position = np.broadcast_to(np.arange(s.shape[1]), s.shape)
-    if ties == "input_order":
-        keys: tuple[np.ndarray, ...] = (position, -s)
-    elif ties in ("pessimistic", "optimistic"):
+    if declared.order == "bound":
         if labels is None:
             raise ValueError(f"labels are required for ties={ties!r}")
         y = np.asarray(labels, dtype=np.float64)
-        keys = (position, y if ties == "pessimistic" else -y, -s)
+        keys: tuple[np.ndarray, ...] = (position, -declared.bound * y, -s)
     else:
-        if item_ids is None:
-            raise ValueError("item_ids are required for ties='hash'")
-        users = np.arange(s.shape[0]) if user_ids is None else np.asarray(user_ids)
-        _, fallback = normalize_ids(item_ids, "item_ids")
-        h = tie_hash_array(seed, users.reshape(-1, 1), np.asarray(item_ids))
-        keys = (fallback, h, -s)
+        if declared.needs_items and item_ids is None:
+            raise ValueError(f"item_ids are required for ties={ties!r}")
+        context = _ArrayTieContext(s.shape, seed, user_ids, item_ids)
+        keys = (position, declared.key(context).reshape(s.shape), -s)  # type: ignore[misc]
     return np.lexsort(keys, axis=-1)
+
+
+class _ArrayTieContext:
+    """The :class:`~rankaudit.measures.rules.TieContext` of a rectangular batch, flat in
+    row-major order."""
+
+    def __init__(self, shape: tuple[int, ...], seed: int, user_ids: object, item_ids: object):
+        self.shape = shape
+        self.seed = seed
+        self.user_ids = user_ids
+        self.item_ids = item_ids
+
+    def position(self) -> np.ndarray:
+        return np.tile(np.arange(self.shape[1]), self.shape[0])
+
+    def _ids(self) -> tuple[np.ndarray, np.ndarray]:
+        if self.item_ids is None:
+            raise ValueError("item_ids are required for this tie rule")
+        keys, codes = normalize_ids(self.item_ids, "item_ids")  # type: ignore[arg-type]
+        return ids_to_keys(self.item_ids, "item_ids").reshape(-1), np.asarray(codes).reshape(-1)
+
+    def item_rank(self) -> np.ndarray:
+        return self._ids()[1]
+
+    def hash_rank(self) -> np.ndarray:
+        item_keys, codes = self._ids()
+        n_rows = self.shape[0]
+        users = np.arange(n_rows) if self.user_ids is None else np.asarray(self.user_ids)
+        seed_key = np.uint64(splitmix64(self.seed & ((1 << 64) - 1)))
+        with np.errstate(over="ignore"):
+            row_keys = splitmix64_array(ids_to_keys(users, "user_ids") ^ seed_key)
+        return hash_order_ranks(np.repeat(row_keys, self.shape[1]), item_keys, codes)
