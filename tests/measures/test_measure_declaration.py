@@ -81,7 +81,7 @@ def test_the_declared_measure_on_the_command_line(found, tmp_path, capsys):
     run, qrels = _run_qrels(0.3)
     write_trec_run(tmp_path / "run", run.query, run.docno, run.score)
     write_trec_qrels(tmp_path / "qrels", qrels.query, qrels.docno, qrels.relevance)
-    argv = ["audit", str(tmp_path / "run"), str(tmp_path / "qrels"), "-m", found, "NumRelRet@3"]
+    argv = ["audit", str(tmp_path / "qrels"), str(tmp_path / "run"), "-m", found, "NumRelRet@3"]
     assert main([*argv, "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert found in json.dumps(out)
