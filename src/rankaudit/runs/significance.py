@@ -113,8 +113,15 @@ def lift_pct(base: np.ndarray, variant: np.ndarray) -> float:
     return float(100.0 * (v.mean() / b.mean() - 1.0))
 
 
-def _lift_draws(b: np.ndarray, v: np.ndarray, n_boot: int, seed: int, chunk: int) -> np.ndarray:
-    """The ``n_boot`` paired bootstrap draws of the lift (whole queries resampled), finite ones."""
+def _lift_draws(
+    b: np.ndarray, v: np.ndarray, n_boot: int, seed: int, chunk: int, alpha: float
+) -> np.ndarray:
+    """The ``n_boot`` paired bootstrap draws of the lift (whole queries resampled), finite ones;
+    the resampling arguments (``alpha`` included, for the interval drawn from them) checked."""
+    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
+    chunk = check_int(chunk, "chunk", lo=1, hi=MAX_CHUNK)
+    if not 0 < alpha < 1:
+        raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
     n = len(b)
     rng = np.random.default_rng(seed)
     xs = np.column_stack([b, v])
@@ -141,14 +148,9 @@ def paired_bootstrap_lift(
     """``(lift, ci_low, ci_high)`` in per cent: percentile CI from ``n_boot`` paired query
     resamples (``1 <= n_boot <= BOOTSTRAP_RESAMPLES.most``, drawn ``chunk`` at a time)."""
     b, v = _check_pair(base, variant)
-    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
-    chunk = check_int(chunk, "chunk", lo=1, hi=MAX_CHUNK)
-    if not 0 < alpha < 1:
-        raise ValueError(f"need 0 < alpha < 1, got alpha={alpha}")
-    lift = lift_pct(b, v)
-    stats = _lift_draws(b, v, n_boot, seed, chunk)
+    stats = _lift_draws(b, v, n_boot, seed, chunk, alpha)
     lo_q, hi_q = np.quantile(stats, [alpha / 2, 1 - alpha / 2])
-    return lift, float(lo_q), float(hi_q)
+    return lift_pct(b, v), float(lo_q), float(hi_q)
 
 
 def _order_index(n_draws: int, alpha: float, sides: int) -> int:
@@ -203,10 +205,8 @@ def paired_bootstrap_test(
     excludes 0 exactly when ``p <= alpha``. Differences of rounding alone are no difference:
     ``p = 1`` and the CI is widened to include 0."""
     b, v = _check_pair(base, variant)
-    n_boot = check_count(n_boot, "n_boot", BOOTSTRAP_RESAMPLES)
-    chunk = check_int(chunk, "chunk", lo=1, hi=MAX_CHUNK)
     lift = lift_pct(b, v)
-    lo, hi, p = dual_interval_test(_lift_draws(b, v, n_boot, seed, chunk), alpha=alpha)
+    lo, hi, p = dual_interval_test(_lift_draws(b, v, n_boot, seed, chunk, alpha), alpha=alpha)
     if _rounding_alone(b, v, v - b):
         return lift, min(lo, 0.0), max(hi, 0.0), 1.0
     return lift, lo, hi, p
