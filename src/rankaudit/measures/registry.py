@@ -389,15 +389,10 @@ def measure_spec(measures: Sequence[Measure], relevance_level: int) -> K.Measure
         map_keys += [label for label, _ in args.gains]
         map_gains += [gain for _, gain in args.gains]
         map_offsets.append(len(map_keys))
-    i64 = np.int64
+    columns = dict(codes=codes, cutoffs=cutoffs, levels=levels, ints=ints, gain_kind=kinds)
+    columns.update(map_offsets=map_offsets, map_keys=map_keys)
     return K.MeasureSpec(
-        codes=np.asarray(codes, i64),
-        cutoffs=np.asarray(cutoffs, i64),
-        levels=np.asarray(levels, i64),
+        **{key: np.asarray(value, np.int64) for key, value in columns.items()},
         reals=np.asarray(reals, np.float64),
-        ints=np.asarray(ints, i64),
-        gain_kind=np.asarray(kinds, i64),
-        map_offsets=np.asarray(map_offsets, i64),
-        map_keys=np.asarray(map_keys, i64),
         map_gains=np.asarray(map_gains, np.float64),
     )
