@@ -34,6 +34,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from rankbook.report.decision import FEW_BELOW, MOST_ABOVE, SMALL_RATIO
+
 __all__ = [
     "comparison_word",
     "count_phrase",
@@ -78,8 +80,11 @@ def count_phrase(k: int, n: int, noun: str = "") -> str:
     return f"{k} of {n}{tail}"
 
 
-def share_word(frac: float, *, few_below: float = 0.1, most_above: float = 0.5) -> str:
-    """A share in words against stated thresholds: none, few, a minority, most, all."""
+def share_word(
+    frac: float, *, few_below: float = FEW_BELOW, most_above: float = MOST_ABOVE
+) -> str:
+    """A share in words against stated thresholds (by default the decision page's): none, few,
+    a minority, most, all."""
     f = _finite(frac, "frac")
     if not 0.0 <= f <= 1.0:
         raise ValueError(f"frac must lie in [0, 1], got {frac!r}")
@@ -133,8 +138,9 @@ def signed_phrase(
     return f"{size} {word}" if number_first else f"{word} {size}"
 
 
-def size_word(value: float, reference: float, *, ratio: float = 0.5) -> str:
-    """ "small" when ``|value| < ratio * |reference|``, else "not small".
+def size_word(value: float, reference: float, *, ratio: float = SMALL_RATIO) -> str:
+    """ "small" when ``|value| < ratio * |reference|``, else "not small" (``ratio`` by default
+    the decision page's).
 
     The sentence must name the reference ("small against the oracle's lift"): a size is small
     only relative to something.
