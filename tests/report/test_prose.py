@@ -13,7 +13,6 @@ from rankbook.report.prose import (
     share_word,
     signed_phrase,
     size_word,
-    verdict_phrase,
 )
 
 
@@ -76,25 +75,6 @@ def test_size_word_needs_a_reference():
     assert size_word(-0.9, 1.0) == "not small"
     with pytest.raises(ValueError, match="reference"):
         size_word(0.1, 0.0)
-
-
-def test_verdict_flips_with_ci_power_and_paper_value():
-    assert verdict_phrase(0.1, 0.9, 0.3) == "resolved"
-    assert verdict_phrase(-0.1, 0.9, 0.3) == "not resolved at this size (power 0.30)"
-    assert verdict_phrase(-0.1, 0.9) == "not resolved at this size"
-    # the paper's 1.2 lies outside the CI: a failure only when the power is high
-    assert verdict_phrase(-0.1, 0.9, 0.9, paper_value=1.2) == "fails the paper's claim"
-    assert verdict_phrase(-0.1, 0.9, 0.79, paper_value=1.2).startswith("not resolved")
-    assert verdict_phrase(-0.1, 1.3, 0.9, paper_value=1.2).startswith("not resolved")
-    assert verdict_phrase(0.1, 0.9, 0.9, paper_value=0.5) == "resolved"
-    # a CI above the paper's value is a larger effect, not a failure of the claim
-    assert verdict_phrase(2.0, 3.0, 0.95, paper_value=1.2) == "resolved"
-    assert verdict_phrase(0.1, 0.9, 0.95, paper_value=1.2) == "fails the paper's claim"
-    # a negative claim: the CI must lie above it (towards the null) to fail it
-    assert verdict_phrase(-0.9, -0.1, 0.95, paper_value=-1.2) == "fails the paper's claim"
-    assert verdict_phrase(-3.0, -2.0, 0.95, paper_value=-1.2) == "resolved"
-    with pytest.raises(ValueError, match="ci_low"):
-        verdict_phrase(1.0, 0.0)
 
 
 def test_p_value_is_never_zero():
