@@ -95,16 +95,12 @@ def test_p_value_floor_bound_is_not_below_the_floor(b):
     assert "p = 0.000" not in text
 
 
-def test_significance_and_comparison_flip_with_their_numbers():
-    from rankbook.report.prose import comparison_word, significance_phrase
+def test_comparison_flips_with_its_numbers():
+    from rankbook.report.prose import comparison_word
 
-    assert significance_phrase(0.05, 0.05) == "significant at level 0.05"
-    assert significance_phrase(0.0501, 0.05) == "not significant at level 0.05"
     assert comparison_word(1.0, 2.0) == "smaller than"
     assert comparison_word(2.0, 1.0) == "larger than"
     assert comparison_word(1.0, 1.0) == "equal to"
-    with pytest.raises(ValueError):
-        significance_phrase(float("nan"), 0.05)
 
 
 def test_interval_phrase_flips_as_the_interval_crosses_the_reference():

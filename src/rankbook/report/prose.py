@@ -45,7 +45,6 @@ __all__ = [
     "p_value_phrase",
     "share_word",
     "signed_phrase",
-    "significance_phrase",
     "size_word",
 ]
 
@@ -175,14 +174,6 @@ def p_value_phrase(p: float, n_perm: int | None = None, *, unit: str = "permutat
     if v < 0.001:
         return f"p = {v:.2g}"
     return f"p = {v:.3f}"
-
-
-def significance_phrase(p: float, alpha: float) -> str:
-    """ "significant at level 0.05" when ``p <= alpha``, else "not significant at level 0.05"."""
-    v, a = _finite(p, "p"), _finite(alpha, "alpha")
-    if not (0.0 <= v <= 1.0 and 0.0 < a < 1.0):
-        raise ValueError(f"need p in [0, 1] and alpha in (0, 1), got p={p!r}, alpha={alpha!r}")
-    return f"{'' if v <= a else 'not '}significant at level {a:g}"
 
 
 def comparison_word(value: float, reference: float) -> str:
