@@ -176,9 +176,10 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: 
             ("simulated_track", ("naive_trec_eval_pairs", i), "p_holm")
             for i in range(len(results["simulated_track"]["naive_trec_eval_pairs"]))
         ],
-        *[
+        *[  # a difference of exactly 0 is never resolved, whatever its p-value
             ("simulated_track", ("leaderboard", "pairs", i), "p_holm")
             for i in _aware_ndcg(results["simulated_track"])
+            if sim["pairs"][i]["diff"]
         ],
         *[("duplicates", i, "model") for i in range(len(results["duplicates"]))],
         ("params", None, "alpha"),
