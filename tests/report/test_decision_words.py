@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rankaudit.runs.decision import ALPHA, VERDICTS
+from rankaudit.runs.decision import ALPHA, SWAP_VERDICTS, VERDICTS
 from tests.notebook_cells import NOTEBOOKS, chapter_stems, code_cells
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,7 +73,14 @@ _TYPED = (
     # a default level typed in a signature (use ALPHA, or 1 - ALPHA)
     re.compile(rf"\b(?:alpha|level)\s*(?::\s*float\s*)?=\s*{_LEVEL}(?![\d.])"),
     # a verdict word as a bare literal (a verdict comes from the decision module)
-    re.compile(r"""['"](?:resolved|not resolved|contradicts|significant|not significant)['"]"""),
+    re.compile(
+        "['\"](?:"
+        + "|".join(
+            re.escape(w)
+            for w in (*VERDICTS, *SWAP_VERDICTS, "resolved", "contradicts", "significant")
+        )
+        + ")['\"]"
+    ),
 )
 
 
@@ -101,6 +108,7 @@ def test_the_threshold_scan_catches_a_typed_threshold():
     assert typed_thresholds("z = 1.96 * se\n") == ["1.96"]
     assert typed_thresholds("def f(p, alpha=0.05):\n    return p\n") == ["alpha=0.05"]
     assert typed_thresholds("w = 'resolved' if ok else 'x'\n") == ["'resolved'"]
+    assert typed_thresholds('keep = status != "same order"\n') == ["'same order'"]
     assert typed_thresholds('"""p <= 0.05 in a docstring"""\n# abs(z) < 2\nx = ALPHA\n') == []
     assert typed_thresholds("lr = 0.05\nok = p <= ALPHA\ngrid = (0.05, 0.15)\n") == []
 
