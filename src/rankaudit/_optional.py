@@ -23,19 +23,28 @@ extra and a path install (``pip install ".[encoders]"`` from a checkout): the na
 (``tqdm.auto``) where the optional ipywidgets is installed, its text bar (``tqdm.std``)
 otherwise. ``tqdm.auto`` alone would fall back to the text bar too, but inside a Jupyter kernel
 without ipywidgets it first warns "IProgress not found. Please update jupyter and ipywidgets."
-on stderr, a stray line in the output of every cell that imports a module with a bar.
+on stderr, a stray line in the output of every cell that imports a module with a bar. Optional
+libraries import ``tqdm.auto`` themselves (sentence-transformers, transformers, huggingface_hub,
+cornac, implicit, torchmetrics), and its first import in a process warns that way; without
+ipywidgets this module makes that first import itself with that one warning silenced, since the
+bar it falls back to is this same text bar and the warning says nothing else.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import warnings
 from types import ModuleType
 
 if importlib.util.find_spec("ipywidgets") is not None:
     from tqdm.auto import tqdm
 else:
-    from tqdm.std import tqdm
+    from tqdm.std import TqdmWarning, tqdm
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found", category=TqdmWarning)
+        importlib.import_module("tqdm.autonotebook")
 
 __all__ = ["EXTRAS", "install_hint", "not_computed", "require", "tqdm"]
 

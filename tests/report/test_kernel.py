@@ -136,6 +136,31 @@ def test_a_shutdown_does_not_interrupt_the_kernel():
     assert not km.has_kernel
 
 
+def test_libraries_that_import_tqdm_auto_print_no_ipywidgets_warning(tmp_path):
+    """sentence-transformers, transformers, cornac and others import ``tqdm.auto``, whose first
+    import in a kernel without ipywidgets warns "IProgress not found"; after rankaudit's own
+    import (every chapter's first cell imports it) that import is quiet."""
+    import nbformat
+    import papermill as pm
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import rankaudit._optional"),
+        nbformat.v4.new_code_cell("import tqdm.auto"),
+    ]
+    nbformat.write(nb, tmp_path / "in.ipynb")
+    pm.execute_notebook(
+        str(tmp_path / "in.ipynb"),
+        str(tmp_path / "out.ipynb"),
+        kernel_name="python3",
+        progress_bar=False,
+        kernel_manager_class=kernel_manager_class(),
+    )
+    done = nbformat.read(tmp_path / "out.ipynb", as_version=4)
+    outputs = [_text(o) for c in done.cells for o in c.get("outputs", [])]
+    assert not kernel_warnings("\n".join(outputs)), outputs
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(os.name == "nt", reason="Windows kernels run over TCP")
 def test_a_rerun_prints_no_kernel_warning_and_no_stray_output(tmp_path):
