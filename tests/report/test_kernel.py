@@ -20,6 +20,7 @@ import pytest
 
 from rankbook.report.kernel import kernel_manager_class, uses_ipc
 from tests.conftest import ROOT
+from tests.notebook_cells import chapter_stems
 
 #: What only the kernel or a library writes, never a chapter.
 KERNEL_WARNINGS = (
@@ -180,3 +181,15 @@ def test_a_rerun_prints_no_kernel_warning_and_no_stray_output(tmp_path):
     in_notebook = kernel_warnings("\n".join(_text(o) for o in outputs))
     assert not in_notebook, in_notebook
     assert not stray_outputs(nb.cells), stray_outputs(nb.cells)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_no_kernel_warning_or_stray_output_in_an_executed_chapter(smoke_book, stem):
+    """Every chapter, executed at its smoke parameters, as the rerun above."""
+    import nbformat
+
+    nb = nbformat.read(smoke_book.paths.executed / f"{stem}.ipynb", as_version=4)
+    outputs = [_text(o) for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    found = kernel_warnings("\n".join(outputs)) + stray_outputs(nb.cells)
+    assert not found, f"{stem}: {found}"
