@@ -41,8 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from rankaudit._optional import tqdm
 from rankaudit.runs.decision import effect_verdict
 from rankaudit.runs.significance import holm_adjust, paired_bootstrap_test
 from rankbook.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart

@@ -32,9 +32,9 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from rankaudit._checks import MONTE_CARLO_DRAWS, check_count, check_int
+from rankaudit._optional import tqdm
 from rankaudit.measures.row_metrics import metrics_of_ranking
 from rankaudit.runs.decision import interval_z
 from rankaudit.ties.bruteforce import brute_force_moments
