@@ -71,11 +71,31 @@ class Keys:
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             self.exact.add(node.value)
         elif isinstance(node, ast.JoinedStr):
-            self.patterns.add(_pattern(node))
+            self._f_string(node, scope)
         elif isinstance(node, ast.Name):
             scope.bound(node.id, self)
         else:
             raise Unresolved(f"name expression {ast.unparse(node)!r}")
+
+    def _f_string(self, node: ast.JoinedStr, scope: _Scope) -> None:
+        """An f-string with one ``{name}`` bound to known strings is those names
+        (``f"paper_{key}" for key in PAPER_AMAZON``); any other is a pattern."""
+        slots = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+        if len(slots) == 1 and isinstance(slots[0].value, ast.Name) and not slots[0].format_spec:
+            found = Keys()
+            try:
+                scope.bound(slots[0].value.id, found)
+            except Unresolved:
+                found.patterns.add("unresolved")
+            if found.exact and not found.patterns:
+                for value in found.exact:
+                    self.exact.add(
+                        "".join(
+                            v.value if isinstance(v, ast.Constant) else value for v in node.values
+                        )
+                    )
+                return
+        self.patterns.add(_pattern(node))
 
     def add_mapping(self, node: ast.AST, scope: _Scope) -> None:
         """The keys of a mapping expression, followed to what builds it."""
@@ -139,9 +159,28 @@ class _Scope:
             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
         ]
         if not values:
+            values = _imported(name, self.trees)
+        if not values:
             raise Unresolved(f"the mapping {name!r}")
         for value in values:
             keys.add_mapping(value, self)
+
+
+def _imported(name: str, trees: list[ast.AST]) -> list[ast.AST]:
+    """The module-level value of ``name`` where the notebook imports it from under ``src/``."""
+    for tree in trees:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.ImportFrom) and any(a.name == name for a in n.names):
+                path = SRC / f"{(n.module or '').replace('.', '/')}.py"
+                if not path.is_file():
+                    continue
+                return [
+                    a.value
+                    for a in ast.parse(path.read_text(encoding="utf-8")).body
+                    if isinstance(a, ast.Assign)
+                    and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)
+                ]
+    return []
 
 
 @cache
