@@ -437,7 +437,6 @@ LATE_WORDS: dict[str, str] = {
     ),
     "13_reporting_checklist": "n_amazon_rows same_rows_note sensitive_audits",
     "14_evaluating_at_scale": "identical speedup_text best_dask_layout",
-    "15_audit_your_run": "cmp_p_phrase cmp_survives",
     "16_comparing_rankers": "v1_truth ci_verdict n_exact mt_sample",
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
