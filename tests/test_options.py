@@ -53,7 +53,9 @@ def test_columns_must_be_the_option_class():
         rankaudit.evaluate(_frame(), columns={"row": "q"})
 
 
-@pytest.mark.parametrize("function", [rankaudit.evaluate, rd.evaluate])
+@pytest.mark.parametrize(
+    "function", [rankaudit.evaluate, rd.evaluate, rankaudit.tie_prevalence, rd.tie_prevalence]
+)
 @pytest.mark.parametrize("old", sorted(LONG_COLUMN_KEYWORDS))
 def test_a_moved_keyword_names_its_new_place(function, old):
     field = old.removesuffix("_col")
@@ -73,3 +75,9 @@ def test_the_common_call_is_unchanged():
     labels = np.array([[0, 1, 0]])
     got = rankaudit.evaluate(scores, labels, k=2)
     assert got["rr"].item() == pytest.approx(0.75)
+
+
+def test_tie_prevalence_reads_the_same_columns():
+    cols = LongColumns(row="q", item="doc", score="s", label="rel")
+    got = rankaudit.tie_prevalence(_frame(), k=1, columns=cols)
+    assert got.summary["n_rows"] == 2 and got.summary["frac_any_tie"] == 0.5
