@@ -30,13 +30,8 @@ def test_long_columns_name_the_table():
     cols = LongColumns(row="q", item="doc", score="s", label="rel")
     got = rankaudit.evaluate(_frame(), k=2, ties="hash", columns=cols)
     assert got["q"].tolist() == [1, 2] and got.attrs["ties"] == "hash"
-    assert cols.keywords() == {
-        "row_col": "q",
-        "item_col": "doc",
-        "score_col": "s",
-        "label_col": "rel",
-        "user_col": None,
-    }
+    with pytest.raises(ValueError, match="LongColumns.score='points' is not a column"):
+        rankaudit.evaluate(_frame(), columns=LongColumns(row="q", score="points"))
     assert DEFAULT_COLUMNS == LongColumns("row_id", "item_id", "score", "label", None)
 
 

@@ -80,10 +80,6 @@ class LongColumns:
             allowed = "a non-empty string" + (" or None" if optional else "")
             raise ValueError(f"LongColumns.{f.name} must be {allowed}; got {value!r}")
 
-    def keywords(self) -> dict[str, str | None]:
-        """The names as the long-format reader's keywords (``row_col=``, ``item_col=``...)."""
-        return {f"{f.name}_col": getattr(self, f.name) for f in fields(self)}
-
 
 #: A table's default columns: ``row_id``, ``item_id``, ``score``, ``label``, no user column.
 DEFAULT_COLUMNS = LongColumns()

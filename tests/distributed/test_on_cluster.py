@@ -140,7 +140,7 @@ def test_bad_input_is_reported_from_the_workers(contiguous):
     frame = dd.from_pandas(contiguous, npartitions=3)
     with pytest.raises(ValueError, match="valid rules are"):
         rd.evaluate(frame, ties="first")
-    with pytest.raises(ValueError, match="score_col='points'"):
+    with pytest.raises(ValueError, match="LongColumns.score='points'"):
         rd.evaluate(frame, columns=rankaudit.LongColumns(score="points"))
     with pytest.raises(ValueError, match="row_partitioning"):
         rd.evaluate(frame, row_partitioning="sort")

@@ -73,14 +73,14 @@ def test_long_format_errors_name_rows_and_columns():
     df = pd.DataFrame({"row_id": [1, 1, 2], "score": [0.1, 0.2, np.nan], "label": [1, 0, 1]})
     with pytest.raises(ValueError, match=r"scores: row 1 \(row_id=2\) has a non-finite score"):
         evaluate(df)
-    with pytest.raises(ValueError, match="score_col='points' is not a column"):
+    with pytest.raises(ValueError, match="LongColumns.score='points' is not a column"):
         evaluate(df, columns=LongColumns(score="points"))
     df2 = df.assign(score=[0.1, 0.2, 0.3], label=[1, 0, 0])
     with pytest.raises(ValueError, match=r"labels: row 1 \(row_id=2\) has no relevant item"):
         evaluate(df2)
     out = evaluate(df2, empty="drop")
     assert out["row_id"].tolist() == [1]
-    with pytest.raises(ValueError, match="item_col='item_id' is not a column"):
+    with pytest.raises(ValueError, match="LongColumns.item='item_id' is not a column"):
         evaluate(df2, ties="hash")
     df3 = df2.assign(label=[1, "x", 1])
     with pytest.raises(

@@ -128,7 +128,10 @@ def _meta_frame(frame, *, columns: LongColumns, **kwargs) -> pd.DataFrame:
     example = frame._meta_nonempty.iloc[:1]
     if columns.row not in example.columns:
         example = example.reset_index()
-    for keyword, column in (("score_col", columns.score), ("label_col", columns.label)):
+    for keyword, column in (
+        ("LongColumns.score", columns.score),
+        ("LongColumns.label", columns.label),
+    ):
         if column not in example.columns:
             raise ValueError(
                 f"{keyword}={column!r} is not a column "

@@ -106,7 +106,7 @@ def tie_prevalence(
     example = frame._meta_nonempty.iloc[:1]
     if row_col not in example.columns:
         example = example.reset_index()
-    for keyword, column in (("score_col", score_col), ("label_col", label_col)):
+    for keyword, column in (("LongColumns.score", score_col), ("LongColumns.label", label_col)):
         if column not in example.columns:
             raise ValueError(
                 f"{keyword}={column!r} is not a column of the Dask DataFrame; "

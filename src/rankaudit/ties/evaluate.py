@@ -218,9 +218,7 @@ def evaluate(
                 "with a long-format DataFrame, pass labels / user ids / item ids as columns "
                 "(columns=LongColumns(label=, user=, item=)), not as arguments"
             )
-        if not isinstance(columns, LongColumns):
-            raise ValueError(f"columns must be a LongColumns; got {type(columns).__name__}")
-        batch = batch_from_long(scores, **columns.keywords(), need_items=rule(ties).needs_items)
+        batch = batch_from_long(scores, columns, need_items=rule(ties).needs_items)
     else:
         if labels is None:
             raise ValueError("labels are required (same shape as scores)")

@@ -27,7 +27,7 @@ across the boundary can change HR@k.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
@@ -158,7 +158,7 @@ def tie_prevalence(
             )
         if not isinstance(columns, LongColumns):
             raise ValueError(f"columns must be a LongColumns; got {type(columns).__name__}")
-        batch: Batch = batch_from_long(scores, **{**columns.keywords(), "user_col": None})
+        batch: Batch = batch_from_long(scores, replace(columns, user=None))
     else:
         if labels is None:
             raise ValueError("labels are required (same shape as scores)")
