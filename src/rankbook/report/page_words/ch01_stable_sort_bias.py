@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import same_word
+from rankbook.report.prose import difference_phrase, gap_phrase, same_word
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -50,6 +50,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "first_hr_below_one": (
             f"from t = {min(misses)} on" if misses else "at no block size of this sweep"
         ),
+        "ex_layout_gap_words": difference_phrase(lay["expected_layout_gap"]),
+        "hr_formula_gap_words": gap_phrase(formula["max_gap"], name="largest gap"),
         "hr_formula_verdict": threshold_word(
             formula["max_gap"],
             formula["tolerance"],

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import comparison_word
+from rankbook.report.prose import comparison_word, difference_phrase
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -24,6 +24,10 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     worked = results["worked_row"]
     return {
         "worked_sd_vs_mean": comparison_word(worked["ndcg_sd"], worked["ndcg_expected"]),
+        "err_enum_words": difference_phrase(cf["err_enumeration"]),
+        "err_sklearn_words": difference_phrase(
+            cf["err_sklearn"], "scikit-learn's value", plural=False
+        ),
         "rounding_words": threshold_word(
             max(cf["err_enumeration"], cf["err_sklearn"]),
             cf["tolerance"],

@@ -23,7 +23,7 @@ from rankbook.report.page_words.ch11_ablation import (
     claim_verdict,
     claim_words,
 )
-from rankbook.report.prose import count_phrase, list_phrase, signed_phrase
+from rankbook.report.prose import count_phrase, difference_phrase, list_phrase, signed_phrase
 from rankbook.report.prose_limits import covers_word, order_word
 
 __all__ = ["DEPENDS", "KINDS", "RESOLVE_PCT", "words"]
@@ -248,21 +248,18 @@ def _shared_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     shared = results["shared_rows"]
     if shared["status"] == "missing":
         out["shared_note"] = (
-            "chapter 11's results file is not there yet (run chapter 11 first to compare)"
+            "Chapter 11's results file is not there yet (run chapter 11 first to compare)"
         )
     elif shared["status"] == "other_params":
         out["shared_note"] = (
-            "chapter 11's results file was made with other parameters, so not compared"
+            "Chapter 11's results file was made with other parameters, so not compared"
         )
     else:
         gap = shared["max_gap"]
         out["shared_note"] = (
-            f"compared with chapter 11's results file, the {shared['n_shared']:,} shared rows "
-            + (
-                "are exactly equal in lift, CI and p-value"
-                if gap == 0
-                else f"differ by at most {gap:.1e} in lift, CI and p-value"
-            )
+            f"compared with Chapter 11's results file, the {shared['n_shared']:,} shared rows "
+            + difference_phrase(gap)
+            + " in lift, CI and p-value"
         )
 
 

@@ -23,6 +23,7 @@ from rankbook.report.prose import (
     count_phrase,
     list_phrase,
     p_value_phrase,
+    plural_phrase,
     significance_phrase,
 )
 
@@ -127,6 +128,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             summary["tie_decided_pairs"][_KEY], n_systems * (n_systems - 1) // 2, "pairs"
         ),
         "widest_systems": list_phrase(_widest(board)),
+        "widest_count": plural_phrase(len(_widest(board)), "system", "systems"),
         "naive_verdict": significance_phrase(p_extreme, alpha),
         "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
         "decided_pairs": count_phrase(
