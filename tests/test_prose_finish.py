@@ -128,3 +128,11 @@ def test_scans_catch_their_patterns():
     assert _HEDGE.findall(reader_prose("the 3 systems with it, `f(s)`")) == []
     found = bare_integers("22146 rows, 22,146 rows, 0.12345, in 2016, ex-1234")
     assert len(found) == 1 and found[0].startswith("22146 rows")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_chapter_is_named_chapter_n(path):
+    """Prose names a chapter "Chapter 7" (capital, no leading zero), as the references do."""
+    text = reader_prose(path.read_text(encoding="utf-8"))
+    found = re.findall(r"\bchapters? \d+\b|\bChapters? 0\d\b", text)
+    assert not found, f"{path.name}: write 'Chapter N': {found}"
