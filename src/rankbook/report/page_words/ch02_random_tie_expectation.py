@@ -24,6 +24,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     worked = results["worked_row"]
     return {
         "worked_sd_vs_mean": comparison_word(worked["ndcg_sd"], worked["ndcg_expected"]),
+        "worked_gap_words": difference_phrase(worked["formula_gap"]),
         "err_enum_words": difference_phrase(cf["err_enumeration"]),
         "err_sklearn_words": difference_phrase(
             cf["err_sklearn"], "scikit-learn's value", plural=False
