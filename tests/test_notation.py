@@ -6,7 +6,8 @@ The rule, at the granularity a reader looks a symbol up by:
   directives (code cells, code fences and inline code are not math).
 * A **symbol** is a name with its subscript kind: a run of letters (``s``, ``item``, ``Ref``), a
   name in ``\\mathrm{}``/``\\operatorname{}``/``\\mathit{}`` (``NDCG``, ``clip``), a Greek
-  letter (``\\alpha``) or a blackboard letter (``\\mathbb{E}``). A subscript made of single
+  letter (``\\alpha``) or a blackboard or calligraphic letter (``\\mathbb{E}``, ``\\mathcal{L}``,
+  each a symbol of its own, not ``E`` or ``L``). A subscript made of single
   letters, digits and punctuation is an index (``s_i``, ``s_{(k)}`` and ``s_j`` are all the
   symbol ``s_·``, and so are ``NCD_{i,lc}`` and ``T_{item}``); a subscript that is one word of
   three or more letters is part of the name (``Ref_{txt}`` is ``Ref_txt``). Superscripts are
@@ -37,7 +38,7 @@ _FENCE = re.compile(
     r"^(?P<f>`{3,}|~{3,}|:{3,})(?P<info>[^\n]*)\n(?P<body>.*?)^(?P=f)\s*$", re.S | re.M
 )
 _NAMED = re.compile(r"\\(?:mathrm|operatorname|mathit|mathsf|textrm)\s*\{([^{}]*)\}")
-_BB = re.compile(r"\\mathbb\s*\{([A-Za-z])\}")
+_BB = re.compile(r"\\(mathbb|mathcal)\s*\{([A-Za-z])\}")
 _DROP_GROUP = re.compile(
     r"\\(?:text|textit|textbf|mbox|label|tag|begin|end)\s*\{[^{}]*\}(_\s*(\{[^{}]*\}|\w))?"
     r"|\\\\\[[^\]]*\]"
@@ -145,7 +146,7 @@ def symbols(tex: str) -> list[str]:
     """The symbols of one math span, in order (see the module docstring for the rule)."""
     tex = _DROP_GROUP.sub(" ", tex)
     tex = re.sub(r"\^\s*(\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[A-Za-z0-9])", " ", tex)
-    tex = _BB.sub(lambda m: f"@bb{m.group(1)}@", tex)
+    tex = _BB.sub(lambda m: f"@{m.group(1)}{m.group(2)}@", tex)
     tex = _NAMED.sub(lambda m: "@" + re.sub(r"[^A-Za-z]", "", m.group(1)) + "@", tex)
     tex = _COMMAND.sub(lambda m: f"@{m.group(1)}@" if m.group(1) in _GREEK else " ", tex)
     found = []
@@ -153,7 +154,8 @@ def symbols(tex: str) -> list[str]:
         name, sub = match.group(1), match.group(2)
         if name.startswith("@"):
             name = name.strip("@")
-            name = f"\\mathbb{{{name[2:]}}}" if name.startswith("bb") and len(name) == 3 else name
+            letter = re.fullmatch(r"(mathbb|mathcal)([A-Za-z])", name)
+            name = f"\\{letter.group(1)}{{{letter.group(2)}}}" if letter else name
             name = f"\\{name}" if name in _GREEK else name
         if not name:
             continue
@@ -229,6 +231,7 @@ def test_symbols_of_the_rule():
         "\\alpha",
     ]
     assert symbols(r"NCD_{i,lc} + item_i^n + T_{item^{n-1}}") == ["NCD_·", "item_·", "T_·"]
+    assert symbols(r"\mathcal{L} = L + \mathbb{E}[C]") == ["\\mathcal{L}", "L", "\\mathbb{E}", "C"]
 
 
 def test_an_undefined_symbol_is_found(tmp_path):
@@ -257,7 +260,8 @@ def test_every_chapter_symbol_is_on_the_notation_page_or_defined(path):
 # row of ``book/notation.md`` has its meaning in ``SENSES`` (words of that row), and
 #
 # * in every chapter, the paragraph of the symbol's first use (or, for a display standing
-#   alone, the paragraph after it) says what the symbol is with those words: the notation page
+#   alone, the prose that frames its run of displays: the paragraph that introduces the run and
+#   the "where ..." paragraph after it) says what the symbol is with those words: the notation page
 #   promises that chapters define each symbol again where they first use it, so that definition
 #   must be the page's meaning;
 # * wherever a count symbol is followed by a plural noun ("$n$ draws", "$m$ clicks"), the noun
@@ -328,14 +332,6 @@ COUNTS = {"n", "N", "m", "B", "P", "\\ell"}
 #: (symbol, chapter stem prefix) -> why the rule does not apply there.
 EXCEPTIONS: dict[tuple[str, str], str] = {
     ("m_·", "16"): "$m_0$ is the number of true nulls among the $m$ hypotheses, a part of $m$",
-    # Found by this rule beyond the drifts issue #35 lists; open, to be renamed in the chapter:
-    ("G", "06"): "open: $G$ counts the negatives that outrank the item (the book's $g$)",
-    ("E_·", "09"): "open: the display right after the definition paragraph is read alone",
-    ("T_·", "10"): "open: the display right after the definition paragraph is read alone",
-    ("b_·", "12"): "open: $b_j$ is the attention bias of click $j$, not a baseline metric",
-    ("C", "12"): "open: $C$ is the LambdaRank cost, not a compressed length",
-    ("H_·", "16"): "open: $H_0$ is the null hypothesis, not a harmonic number",
-    ("s_·", "16"): "open: $s_q$ is the random sign of query $q$, not a score",
     ("n", "09"): "the $n$ of '$item_i^n$, the $n$-th query' is the superscript query index of the "
     "paper's notation, which the notation page's rows for $item_i^n$ and $item^{n-j}$ spell out",
 }
@@ -389,8 +385,8 @@ def meaning_drifts(path: Path, senses: dict[str, str] | None = None) -> list[str
     paragraphs = _markdown(path)
     for i, paragraph in enumerate(paragraphs):
         context = paragraph
-        if not _prose(paragraph).strip():  # a display standing alone: the paragraphs around it
-            context = "\n".join(paragraphs[max(i - 1, 0) : i + 2])
+        if not _prose(paragraph).strip():  # a display standing alone: the prose around its run
+            context = "\n".join(display_context(paragraphs, i))
         short = " ".join(paragraph.split())[:140]
         for tex, _ in math_spans(paragraph):
             tex = re.sub(r"0x[0-9A-Fa-f]+", " ", tex)  # hexadecimal constants are numbers
@@ -415,6 +411,19 @@ def meaning_drifts(path: Path, senses: dict[str, str] | None = None) -> list[str
             if not re.fullmatch(senses[names[0]], noun, flags=re.I):
                 found.append(f"{names[0]} counts “{noun}”, not /{senses[names[0]]}/ in “{short}”")
     return found
+
+
+def display_context(paragraphs: list[str], i: int) -> list[str]:
+    """The paragraphs that frame display ``i``: its run of displays standing alone, and the prose
+    paragraph on either side of the run (the sentence that introduces the displays and the
+    "where ..." after them). Displays in a row share one introduction, so the third display of a
+    row is read with the definition paragraph above the first."""
+    start, stop = i, i + 1
+    while start > 0 and not _prose(paragraphs[start - 1]).strip():
+        start -= 1
+    while stop < len(paragraphs) and not _prose(paragraphs[stop]).strip():
+        stop += 1
+    return paragraphs[max(start - 1, 0) : stop + 1]
 
 
 def _code_free(paragraph: str) -> str:
@@ -447,6 +456,21 @@ def test_a_drifting_symbol_is_found(tmp_path):
         encoding="utf-8",
     )
     assert meaning_drifts(good) == []
+
+
+def test_a_run_of_displays_is_read_with_the_prose_that_frames_it(tmp_path):
+    """The second display of a run is read with the definition above the first, not alone."""
+    body = (
+        "# T\n\nWith titles $T_x$, embeddings $E$ and a compressor $C$:\n\n"
+        "$$\nNCD_{i} = C(T_{i})\n$$\n\n$$\nCosSim_{i} = E_{i} \\cdot E_{j}\n$$\n\n"
+        "and the rest.\n"
+    )
+    good = tmp_path / "99_x.md"
+    good.write_text(body, encoding="utf-8")
+    assert meaning_drifts(good) == []
+    bad = tmp_path / "98_y.md"
+    bad.write_text(body.replace("embeddings $E$", "features $E$"), encoding="utf-8")
+    assert [d.split(" used")[0] for d in meaning_drifts(bad)] == ["E_·"]
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)

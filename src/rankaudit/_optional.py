@@ -18,14 +18,35 @@ extra          packages
 :func:`require` imports a module or raises an ImportError whose message names the
 extra and a path install (``pip install ".[encoders]"`` from a checkout): the name
 ``rankaudit`` on the public index belongs to an unrelated project.
+
+:data:`tqdm` is the progress bar every long step shows: tqdm's Jupyter widget
+(``tqdm.auto``) where the optional ipywidgets is installed, its text bar (``tqdm.std``)
+otherwise. ``tqdm.auto`` alone would fall back to the text bar too, but inside a Jupyter kernel
+without ipywidgets it first warns "IProgress not found. Please update jupyter and ipywidgets."
+on stderr, a stray line in the output of every cell that imports a module with a bar. Optional
+libraries import ``tqdm.auto`` themselves (sentence-transformers, transformers, huggingface_hub,
+cornac, implicit, torchmetrics), and its first import in a process warns that way; without
+ipywidgets this module makes that first import itself with that one warning silenced, since the
+bar it falls back to is this same text bar and the warning says nothing else.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import warnings
 from types import ModuleType
 
-__all__ = ["EXTRAS", "install_hint", "not_computed", "require"]
+if importlib.util.find_spec("ipywidgets") is not None:
+    from tqdm.auto import tqdm
+else:
+    from tqdm.std import TqdmWarning, tqdm
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found", category=TqdmWarning)
+        importlib.import_module("tqdm.autonotebook")
+
+__all__ = ["EXTRAS", "install_hint", "not_computed", "require", "tqdm"]
 
 #: Which extra provides each optional top-level module.
 EXTRAS: dict[str, str] = {

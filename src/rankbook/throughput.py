@@ -26,9 +26,8 @@ import time
 from collections.abc import Iterable
 
 import pandas as pd
-from tqdm.auto import tqdm
 
-from rankaudit._optional import require
+from rankaudit._optional import require, tqdm
 from rankaudit.distributed.evaluate import evaluate as evaluate_dask
 from rankaudit.distributed.exact import exact_mean
 from rankaudit.distributed.synthetic import (

@@ -2,17 +2,21 @@
 
 A chapter's markdown never types a verdict of the standard (it glues it), nor the retired
 verdicts that predate it; the page-words modules never build those retired verdicts either.
+No module of the compendium and no chapter cell types a verdict's threshold (a level such as
+0.05, a normal quantile such as 1.96 or 2.58, a bound on ``|z|``) or a bare verdict word: the
+thresholds are the decision modules' (``ALPHA``, ``Z_AGREE``, ``interval_z``, ``family_z``).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
 
-from rankaudit.runs.decision import VERDICTS
-from tests.notebook_cells import NOTEBOOKS, chapter_stems
+from rankaudit.runs.decision import ALPHA, SWAP_VERDICTS, VERDICTS
+from tests.notebook_cells import NOTEBOOKS, chapter_stems, code_cells
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE_WORDS = ROOT / "src" / "rankbook" / "report" / "page_words"
@@ -47,3 +51,101 @@ def test_no_page_words_module_builds_a_retired_verdict():
         text = " ".join(path.read_text(encoding="utf-8").split())
         found = [v for v in RETIRED if v in text]
         assert not found, f"{path.name} builds retired verdicts: {found}"
+
+
+# --- typed thresholds: a verdict predicate must read its threshold from the decision modules ---
+
+SRC_RANKBOOK = ROOT / "src" / "rankbook"
+#: the modules that hold the thresholds (the library's one, and the page's size words).
+DECISION_MODULES = (SRC_RANKBOOK / "report" / "decision.py",)
+#: levels and normal quantiles of the standard (0.05, 0.01, 0.95, 1.96, 2.58, ...) typed as such.
+_LEVEL = r"(?:0\.05|0\.01|0\.95|0\.99|0\.975|0\.995)"
+_QUANTILE = r"(?:1\.96\d*|2\.57\d*|2\.58)"
+_OP = r"(?:<=|>=|<|>)"
+_TYPED = (
+    # a p-value, a level or a z compared with a typed level or quantile
+    re.compile(rf"{_OP}\s*-?(?:{_LEVEL}|{_QUANTILE})(?![\d.])"),
+    re.compile(rf"(?<![\w.]){_LEVEL}\s*{_OP}"),
+    # a typed normal quantile anywhere in code (use interval_z, family_z or Z_AGREE)
+    re.compile(rf"(?<![\w.]){_QUANTILE}(?![\d.])"),
+    # |z| against any typed number (use expectation_verdict)
+    re.compile(rf"abs\(\s*\w*z\w*\s*\)\s*{_OP}\s*\d"),
+    # a default level typed in a signature (use ALPHA, or 1 - ALPHA)
+    re.compile(rf"\b(?:alpha|level)\s*(?::\s*float\s*)?=\s*{_LEVEL}(?![\d.])"),
+    # a verdict word as a bare literal (a verdict comes from the decision module)
+    re.compile(
+        "['\"](?:"
+        + "|".join(
+            re.escape(w)
+            for w in (*VERDICTS, *SWAP_VERDICTS, "resolved", "contradicts", "significant")
+        )
+        + ")['\"]"
+    ),
+)
+
+
+def _code_only(source: str) -> str:
+    """The code of a module or a cell without docstrings and comments (``ast.unparse``)."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                body[0] = ast.Pass()
+    return ast.unparse(tree)
+
+
+def typed_thresholds(source: str) -> list[str]:
+    """The verdict thresholds (and bare verdict literals) typed in Python ``source``."""
+    code = _code_only(source)
+    return [m.group(0) for pattern in _TYPED for m in pattern.finditer(code)]
+
+
+def test_the_threshold_scan_catches_a_typed_threshold():
+    assert typed_thresholds("ok = p_holm <= 0.05\n") == ["<= 0.05"]
+    assert typed_thresholds("ok = abs(z) < 2.0\n") == ["abs(z) < 2"]
+    assert typed_thresholds("z = 1.96 * se\n") == ["1.96"]
+    assert typed_thresholds("def f(p, alpha=0.05):\n    return p\n") == ["alpha=0.05"]
+    assert typed_thresholds("w = 'resolved' if ok else 'x'\n") == ["'resolved'"]
+    assert typed_thresholds('keep = status != "same order"\n') == ["'same order'"]
+    assert typed_thresholds('"""p <= 0.05 in a docstring"""\n# abs(z) < 2\nx = ALPHA\n') == []
+    assert typed_thresholds("lr = 0.05\nok = p <= ALPHA\ngrid = (0.05, 0.15)\n") == []
+
+
+def _rankbook_modules() -> list[Path]:
+    return sorted(p for p in SRC_RANKBOOK.rglob("*.py") if p not in DECISION_MODULES)
+
+
+@pytest.mark.parametrize("path", _rankbook_modules(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_rankbook_module_types_a_verdict_threshold(path):
+    found = typed_thresholds(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.name} types thresholds instead of the decision module's: {found}"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_no_chapter_cell_types_a_verdict_threshold(stem):
+    """Every code cell but the parameters cell (plain literals for papermill; its ``alpha`` is
+    held to ``ALPHA`` by the next test)."""
+    found = []
+    for cell in code_cells(NOTEBOOKS / f"{stem}.md"):
+        if "parameters" in cell.tags:
+            continue
+        lines = [
+            "" if line.lstrip().startswith(("%", "!")) else line
+            for line in cell.source.splitlines()
+        ]
+        found += [f"cell {cell.number}: {t}" for t in typed_thresholds("\n".join(lines))]
+    assert not found, f"{stem} types thresholds instead of the decision module's: {found}"
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_a_chapters_default_level_is_the_decision_modules(stem):
+    for cell in code_cells(NOTEBOOKS / f"{stem}.md"):
+        if "parameters" not in cell.tags:
+            continue
+        for node in ast.parse(cell.source).body:
+            if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+                "alpha"
+            ]:
+                assert ast.literal_eval(node.value) == ALPHA, f"{stem}: alpha is not ALPHA"

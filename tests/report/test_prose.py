@@ -13,7 +13,6 @@ from rankbook.report.prose import (
     share_word,
     signed_phrase,
     size_word,
-    verdict_phrase,
 )
 
 
@@ -78,25 +77,6 @@ def test_size_word_needs_a_reference():
         size_word(0.1, 0.0)
 
 
-def test_verdict_flips_with_ci_power_and_paper_value():
-    assert verdict_phrase(0.1, 0.9, 0.3) == "resolved"
-    assert verdict_phrase(-0.1, 0.9, 0.3) == "not resolved at this size (power 0.30)"
-    assert verdict_phrase(-0.1, 0.9) == "not resolved at this size"
-    # the paper's 1.2 lies outside the CI: a failure only when the power is high
-    assert verdict_phrase(-0.1, 0.9, 0.9, paper_value=1.2) == "fails the paper's claim"
-    assert verdict_phrase(-0.1, 0.9, 0.79, paper_value=1.2).startswith("not resolved")
-    assert verdict_phrase(-0.1, 1.3, 0.9, paper_value=1.2).startswith("not resolved")
-    assert verdict_phrase(0.1, 0.9, 0.9, paper_value=0.5) == "resolved"
-    # a CI above the paper's value is a larger effect, not a failure of the claim
-    assert verdict_phrase(2.0, 3.0, 0.95, paper_value=1.2) == "resolved"
-    assert verdict_phrase(0.1, 0.9, 0.95, paper_value=1.2) == "fails the paper's claim"
-    # a negative claim: the CI must lie above it (towards the null) to fail it
-    assert verdict_phrase(-0.9, -0.1, 0.95, paper_value=-1.2) == "fails the paper's claim"
-    assert verdict_phrase(-3.0, -2.0, 0.95, paper_value=-1.2) == "resolved"
-    with pytest.raises(ValueError, match="ci_low"):
-        verdict_phrase(1.0, 0.0)
-
-
 def test_p_value_is_never_zero():
     assert p_value_phrase(1 / 1001, 1000) == "p ≤ 0.001 (1,000 permutations)"
     assert p_value_phrase(1 / 5001, 5000) == "p ≤ 0.0002 (5,000 permutations)"
@@ -115,16 +95,12 @@ def test_p_value_floor_bound_is_not_below_the_floor(b):
     assert "p = 0.000" not in text
 
 
-def test_significance_and_comparison_flip_with_their_numbers():
-    from rankbook.report.prose import comparison_word, significance_phrase
+def test_comparison_flips_with_its_numbers():
+    from rankbook.report.prose import comparison_word
 
-    assert significance_phrase(0.05, 0.05) == "significant at level 0.05"
-    assert significance_phrase(0.0501, 0.05) == "not significant at level 0.05"
     assert comparison_word(1.0, 2.0) == "smaller than"
     assert comparison_word(2.0, 1.0) == "larger than"
     assert comparison_word(1.0, 1.0) == "equal to"
-    with pytest.raises(ValueError):
-        significance_phrase(float("nan"), 0.05)
 
 
 def test_interval_phrase_flips_as_the_interval_crosses_the_reference():

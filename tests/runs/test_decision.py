@@ -3,6 +3,8 @@ with the number it is a function of."""
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,12 +21,20 @@ from rankaudit.runs.decision import (
     NOT_RESOLVED,
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
+    RESOLVED_SWAP,
+    SAME_ORDER,
+    SWAP_VERDICTS,
+    UNRESOLVED_SWAP,
     VERDICTS,
     Z_AGREE,
     claim_verdict,
+    direction_verdict,
     effect_verdict,
     equivalence_verdict,
     expectation_verdict,
+    family_z,
+    interval_z,
+    swap_verdict,
     z_score,
 )
 from rankaudit.runs.significance import (
@@ -126,3 +136,36 @@ def test_expectation_verdict_has_one_threshold():
 
 def test_verdicts_are_distinct():
     assert len(set(VERDICTS)) == len(VERDICTS) == 8
+
+
+def test_direction_verdict_is_the_effect_rule_without_an_interval():
+    assert direction_verdict(0.1, ALPHA) == RESOLVED_ABOVE
+    assert direction_verdict(-0.1, ALPHA) == RESOLVED_BELOW
+    assert direction_verdict(0.1, ALPHA + 1e-9) == NOT_RESOLVED
+    assert direction_verdict(0.0, 0.0) == NOT_RESOLVED
+    assert effect_verdict(0.1, 0.05, 0.2, 0.01, 0.02) == direction_verdict(0.1, 0.02)
+
+
+def test_a_swap_needs_opposite_signs_and_both_orders_resolved():
+    up, down, no = RESOLVED_ABOVE, RESOLVED_BELOW, NOT_RESOLVED
+    assert swap_verdict(0.1, up, -0.1, down) == RESOLVED_SWAP
+    assert swap_verdict(0.1, up, -0.1, no) == UNRESOLVED_SWAP
+    assert swap_verdict(0.1, no, -0.1, no) == UNRESOLVED_SWAP
+    assert swap_verdict(0.1, up, 0.2, up) == SAME_ORDER
+    assert swap_verdict(0.0, no, -0.1, down) == SAME_ORDER
+    assert set(SWAP_VERDICTS) == {SAME_ORDER, RESOLVED_SWAP, UNRESOLVED_SWAP}
+    assert not set(SWAP_VERDICTS) & set(VERDICTS)
+    with pytest.raises(ValueError, match="direction verdict"):
+        swap_verdict(0.1, AGREES, -0.1, down)
+
+
+def test_family_z_is_sidak_at_alpha_and_never_below_z_agree():
+    assert family_z(1) == Z_AGREE  # 1.96 for a family of one, rounded up to the one threshold
+    assert interval_z() == pytest.approx(1.959964, abs=1e-6)
+    z10 = family_z(10)
+    # the largest of 10 independent |z| stays below z10 with probability 1 - ALPHA
+    p_one = 2 * (1 - NormalDist().cdf(z10))
+    assert (1 - p_one) ** 10 == pytest.approx(1 - ALPHA)
+    assert family_z(100) > z10 > Z_AGREE
+    with pytest.raises(ValueError, match="n_tests"):
+        family_z(0)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from rankaudit.measures import row_reference as reference
+from rankaudit.runs.decision import interval_z
 from rankaudit.ties.bruteforce import brute_force_moments
 from rankaudit.ties.evaluate import evaluate
 from rankbook.data import synthetic_rows
@@ -98,7 +99,7 @@ def test_running_mean_bands():
     np.testing.assert_allclose(bands["mean"], [1.0, 0.5, 2 / 3, 0.5])
     assert bands.loc[0, "lower"] == bands.loc[0, "upper"] == 1.0
     assert (bands["lower"] <= bands["mean"]).all() and (bands["mean"] <= bands["upper"]).all()
-    half = 1.96 * np.sqrt(np.var([1, 0, 1, 0], ddof=1) / 4)
+    half = interval_z() * np.sqrt(np.var([1, 0, 1, 0], ddof=1) / 4)  # 1.96: 95%, ALPHA = 0.05
     assert bands.loc[3, "upper"] - bands.loc[3, "mean"] == pytest.approx(half)
     with pytest.raises(ValueError, match="empty"):
         montecarlo.running_mean_bands(np.array([]))

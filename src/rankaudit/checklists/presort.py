@@ -21,8 +21,10 @@ U / pairs``.  Under a random layout (each group's documents stored in a uniforml
 ``U`` of a group with ``n1`` relevant and ``n0`` non-relevant documents is a Mann-Whitney
 statistic with mean ``n1 n0 / 2`` and variance ``n1 n0 (n1 + n0 + 1) / 12`` (Mann & Whitney,
 1947); summed over the independent groups, ``z = (U - E[U]) / sqrt(Var[U])``.  The layout is
-**systematic** when ``|z| >= LAYOUT_Z`` (two-sided p <= 0.01 under a random layout): relevant
-documents stored first (``z > 0``) or last (``z < 0``) more often than chance allows.  A
+**systematic** when ``U`` departs from its expectation under a random layout by the decision
+standard (:func:`rankaudit.runs.decision.expectation_verdict`: ``|z| > Z_AGREE``, the one
+threshold of "agrees with its expectation"): relevant documents stored first (``z > 0``) or
+last (``z < 0``) more often than chance allows.  A
 systematic layout is rated ``"warn"`` (ATTENTION) whatever the present effect; so is a present
 effect beyond the tolerance (the file order moves the reported measure).
 
@@ -37,10 +39,12 @@ from typing import Any
 
 import numpy as np
 
+from rankaudit.runs.decision import DEPARTS_EXPECTATION, Z_AGREE, expectation_verdict
+
 __all__ = ["LAYOUT_Z", "layout_facts", "presort_item"]
 
-#: |z| from which the file order is a systematic layout: two-sided p = 0.01 under a random one
-LAYOUT_Z = 2.5758
+#: |z| beyond which the file order is a systematic layout: the decision standard's ``Z_AGREE``
+LAYOUT_Z = Z_AGREE
 
 
 def layout_facts(offsets: np.ndarray, scores: np.ndarray, relevant: np.ndarray) -> dict[str, Any]:
@@ -49,7 +53,8 @@ def layout_facts(offsets: np.ndarray, scores: np.ndarray, relevant: np.ndarray) 
 
     Returns ``pairs`` (relevant/non-relevant pairs the file order can decide), ``relevant_first``
     (``U``), ``share_relevant_first`` (``U / pairs``; 0.5 when there is no pair), ``z`` (0 when
-    there is no pair), ``n_queries_stored_by_score`` and ``systematic`` (``|z| >= LAYOUT_Z``).
+    there is no pair), ``n_queries_stored_by_score`` and ``systematic`` (``U`` departs from its
+    expectation: ``|z| > LAYOUT_Z``, :func:`rankaudit.runs.decision.expectation_verdict`).
     """
     offsets = np.asarray(offsets, dtype=np.int64)
     scores = np.asarray(scores)  # compared only: integer scores keep every bit
@@ -94,7 +99,7 @@ def layout_facts(offsets: np.ndarray, scores: np.ndarray, relevant: np.ndarray) 
         "z_threshold": LAYOUT_Z,
         "n_queries_stored_by_score": int(np.sum(by_score & (sizes > 0))),
         "n_queries": int(np.sum(sizes > 0)),
-        "systematic": bool(abs(z) >= LAYOUT_Z),
+        "systematic": expectation_verdict(z, z_max=LAYOUT_Z) == DEPARTS_EXPECTATION,
     }
 
 
@@ -115,10 +120,10 @@ def _layout_sentence(facts: Mapping[str, Any]) -> str:
         f"50%; z = {facts['z']:.2f})"
     )
     if not facts["systematic"]:
-        return f"{head}: not resolved as a systematic layout (|z| < {LAYOUT_Z:.2f})."
+        return f"{head}: not resolved as a systematic layout (|z| <= {LAYOUT_Z:.2f})."
     side = "first" if facts["z"] > 0 else "last"
     return (
-        f"{head}: a systematic layout, relevant documents {side} (|z| >= {LAYOUT_Z:.2f}). A stable "
+        f"{head}: a systematic layout, relevant documents {side} (|z| > {LAYOUT_Z:.2f}). A stable "
         "sort turns it into rank at every tie, and its effect grows with the ties, so shuffle "
         "the rows or break ties by the expectation whatever the effect on this run."
     )

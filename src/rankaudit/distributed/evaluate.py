@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from rankaudit._optional import require
+from rankaudit._optional import require, tqdm
 from rankaudit.distributed.exact import (
     exact_sums,
     means_of_totals,
@@ -158,7 +158,6 @@ def progress_compute(tasks: list, progress: bool, desc: str) -> list:
         client = get_client()
     except (ImportError, ValueError):
         return list(dask.compute(*tasks))
-    from tqdm.auto import tqdm
 
     futures = client.compute(tasks)
     for _ in tqdm(as_completed(futures), total=len(futures), desc=desc, disable=not progress):

@@ -19,18 +19,30 @@ A paper's claim   :func:`claim_verdict`: "agrees with the paper" when the claime
                   this power". A row of a table and a claim about it use this same rule.
 An expectation    :func:`expectation_verdict`: an observed value agrees with its expectation when
                   ``|z| = |observed - expected| / se <= Z_AGREE`` (one threshold for the whole
-                  book), otherwise it departs from it.
+                  book), otherwise it departs from it. For the largest ``|z|`` of a stated family
+                  of ``n`` comparisons the threshold is :func:`family_z` (Sidak, 1967: the level
+                  ``ALPHA`` shared by the family), which is never below ``Z_AGREE``.
+A test alone      :func:`direction_verdict`: the effect verdict of a test that has no interval
+                  (a sign-flip p-value), by the same rule on ``p_holm``.
+Two orders        :func:`swap_verdict`: a pair that two protocols order oppositely is a
+                  "resolved swap" only when each order is resolved (:func:`direction_verdict`
+                  on each side), an "unresolved swap" otherwise, and "same order" when the two
+                  estimates do not have opposite signs.
 
 Public API: the constants :data:`ALPHA`, :data:`MIN_POWER`, :data:`Z_AGREE`, the verdicts
 (:data:`RESOLVED_ABOVE`, :data:`RESOLVED_BELOW`, :data:`NOT_RESOLVED`, :data:`EQUIVALENT`,
 :data:`AGREES`, :data:`CONTRADICTS`, :data:`MATCHES_EXPECTATION`, :data:`DEPARTS_EXPECTATION`,
-:data:`VERDICTS`) and :func:`effect_verdict`, :func:`equivalence_verdict`,
-:func:`claim_verdict`, :func:`expectation_verdict`, :func:`z_score`.
+:data:`VERDICTS`), the words of two orders (:data:`SAME_ORDER`, :data:`RESOLVED_SWAP`,
+:data:`UNRESOLVED_SWAP`, :data:`SWAP_VERDICTS`) and :func:`effect_verdict`,
+:func:`direction_verdict`, :func:`equivalence_verdict`, :func:`claim_verdict`,
+:func:`expectation_verdict`, :func:`swap_verdict`, :func:`family_z`, :func:`interval_z`,
+:func:`z_score`.
 """
 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 __all__ = [
     "AGREES",
@@ -43,12 +55,20 @@ __all__ = [
     "NOT_RESOLVED",
     "RESOLVED_ABOVE",
     "RESOLVED_BELOW",
+    "RESOLVED_SWAP",
+    "SAME_ORDER",
+    "SWAP_VERDICTS",
+    "UNRESOLVED_SWAP",
     "VERDICTS",
     "Z_AGREE",
     "claim_verdict",
+    "direction_verdict",
     "effect_verdict",
     "equivalence_verdict",
     "expectation_verdict",
+    "family_z",
+    "interval_z",
+    "swap_verdict",
     "z_score",
 ]
 
@@ -80,6 +100,12 @@ VERDICTS: tuple[str, ...] = (
     MATCHES_EXPECTATION,
     DEPARTS_EXPECTATION,
 )
+
+SAME_ORDER = "same order"
+RESOLVED_SWAP = "resolved swap"
+UNRESOLVED_SWAP = "unresolved swap"
+#: What :func:`swap_verdict` can return: one pair under two orders (e.g. two protocols).
+SWAP_VERDICTS: tuple[str, ...] = (SAME_ORDER, RESOLVED_SWAP, UNRESOLVED_SWAP)
 
 
 def _finite(value: float, name: str) -> float:
@@ -141,6 +167,21 @@ def effect_verdict(
             f"CI [{lo}, {hi}] and p = {p} disagree at level {a}: they must come from the same "
             "resampling (rankaudit.runs.significance.dual_interval_test)"
         )
+    return direction_verdict(est, ph, alpha=a, null=n0)
+
+
+def direction_verdict(
+    estimate: float, p_holm: float, *, alpha: float = ALPHA, null: float = 0.0
+) -> str:
+    """The verdict of :func:`effect_verdict` for a test without an interval (e.g. a sign-flip
+    p-value): :data:`RESOLVED_ABOVE` or :data:`RESOLVED_BELOW` (the side of ``estimate``) when
+    ``p_holm <= alpha``, else :data:`NOT_RESOLVED`."""
+    est, ph, a, n0 = (
+        _finite(estimate, "estimate"),
+        _probability(p_holm, "p_holm"),
+        _level(alpha),
+        _finite(null, "null"),
+    )
     if ph > a or est == n0:
         return NOT_RESOLVED
     return RESOLVED_ABOVE if est > n0 else RESOLVED_BELOW
@@ -188,6 +229,43 @@ def claim_verdict(
     if reached in opposite and pw is not None and pw >= mp:
         return CONTRADICTS
     return NOT_RESOLVED
+
+
+def swap_verdict(estimate_a: float, verdict_a: str, estimate_b: float, verdict_b: str) -> str:
+    """One pair's difference under two orders (``a`` and ``b``, e.g. two protocols), each with
+    the verdict :func:`direction_verdict` or :func:`effect_verdict` reached for it.
+
+    :data:`SAME_ORDER` when the estimates do not have opposite signs (one exactly 0 included);
+    :data:`RESOLVED_SWAP` when they do and both verdicts are resolved; else
+    :data:`UNRESOLVED_SWAP` (at least one order is within the noise of its test).
+    """
+    ea, eb = _finite(estimate_a, "estimate_a"), _finite(estimate_b, "estimate_b")
+    directions = (RESOLVED_ABOVE, RESOLVED_BELOW, NOT_RESOLVED)
+    for name, v in (("verdict_a", verdict_a), ("verdict_b", verdict_b)):
+        if v not in directions:
+            raise ValueError(f"{name} must be a direction verdict, got {v!r}")
+    if ea * eb >= 0:
+        return SAME_ORDER
+    resolved = verdict_a != NOT_RESOLVED and verdict_b != NOT_RESOLVED
+    return RESOLVED_SWAP if resolved else UNRESOLVED_SWAP
+
+
+def interval_z(alpha: float = ALPHA) -> float:
+    """The two-sided normal quantile ``z_(1 - alpha/2)`` of a ``1 - alpha`` normal interval
+    (1.96 at the default): the half-width of a band or a precision target in standard errors."""
+    return NormalDist().inv_cdf(1.0 - _level(alpha) / 2.0)
+
+
+def family_z(n_tests: int, *, alpha: float = ALPHA, z_min: float = Z_AGREE) -> float:
+    """The ``|z|`` that the largest of ``n_tests`` independent standard normal z-scores stays
+    at or below with probability ``1 - alpha`` (Sidak, 1967), and never below ``z_min``: the
+    threshold :func:`expectation_verdict` reads a family's largest ``|z|`` against."""
+    n = int(n_tests)
+    if n != n_tests or n < 1:
+        raise ValueError(f"n_tests must be a positive integer, got {n_tests!r}")
+    a = _level(alpha)
+    sidak = NormalDist().inv_cdf(1.0 - (1.0 - (1.0 - a) ** (1.0 / n)) / 2.0)
+    return max(sidak, _finite(z_min, "z_min"))
 
 
 def z_score(observed: float, expected: float, se: float) -> float:

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from rankaudit._checks import RERUNS, check_count, check_not_masked
+from rankaudit._optional import tqdm
 from rankaudit.ties.validation import check_seed
 
 __all__ = ["RowOrderAudit", "audit_row_order"]

@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from rankaudit.runs.decision import ALPHA
 from rankaudit.ties.evaluate import evaluate
 from rankbook.data.candidates import CandidateRows
 
@@ -39,7 +40,7 @@ _BLOCK = 100  # resamples per block: (100, n_rows) counts at a time
 
 
 def row_bootstrap(
-    per_row: np.ndarray, *, n_boot: int, seed: int, level: float = 0.95
+    per_row: np.ndarray, *, n_boot: int, seed: int, level: float = 1.0 - ALPHA
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile row-bootstrap interval of each column mean of ``per_row`` ``(n_rows, m)``.
 

@@ -10,10 +10,13 @@ per-row values (Fisher, 1935; Smucker, Allan & Carterette, CIKM 2007,
 of that protocol (Holm, 1979, :func:`rankaudit.runs.significance.holm_adjust`), with
 ``diff = mean(b) - mean(a)``.
 
-A swap is **resolved** when both protocols' differences are resolved at level ``alpha`` after
-Holm (``p_holm <= alpha`` in each) with opposite signs; otherwise it is **unresolved**: at
-least one of the two orders is within the noise of its rows.  A pair both protocols order the
-same way (or that one protocol leaves exactly equal) is ``"same order"``.
+Each protocol's difference gets its verdict from the decision standard
+(:func:`rankaudit.runs.decision.direction_verdict` on its Holm-adjusted p-value at level
+``alpha``, :data:`rankaudit.runs.decision.ALPHA` by default), and the pair's status is
+:func:`rankaudit.runs.decision.swap_verdict` of the two: a **resolved swap** when both orders
+are resolved with opposite signs; an **unresolved swap** when the signs are opposite but at
+least one order is within the noise of its rows; ``"same order"`` when both protocols order the
+pair the same way (or one leaves it exactly equal).
 
 Public API: :data:`SWAP_STATUS`, :func:`row_values`, :func:`pair_tests`,
 :func:`protocol_swaps`, :func:`swap_status`, :func:`above_floor`, :func:`pair_results`.
@@ -27,6 +30,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from rankaudit.runs.decision import ALPHA, SWAP_VERDICTS, direction_verdict, swap_verdict
 from rankaudit.runs.significance import holm_adjust, paired_randomisation_test
 from rankaudit.ties.evaluate import evaluate
 from rankbook.audit.recommender_protocols import K, RecommenderRun, protocol_frame
@@ -41,8 +45,8 @@ __all__ = [
     "swap_status",
 ]
 
-#: the status of a pair between the two protocols (module docstring)
-SWAP_STATUS: tuple[str, ...] = ("same order", "resolved swap", "unresolved swap")
+#: the status of a pair between the two protocols: the decision standard's swap verdicts
+SWAP_STATUS: tuple[str, ...] = SWAP_VERDICTS
 
 
 def row_values(
@@ -89,17 +93,16 @@ def swap_status(
     d_full: float, p_full: float, d_sampled: float, p_sampled: float, alpha: float
 ) -> str:
     """The status of one pair (module docstring) from its two differences and two
-    Holm-adjusted p-values at level ``alpha``."""
-    if not 0.0 < float(alpha) < 1.0:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}")
-    if np.sign(d_full) * np.sign(d_sampled) >= 0:
-        return SWAP_STATUS[0]
-    resolved = p_full <= alpha and p_sampled <= alpha
-    return SWAP_STATUS[1] if resolved else SWAP_STATUS[2]
+    Holm-adjusted p-values at level ``alpha``: each side's verdict from
+    :func:`~rankaudit.runs.decision.direction_verdict`, the pair's from
+    :func:`~rankaudit.runs.decision.swap_verdict`."""
+    v_full = direction_verdict(d_full, p_full, alpha=alpha)
+    v_sampled = direction_verdict(d_sampled, p_sampled, alpha=alpha)
+    return swap_verdict(d_full, v_full, d_sampled, v_sampled)
 
 
 def protocol_swaps(
-    full: Sequence[Mapping], sampled: Sequence[Mapping], *, alpha: float = 0.05
+    full: Sequence[Mapping], sampled: Sequence[Mapping], *, alpha: float = ALPHA
 ) -> list[dict]:
     """One record per pair of :func:`pair_tests` (the same pairs in both protocols): the two
     differences, the two Holm-adjusted p-values and the pair's ``status`` (module docstring)."""
@@ -143,7 +146,7 @@ def pair_results(
     run: RecommenderRun,
     *,
     n_perm: int = 10000,
-    alpha: float = 0.05,
+    alpha: float = ALPHA,
     seed: int = 42,
     floor: str = "random",
 ) -> dict:

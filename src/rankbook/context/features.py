@@ -54,8 +54,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from rankaudit._optional import tqdm
 from rankbook.context.ncd import NCD
 from rankbook.data.lexical import BM25Index
 

@@ -22,9 +22,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
-from rankaudit._optional import require
+from rankaudit._optional import require, tqdm
 from rankbook.context.device import default_device, device_description, resolve_device
 from rankbook.context.losses import lambdarank_loss, ndcg
 from rankbook.context.sequence_models import MAX_CLICKS, SequenceEncoder, make_encoder

@@ -17,19 +17,19 @@ exactly 0 unless a candidate shares an attribute with the user's history:
 - with probability :math:`1 - q` the relevant item scores above 0 and ranks first under every
   rule (it rarely ties with a positive negative);
 - with probability :math:`q` it scores 0; then each negative independently scores above 0 with
-  probability :math:`p`, so :math:`G \sim \mathrm{Bin}(n, p)` negatives rank above it and it
-  shares one tie block of size :math:`t = n + 1 - G` with the zero-scoring negatives.
+  probability :math:`p`, so :math:`g \sim \mathrm{Bin}(n, p)` negatives rank above it and it
+  shares one tie block of size :math:`t = n + 1 - g` with the zero-scoring negatives.
 
-Input order puts it at rank :math:`G + 1`; a uniform tie order (the hash rule in expectation)
-puts it uniformly on :math:`G+1, \dots, G+t`. Hence, with :math:`D(r) = 1/\log_2(r+1)`,
+Input order puts it at rank :math:`g + 1`; a uniform tie order (the hash rule in expectation)
+puts it uniformly on :math:`g+1, \dots, g+t`. Hence, with :math:`D(r) = 1/\log_2(r+1)`,
 
 .. math::
 
-    \mathrm{NDCG}_{io} = 1 - q + q\,E[D(G+1)\,1\{G < k\}],\quad
-    \mathrm{HR}_{io} = 1 - q + q\,P(G < k),
+    \mathrm{NDCG}_{io} = 1 - q + q\,E[D(g+1)\,1\{g < k\}],\quad
+    \mathrm{HR}_{io} = 1 - q + q\,P(g < k),
 
-    \mathrm{NDCG}_{exp} = 1 - q + q\,E\Big[\tfrac{1}{t}\sum_{r=G+1}^{\min(k, n+1)} D(r)\Big],\quad
-    \mathrm{HR}_{exp} = 1 - q + q\,E\Big[\tfrac{(k - G)_+}{t}\Big].
+    \mathrm{NDCG}_{exp} = 1 - q + q\,E\Big[\tfrac{1}{t}\sum_{r=g+1}^{\min(k, n+1)} D(r)\Big],\quad
+    \mathrm{HR}_{exp} = 1 - q + q\,E\Big[\tfrac{(k - g)_+}{t}\Big].
 
 :func:`calibrate_tie_regime` solves the first and the last equation for :math:`(q, p)`.
 """

@@ -52,8 +52,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from rankaudit._optional import tqdm
 from rankbook.data.session_catalog import Catalog
 from rankbook.data.session_config import SessionConfig
 from rankbook.data.session_log import EPOCH, SessionLog, assign_time_windows

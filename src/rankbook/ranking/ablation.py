@@ -11,7 +11,8 @@ on the validation window) and scored on the test window. The metric is MRR of th
 test queries with a sale (:func:`rankbook.ranking.sale_metrics.sale_rr`), under ``ties="expected"``
 and ``"input_order"``. A row's lift, bootstrap CI and bootstrap p-value (both from the same
 resamples, :func:`rankaudit.runs.significance.paired_bootstrap_test`, so the CI excludes zero
-exactly when ``p <= 0.05``) use per-query RR **averaged over seeds**
+exactly when ``p <= alpha``, by default :data:`rankaudit.runs.decision.ALPHA`) use per-query RR
+**averaged over seeds**
 (so the test is about the feature, not one seed's luck); the per-seed lifts are reported as the
 seed spread.
 
@@ -40,8 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from rankaudit._optional import tqdm
 from rankaudit.runs.decision import effect_verdict
 from rankaudit.runs.significance import holm_adjust, paired_bootstrap_test
 from rankbook.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart

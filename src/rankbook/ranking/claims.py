@@ -15,8 +15,8 @@ two-sided p-value from the same resamples; ``reached`` is
 
 *Equivalence* ("similar"; the claim is ``|diff| < margin``): two one-sided tests (TOST) with the
 stated ``margin_pct`` on the 90% bootstrap CI; ``reached`` is "equivalent within the margin" when
-the Holm-adjusted TOST p-value is at most 0.05, a resolved side when the 95% CI lies wholly
-outside the margin, otherwise not resolved.
+the Holm-adjusted TOST p-value is at most :data:`~rankaudit.runs.decision.ALPHA`, a resolved
+side when the 95% CI lies wholly outside the margin, otherwise not resolved.
 
 ``verdict`` is :func:`~rankaudit.runs.decision.claim_verdict`: "agrees with the paper" when
 ``reached`` is what the claim asserts; "contradicts the paper" only when the opposite is resolved

@@ -54,8 +54,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from rankaudit._optional import tqdm
 from rankbook.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
 from rankbook.context.features import (
     HEURISTIC_FEATURES,

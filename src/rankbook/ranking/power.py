@@ -33,6 +33,8 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from rankaudit.runs.decision import ALPHA, MIN_POWER
+
 __all__ = ["n_needed", "paired_sd", "power_paired", "power_report", "share_of_oracle"]
 
 
@@ -43,7 +45,7 @@ def _check_level(alpha: float, power: float | None = None) -> None:
         raise ValueError(f"power must be in (0, 1), got {power}")
 
 
-def power_paired(delta: float, sd: float, n: float, *, alpha: float = 0.05) -> float:
+def power_paired(delta: float, sd: float, n: float, *, alpha: float = ALPHA) -> float:
     """Two-sided power of the paired mean-difference test (module docstring) for effect
     ``delta``."""
     _check_level(alpha)
@@ -56,7 +58,7 @@ def power_paired(delta: float, sd: float, n: float, *, alpha: float = 0.05) -> f
     return float(norm.cdf(shift - z) + norm.cdf(-shift - z))
 
 
-def n_needed(delta: float, sd: float, *, alpha: float = 0.05, power: float = 0.8) -> int:
+def n_needed(delta: float, sd: float, *, alpha: float = ALPHA, power: float = MIN_POWER) -> int:
     """Paired queries for power ``power`` at effect ``delta``: ``((z_{1-a/2} + z_power) sd /
     delta)^2``."""
     _check_level(alpha, power)
@@ -93,8 +95,8 @@ def power_report(
     rows: pd.DataFrame,
     targets_pct: Mapping[str, float],
     *,
-    alpha: float = 0.05,
-    power: float = 0.8,
+    alpha: float = ALPHA,
+    power: float = MIN_POWER,
 ) -> pd.DataFrame:
     """Power of this run for each target lift, and the queries needed for ``power``.
 

@@ -1,10 +1,20 @@
-"""The kernel the chapters run in: local IPC sockets where the system has them.
+"""The kernel the chapters run in: local IPC sockets where the system has them, a quiet shutdown.
 
-A kernel started over TCP without CurveZMQ keys logs "Kernel is running over TCP without
-encryption" (ipykernel 7) into every rerun's output. On Linux and macOS the pipeline starts the
-kernel on Unix-domain sockets instead (jupyter_client's ``transport = "ipc"``): nothing leaves
-the machine and the warning is not printed. Windows has no IPC transport in jupyter_client, so
-there the kernel stays on TCP (bound to 127.0.0.1) and the warning can still show.
+Two lines that are not the chapter's own used to reach a rerun's terminal, both from the kernel's
+log (its stderr is the pipeline's):
+
+* ``Kernel is running over TCP without encryption`` (ipykernel 7), for a kernel on TCP without
+  CurveZMQ keys. On Linux and macOS the pipeline starts the kernel on Unix-domain sockets
+  instead (jupyter_client's ``transport = "ipc"``): nothing leaves the machine and the warning
+  is not printed. Windows has no IPC transport in jupyter_client, so there the kernel stays on
+  TCP (bound to 127.0.0.1) and the warning can still show.
+* ``[IPKernelApp] ERROR | KeyboardInterrupt caught in kernel.``: jupyter_client's graceful
+  shutdown *interrupts* the kernel (SIGINT) before it sends the shutdown request, and a kernel
+  still inside a message handler at that moment (a late flush of the last cell, under load)
+  logs the interrupt as an error. When a chapter has finished there is nothing to interrupt, so
+  the pipeline's manager skips that interrupt during a shutdown and goes straight to the
+  shutdown request (the kernel is still killed if it does not exit in time). An interrupt asked
+  for while the kernel runs (``interrupt_kernel``) is sent as before.
 """
 
 from __future__ import annotations
@@ -19,15 +29,21 @@ def uses_ipc(os_name: str = os.name) -> bool:
     return os_name != "nt"
 
 
-def kernel_manager_class(os_name: str = os.name) -> type | None:
-    """An ``AsyncKernelManager`` on IPC transport, or ``None`` (papermill's default) on Windows."""
-    if not uses_ipc(os_name):
-        return None
+def kernel_manager_class(os_name: str = os.name) -> type:
+    """An ``AsyncKernelManager`` that does not interrupt a kernel it shuts down, on IPC transport
+    (TCP on Windows)."""
     from jupyter_client.manager import AsyncKernelManager  # jupyter's own, heavy
 
-    class IpcKernelManager(AsyncKernelManager):
-        """jupyter_client's kernel manager with ``transport = "ipc"``."""
+    class ChapterKernelManager(AsyncKernelManager):
+        """jupyter_client's kernel manager, on IPC sockets where the system has them, whose
+        shutdown sends no interrupt first."""
 
-        transport = "ipc"
+        if uses_ipc(os_name):
+            transport = "ipc"
 
-    return IpcKernelManager
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:  # called by the shutdown itself: the chapter has finished
+                return
+            await super()._async_interrupt_kernel()
+
+    return ChapterKernelManager

@@ -157,7 +157,7 @@ def run_chapter(
                 kernel_name="python3",
                 progress_bar=False,
                 request_save_on_cell_execute=False,
-                **({"kernel_manager_class": km} if (km := kernel_manager_class()) else {}),
+                kernel_manager_class=kernel_manager_class(),
             )
     except pm.PapermillExecutionError as err:
         raise ChapterFailed(

@@ -11,11 +11,8 @@ Signs          ``direction_word(d)``: "rises" / "falls" / "does not move" (``|d|
                ``signed_phrase(d, unit)``: "rises by 1.23%", "1.23 percentage points below".
 Sizes          ``size_word(v, reference)``: "small" only when ``|v| < ratio * |reference|``,
                against a reference the sentence names, else "not small".
-Verdicts       ``verdict_phrase(lo, hi, power)``: a CI ``[lo, hi]`` for an effect whose null is
-               ``null``. "fails the paper's claim" only when the CI excludes the paper's value
-               (on the null's side) and the power is at least ``min_power`` (0.8, Cohen
-               1988); "resolved" when it excludes the null; otherwise "not resolved at this
-               size (power 0.30)".
+Verdicts       none here: every verdict comes from :mod:`rankaudit.runs.decision` (and
+               :mod:`rankbook.report.decision` for a verdict with its power).
 Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
 Flags          ``flag_word(flag, (yes, no))``: the caller's two words for a computed bool.
 Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
@@ -54,9 +51,7 @@ __all__ = [
     "p_value_phrase",
     "share_word",
     "signed_phrase",
-    "significance_phrase",
     "size_word",
-    "verdict_phrase",
 ]
 
 
@@ -157,41 +152,6 @@ def size_word(value: float, reference: float, *, ratio: float = SMALL_RATIO) -> 
     return "small" if abs(v) < ratio * abs(r) else "not small"
 
 
-def verdict_phrase(
-    ci_low: float,
-    ci_high: float,
-    power: float | None = None,
-    *,
-    null: float = 0.0,
-    paper_value: float | None = None,
-    min_power: float = 0.8,
-) -> str:
-    """The verdict words of a CI: "fails the paper's claim", "resolved" or "not resolved".
-
-    * "fails the paper's claim": the CI excludes ``paper_value`` on the side of ``null`` (the
-      effect is smaller than the paper's, not larger) and ``power >= min_power`` (the experiment
-      could have seen the paper's value);
-    * "resolved": the CI excludes ``null``;
-    * otherwise "not resolved at this size (power 0.30)" (or without the power when unknown).
-    """
-    lo, hi = _finite(ci_low, "ci_low"), _finite(ci_high, "ci_high")
-    if lo > hi:
-        raise ValueError(f"ci_low must be <= ci_high, got {lo} > {hi}")
-    pw = None if power is None else _finite(power, "power")
-    if pw is not None and not 0.0 <= pw <= 1.0:
-        raise ValueError(f"power must lie in [0, 1], got {power!r}")
-    if paper_value is not None:
-        pv = _finite(paper_value, "paper_value")
-        short = hi < pv if pv > null else lo > pv
-        if short and pw is not None and pw >= min_power:
-            return "fails the paper's claim"
-    if lo > null or hi < null:
-        return "resolved"
-    if pw is None:
-        return "not resolved at this size"
-    return f"not resolved at this size (power {pw:.2f})"
-
-
 def p_value_phrase(p: float, n_perm: int | None = None, *, unit: str = "permutations") -> str:
     """A p-value as printed: never "p = 0.000".
 
@@ -220,14 +180,6 @@ def p_value_phrase(p: float, n_perm: int | None = None, *, unit: str = "permutat
     if v < 0.001:
         return f"p = {v:.2g}"
     return f"p = {v:.3f}"
-
-
-def significance_phrase(p: float, alpha: float) -> str:
-    """ "significant at level 0.05" when ``p <= alpha``, else "not significant at level 0.05"."""
-    v, a = _finite(p, "p"), _finite(alpha, "alpha")
-    if not (0.0 <= v <= 1.0 and 0.0 < a < 1.0):
-        raise ValueError(f"need p in [0, 1] and alpha in (0, 1), got p={p!r}, alpha={alpha!r}")
-    return f"{'' if v <= a else 'not '}significant at level {a:g}"
 
 
 def comparison_word(value: float, reference: float) -> str:

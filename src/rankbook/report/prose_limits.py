@@ -3,9 +3,9 @@
 Companion of :mod:`rankbook.report.prose` (same contract: every word is a predicate of a
 computed value and a threshold the page states, and flips when the value crosses it).
 
-Limits    ``within_word(v, limit)``: ``words[0]`` when ``|v| <= limit`` ("agrees" when
-          ``|z| <= 1``, "yes" when a permutation moved no row by more than ``1e-12``), else
-          ``words[1]``.
+Limits    ``within_word(v, limit)``: ``words[0]`` when ``|v| <= limit`` ("yes" when a
+          permutation moved no row by more than ``1e-12``), else ``words[1]``; a z against its
+          expectation is :func:`rankaudit.runs.decision.expectation_verdict`'s, not this.
 Order     ``order_word(a, b)``: ``words[0]`` when ``a > b`` ("above"), ``words[1]`` when
           ``a < b``, ``words[2]`` when equal (e.g. click rate at position 1 against position 10).
 Covers    ``covers_word(lo, hi, v)``: ``words[0]`` when ``lo <= v <= hi`` ("includes zero"),

@@ -6,8 +6,9 @@ computed value, and flips when the value crosses its threshold). The threshold i
 the page that uses the word states it.
 
 Thresholds     ``threshold_word(v, t)``: ``words[0]`` when ``v < t`` (``v <= t`` with
-               ``inclusive=True``), else ``words[1]``; e.g. "agrees with" when ``|z| < 2``,
-               "holds" when a largest gap is at most ``1e-12``.
+               ``inclusive=True``), else ``words[1]``; e.g. "holds" when a largest gap is at
+               most ``1e-12``. Not for a verdict: a z against its expectation, a p-value
+               against a level are :mod:`rankaudit.runs.decision`'s.
 
 Public API: :func:`threshold_word`.
 """
@@ -29,7 +30,7 @@ def threshold_word(
     """``words[0]`` when ``value < threshold`` (``<=`` if ``inclusive``), else ``words[1]``.
 
     A tolerance check is ``threshold_word(abs(gap), tol, inclusive=True, words=("holds", "does
-    not hold"))``; a z-test at two standard errors is ``threshold_word(abs(z), 2.0, ...)``.
+    not hold"))``. A z or a p-value is read by :mod:`rankaudit.runs.decision`, not here.
     """
     v, t = float(value), float(threshold)
     if not (math.isfinite(v) and math.isfinite(t)):

@@ -32,10 +32,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
 from rankaudit._checks import MONTE_CARLO_DRAWS, check_count, check_int
+from rankaudit._optional import tqdm
 from rankaudit.measures.row_metrics import metrics_of_ranking
+from rankaudit.runs.decision import interval_z
 from rankaudit.ties.bruteforce import brute_force_moments
 
 __all__ = [
@@ -91,12 +92,14 @@ def random_tie_draws(
     return {name: np.concatenate(parts, axis=0) for name, parts in out.items()}
 
 
-def running_mean_bands(draws: np.ndarray, z: float = 1.96) -> pd.DataFrame:
-    """Running mean of a sequence of draws with a normal ``z`` confidence band.
+def running_mean_bands(draws: np.ndarray, z: float | None = None) -> pd.DataFrame:
+    """Running mean of a sequence of draws with a normal ``z`` confidence band (``None``: the
+    decision standard's ``1 - ALPHA`` band, :func:`rankaudit.runs.decision.interval_z`).
 
     ``lower/upper = mean_n -+ z * sd_n / sqrt(n)`` with ``sd_n`` the sample standard
     deviation of the first ``n`` draws (ddof = 1; the band is 0 wide at ``n = 1``).
     """
+    z = interval_z() if z is None else float(z)
     x = np.asarray(draws, dtype=np.float64).ravel()
     if x.size == 0:
         raise ValueError("draws is empty")

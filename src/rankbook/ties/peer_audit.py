@@ -41,8 +41,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from tqdm.auto import tqdm
 
+from rankaudit._optional import tqdm
 from rankaudit.measures.row_metrics import metrics_of_ranking
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order

@@ -1,7 +1,9 @@
 """Chapter 02's computed words: the worked row's standard deviation against its expectation,
 whether the closed form's gaps to enumeration and scikit-learn
 are within rounding (against :data:`rankbook.report.checks.EXACT_TOL`, stated on the page),
-whether the Monte Carlo's largest ``|z|`` stays below its Šidák chance bound, and whether the
+whether the Monte Carlo agrees with its expectation (the decision standard's verdict,
+:func:`rankaudit.runs.decision.expectation_verdict`, its largest ``|z|`` against the family's
+bound :func:`rankaudit.runs.decision.family_z`), and whether the
 small rows cover several relevant items and a hit rate below 1.
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit.runs.decision import expectation_verdict
 from rankbook.report.prose import comparison_word, difference_phrase
 from rankbook.report.prose_rules import threshold_word
 
@@ -35,14 +38,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             inclusive=True,
             words=("floating-point rounding", "more than floating-point rounding"),
         ),
-        "mc_verdict": threshold_word(
-            mc["max_abs_z"],
-            mc["z_chance"],
-            words=(
-                "so the Monte Carlo agrees too",
-                "so this is more than chance: inspect the rows with the largest |z|",
-            ),
-        ),
+        "mc_verdict": expectation_verdict(mc["max_abs_z"], z_max=mc["z_chance"]),
         "multi_words": threshold_word(
             rows["share_multi_relevant"],
             0.0,

@@ -4,9 +4,10 @@ models change place between the protocols, how many places on the full catalog a
 by the scores at float64 and how many stop being so somewhere in the precision sweep, and the
 names chosen by a maximum (the largest move from the expectation to input order; in float16,
 the highest tie prevalence and the largest move), how many of the pairs the two protocols order
-oppositely a paired test resolves in both (:func:`rankbook.audit.protocol_pairs.swap_status`,
-Holm within each protocol's pairs), and how many trained models are resolved above the random
-floor on the full catalog.
+oppositely a paired test resolves in both (each side's verdict from
+:func:`rankaudit.runs.decision.direction_verdict`, Holm within each protocol's pairs; the pair's
+from :func:`rankaudit.runs.decision.swap_verdict`), and how many trained models are resolved
+above the random floor on the full catalog (:func:`~rankaudit.runs.decision.direction_verdict`).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -16,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.audit.protocol_pairs import SWAP_STATUS, swap_status
+from rankaudit.runs.decision import (
+    RESOLVED_ABOVE,
+    RESOLVED_SWAP,
+    SAME_ORDER,
+    UNRESOLVED_SWAP,
+    direction_verdict,
+    swap_verdict,
+)
 from rankbook.report.prose import count_phrase, list_phrase, same_word
 
 __all__ = ["DEPENDS", "words"]
@@ -58,27 +66,30 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _statuses(results: Mapping[str, Any]) -> list[str]:
-    """Each ``protocol_swaps`` record's status, recomputed from its numbers and the level."""
+    """Each ``protocol_swaps`` record's status, recomputed from its numbers and the level by the
+    decision standard: each protocol's verdict, then the pair's."""
     alpha = float(results["params"]["alpha"])
-    return [
-        swap_status(r["diff_full"], r["p_holm_full"], r["diff_sampled"], r["p_holm_sampled"], alpha)
-        for r in results["protocol_swaps"]
-    ]
+    out = []
+    for r in results["protocol_swaps"]:
+        v_full = direction_verdict(r["diff_full"], r["p_holm_full"], alpha=alpha)
+        v_sampled = direction_verdict(r["diff_sampled"], r["p_holm_sampled"], alpha=alpha)
+        out.append(swap_verdict(r["diff_full"], v_full, r["diff_sampled"], v_sampled))
+    return out
 
 
 def _swap_words(results: Mapping[str, Any]) -> dict[str, str]:
     """How many swaps (pairs ordered oppositely by the protocols) are resolved, and the names
     of the unresolved ones ("a and b" per pair)."""
     status = _statuses(results)
-    swaps = [s for s in status if s != SWAP_STATUS[0]]
+    swaps = [s for s in status if s != SAME_ORDER]
     unresolved = [
         f"{r['run_a']}–{r['run_b']}"
         for r, s in zip(results["protocol_swaps"], status, strict=True)
-        if s == SWAP_STATUS[2]
+        if s == UNRESOLVED_SWAP
     ]
     return {
         "swaps_resolved": (
-            count_phrase(swaps.count(SWAP_STATUS[1]), len(swaps), "swapped pairs")
+            count_phrase(swaps.count(RESOLVED_SWAP), len(swaps), "swapped pairs")
             if swaps
             else "no pair (the protocols order every pair alike)"
         ),
@@ -91,7 +102,10 @@ def _floor_words(results: Mapping[str, Any]) -> dict[str, str]:
     positive difference with Holm-adjusted p at most the level), and which are not."""
     alpha = float(results["params"]["alpha"])
     rows = results["above_floor"]
-    above = [float(r["diff"]) > 0 and float(r["p_holm"]) <= alpha for r in rows]
+    above = [
+        direction_verdict(float(r["diff"]), float(r["p_holm"]), alpha=alpha) == RESOLVED_ABOVE
+        for r in rows
+    ]
     return {
         "above_floor": count_phrase(sum(above), len(rows), "trained models"),
         "not_above_floor": list_phrase(

@@ -3,8 +3,10 @@ the expected leaderboard, how many pairs ties decide, which systems have the wid
 interval on nDCG@10, which trained models are the same system as a score family, the naive
 test on the simulated track (trec_eval's per-query values, every pair, Holm-adjusted over the
 same pairs as the tie-aware test; and the extreme pair's unadjusted and adjusted p-values and
-verdict), how many pairs each test resolves, how many of its rank intervals cover every place,
-its first and last system under trec_eval, and how the fewer-ties exercise's spread compares.
+verdict), how many pairs each test resolves (every verdict from
+:func:`rankaudit.runs.decision.direction_verdict` at the chapter's level), how many of its rank
+intervals cover every place, its first and last system under trec_eval, and how the fewer-ties
+exercise's spread compares.
 
 The counts of moved places and of tie-decided pairs per measure are written by the chapter
 under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings``
@@ -18,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit.runs.decision import NOT_RESOLVED, direction_verdict
 from rankbook.report.prose import (
     comparison_word,
     count_phrase,
     list_phrase,
     p_value_phrase,
     plural_phrase,
-    significance_phrase,
 )
 
 __all__ = ["DEPENDS", "words"]
@@ -92,6 +94,22 @@ def _extreme_holm(sim: Mapping[str, Any], top: str, bottom: str) -> float:
     return float(sim["naive_trec_eval_pairs"][_extreme_index(sim, top, bottom)]["p_holm"])
 
 
+def _extreme_verdict(sim: Mapping[str, Any], top: str, bottom: str, alpha: float) -> str:
+    """The decision standard's verdict on trec_eval's first minus its last system (naive test,
+    Holm-adjusted over every pair)."""
+    r = sim["naive_trec_eval_pairs"][_extreme_index(sim, top, bottom)]
+    diff = float(r["diff"]) if r["run_b"] == top else -float(r["diff"])
+    return direction_verdict(diff, float(r["p_holm"]), alpha=alpha)
+
+
+def _resolved(pair: Mapping[str, Any], alpha: float) -> bool:
+    """Whether a pair's Holm-adjusted test resolves its difference (decision standard)."""
+    if pair["p_holm"] is None:
+        return False
+    verdict = direction_verdict(float(pair["diff"]), float(pair["p_holm"]), alpha=alpha)
+    return verdict != NOT_RESOLVED
+
+
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 18 glues, from its results dict alone."""
     params, summary = results["params"], results["summary"]
@@ -111,12 +129,10 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             empty="no trained model is a score family",
         ),
         "naive_resolved": count_phrase(
-            sum(float(r["p_holm"]) <= alpha for r in naive), len(naive), "pairs"
+            sum(_resolved(r, alpha) for r in naive), len(naive), "pairs"
         ),
         "aware_resolved": count_phrase(
-            sum(r["p_holm"] is not None and float(r["p_holm"]) <= alpha for r in aware),
-            len(aware),
-            "pairs",
+            sum(_resolved(r, alpha) for r in aware), len(aware), "pairs"
         ),
         "naive_holm_text": "Holm-adjusted " + p_value_phrase(p_extreme),
         "sim_top": top,
@@ -129,7 +145,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         ),
         "widest_systems": list_phrase(_widest(board)),
         "widest_count": plural_phrase(len(_widest(board)), "system", "systems"),
-        "naive_verdict": significance_phrase(p_extreme, alpha),
+        "naive_verdict": _extreme_verdict(sim, top, bottom, alpha),
         "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
         "decided_pairs": count_phrase(
             summary["sim_tie_decided_pairs"][_KEY], n_sim * (n_sim - 1) // 2, "pairs"
@@ -167,9 +183,10 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: 
             ("simulated_track", ("naive_trec_eval_pairs", i), "p_holm")
             for i in range(len(results["simulated_track"]["naive_trec_eval_pairs"]))
         ],
-        *[
+        *[  # a difference of exactly 0 is never resolved, whatever its p-value
             ("simulated_track", ("leaderboard", "pairs", i), "p_holm")
             for i in _aware_ndcg(results["simulated_track"])
+            if sim["pairs"][i]["diff"]
         ],
         *[("duplicates", i, "model") for i in range(len(results["duplicates"]))],
         ("params", None, "alpha"),
