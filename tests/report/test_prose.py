@@ -183,3 +183,10 @@ def test_a_zero_difference_reads_exactly_equal_not_at_most_zero():
     for bad in (-1e-9, float("nan")):
         with pytest.raises(ValueError):
             difference_phrase(bad)
+
+
+def test_gap_phrase_names_a_zero_in_the_callers_words():
+    from rankbook.report.prose import gap_phrase
+
+    assert gap_phrase(0.0, name="by", zero="not at all") == "not at all"
+    assert gap_phrase(1e-16, name="by", zero="not at all") == "by 1.0e-16"

@@ -269,8 +269,14 @@ def difference_phrase(gap: float, other: str = "", *, plural: bool = True, digit
     return f"{verb}{f' from {other}' if other else ''} by at most {g:.{digits}e}"
 
 
-def gap_phrase(gap: float, *, name: str = "largest difference", digits: int = 1) -> str:
-    """A largest absolute difference as a noun phrase: "largest difference 2.2e-16", or "no
-    difference at all" when ``gap`` is exactly 0."""
+def gap_phrase(
+    gap: float,
+    *,
+    name: str = "largest difference",
+    zero: str = "no difference at all",
+    digits: int = 1,
+) -> str:
+    """A largest absolute difference as a noun phrase: "largest difference 2.2e-16", or ``zero``
+    ("no difference at all") when ``gap`` is exactly 0."""
     g = _gap(gap)
-    return "no difference at all" if g == 0.0 else f"{name} {g:.{digits}e}"
+    return zero if g == 0.0 else f"{name} {g:.{digits}e}"

@@ -52,6 +52,10 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         ),
         "ex_layout_gap_words": difference_phrase(lay["expected_layout_gap"]),
         "hr_formula_gap_words": gap_phrase(formula["max_gap"], name="largest gap"),
+        "ex_change_words": gap_phrase(
+            ex["max_row_change"], name="largest change of a row", zero="every row exactly equal"
+        ),
+        "ex_move_words": gap_phrase(ex["max_row_change"], name="by", zero="not at all"),
         "hr_formula_verdict": threshold_word(
             formula["max_gap"],
             formula["tolerance"],
