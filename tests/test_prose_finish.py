@@ -123,6 +123,18 @@ def test_no_typed_at_most_beside_a_glued_difference(path):
     assert not found, f"{path.name}: use difference_phrase, which says 'exactly equal' at 0"
 
 
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_difference_glued_in_bare_e_notation(path):
+    """A largest difference (``*gap*``, ``*diff*``, ``*dev*``, ``*change*``, ``*err*``) shown as
+    ``:.1e`` reads "0.0e+00" when it is exactly zero: its words come from ``gap_phrase`` or
+    ``difference_phrase`` instead."""
+    found = re.findall(
+        r"\{glue:text\}`[a-z0-9_]*(?:gap|diff|dev|change|err)[a-z0-9_]*:\.\d+e`",
+        path.read_text(encoding="utf-8"),
+    )
+    assert not found, f"{path.name}: {found}"
+
+
 def test_scans_catch_their_patterns():
     assert _HEDGE.findall(reader_prose("the 3 system(s) with it")) == ["system(s)"]
     assert _HEDGE.findall(reader_prose("the 3 systems with it, `f(s)`")) == []
