@@ -331,7 +331,6 @@ COUNTS = {"n", "N", "m", "B", "P", "\\ell"}
 
 #: (symbol, chapter stem prefix) -> why the rule does not apply there.
 EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("m_·", "16"): "$m_0$ is the number of true nulls among the $m$ hypotheses, a part of $m$",
     ("n", "09"): "the $n$ of '$item_i^n$, the $n$-th query' is the superscript query index of the "
     "paper's notation, which the notation page's rows for $item_i^n$ and $item^{n-j}$ spell out",
 }
