@@ -75,7 +75,7 @@ endif
 
 # --- checks ------------------------------------------------------------------------------
 test: data chromium
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=40
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks .ci

@@ -384,16 +384,18 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: 16's exact-check size, 17's number of model pairs).
 LATE_WORDS: dict[str, str] = {
     "01_stable_sort_bias": (
-        "io_perfect ex_layout ex_layout_gap exact_tol ex_verdict first_hr_below_one"
+        "io_perfect ex_layout ex_layout_gap_words exact_tol ex_verdict ex_change_words "
+        "first_hr_below_one"
     ),
     "02_random_tie_expectation": (
-        "worked_sd_vs_mean rounding_words multi_words tested_words mc_verdict"
+        "worked_gap_words worked_sd_vs_mean err_enum_words err_sklearn_words rounding_words "
+        "multi_words tested_words mc_verdict"
     ),
     "03_tie_breaking_rules": (
         "io_on_optimistic exact_tol io_direction fallback_words seed_mean_verdict failing_rules "
         "invariant_rules random_verdict last_is_pess"
     ),
-    "04_evaluator_audit": "audited_phrase invariant_phrase numpy_argsort_lean",
+    "04_evaluator_audit": "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean",
     "05_movielens_audit": (
         "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
         "direction_agrees overlap_loses syn_sparse_direction syn_vs_paper syn_reach cen_tie_words "
@@ -436,7 +438,7 @@ LATE_WORDS: dict[str, str] = {
         "null_reading resolvable"
     ),
     "13_reporting_checklist": "n_amazon_rows same_rows_note sensitive_audits",
-    "14_evaluating_at_scale": "identical speedup_text best_dask_layout",
+    "14_evaluating_at_scale": "identical max_diff_words speedup_text best_dask_layout",
     "16_comparing_rankers": "v1_truth ci_verdict n_exact mt_sample",
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
@@ -444,9 +446,9 @@ LATE_WORDS: dict[str, str] = {
         "settled_places unsettled_places f16_model f16_gap_model"
     ),
     "18_leaderboard_ties": (
-        "duplicate_systems moved_measures widest_systems decided_ndcg10_pairs naive_resolved "
-        "aware_resolved sim_top sim_bottom p_naive_text naive_holm_text naive_verdict "
-        "decided_pairs sim_full_intervals"
+        "duplicate_systems moved_measures widest_count widest_systems decided_ndcg10_pairs "
+        "naive_resolved aware_resolved sim_top sim_bottom p_naive_text naive_holm_text "
+        "naive_verdict decided_pairs sim_full_intervals"
     ),
 }
 

@@ -85,6 +85,10 @@ def scan_html(page: str) -> list[Finding]:
         "n-of-n": r"\b(\d[\d,]*) of (?:the )?\1\b",
         "p-zero": r"\bp\s*=\s*0\.0+(?!\d*[1-9])",
         "raw-label": r"(?<![\w/#.-])(?:fig|eq)-[a-z0-9][a-z0-9-]*\b",
+        "zero-in-e-notation": r"(?<![\d.])0\.0*e[+-]0+\b",
+        "plural-hedge": r"\b[A-Za-z]+\((?:s|es)\)",
+        "count-without-separator": r"(?<![\d.,:/#-])[1-9]\d{4,}(?= (?:rows|users|queries|sessions|"
+        r"items|films|pairs|permutations|sign flips|draws|candidates|ratings|lines|resamples)\b)",
     }
     for rule, pattern in rules.items():
         for match in re.finditer(pattern, prose):
@@ -176,6 +180,21 @@ def _page(body: str) -> str:
             "raw-label",
             "<p>As the figure fig-ablation-lifts shows, and eq-fwer.</p>",
             "<p>As Figure 3 shows, and equation (2).</p>",
+        ),
+        (
+            "zero-in-e-notation",
+            "<p>The two layouts differ by at most 0.0e+00.</p>",
+            "<p>The two layouts are exactly equal; the other gap is 2.2e-16.</p>",
+        ),
+        (
+            "plural-hedge",
+            "<p>The 2 system(s) with it: bpr and als.</p>",
+            "<p>The 2 systems with it: bpr and als.</p>",
+        ),
+        (
+            "count-without-separator",
+            "<p>The table holds 20000 rows in 620000 lines.</p>",
+            "<p>The table holds 20,000 rows in 620,000 lines, from 2016.</p>",
         ),
         (
             "bool-in-prose",

@@ -4,7 +4,8 @@ The public face of the library:
 
 - :func:`evaluate`: HR@k, NDCG@k and RR per row under an explicit tie rule
   (``input_order``, ``hash``, ``random``, ``expected``, ``pessimistic``, ``optimistic``), and
-  any measure of the registry with ``measures=``;
+  any measure of the registry with ``measures=`` (a long-format table's column names in
+  :class:`LongColumns`);
 - :func:`read_trec_run` / :func:`read_trec_qrels`, :func:`evaluate_run` and :func:`audit_run`:
   a run and its qrels, under trec_eval's definitions and every tie rule;
 - :func:`compare_runs` / :func:`compare_measures`: two runs paired over their queries, with
@@ -53,7 +54,7 @@ from rankaudit._version import __version__
 from rankaudit.checklists.from_rows import checklist
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.errors import InputFileError
-from rankaudit.options import ResamplingOptions
+from rankaudit.options import LongColumns, ResamplingOptions
 from rankaudit.runs.compare import compare_measures, compare_runs
 from rankaudit.runs.evaluate import audit_run, evaluate_run
 from rankaudit.runs.leaderboard import build_leaderboard, leaderboard
@@ -64,6 +65,7 @@ from rankaudit.ties.prevalence import tie_prevalence
 
 __all__ = [
     "InputFileError",
+    "LongColumns",
     "ResamplingOptions",
     "__version__",
     "audit_row_order",

@@ -7,15 +7,33 @@ Each is a frozen dataclass whose fields are checked, when it is built, by the on
   :func:`rankaudit.leaderboard`: sign flips of the randomisation test (Fisher 1935; Smucker,
   Allan & Carterette, CIKM 2007), resamples of the paired bootstrap (Efron & Tibshirani 1993),
   and their seed.
+- :class:`LongColumns`: the column names of a long-format table (one line per row and
+  candidate) given to :func:`rankaudit.evaluate`.
+
+A keyword that moved into a group is refused by name, never accepted silently
+(:func:`moved_keywords`): ``evaluate(frame, row_col="query")`` is a TypeError that says to
+write ``columns=LongColumns(row="query")``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from rankaudit._checks import BOOTSTRAP_RESAMPLES, SIGN_FLIPS, check_count, check_seed
 
-__all__ = ["DEFAULT_RESAMPLING", "ResamplingOptions"]
+__all__ = [
+    "DEFAULT_COLUMNS",
+    "DEFAULT_RESAMPLING",
+    "LONG_COLUMN_KEYWORDS",
+    "LongColumns",
+    "ResamplingOptions",
+    "moved_keywords",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -37,3 +55,55 @@ class ResamplingOptions:
 
 #: The paired tests' defaults: 10,000 sign flips, 2,000 bootstrap resamples, seed 0.
 DEFAULT_RESAMPLING = ResamplingOptions()
+
+
+@dataclass(frozen=True)
+class LongColumns:
+    """The columns of a long-format table, one line per row and candidate: ``row`` (the row
+    or query id), ``item`` (the candidate id; None, or a name the table lacks, when there is
+    none: then the ``"hash"`` rule cannot be used), ``score``, ``label`` (graded relevance)
+    and ``user`` (the user id the ``"hash"`` and ``"random"`` rules key on; None: the row
+    id).  Each name is a non-empty string (or None where allowed)."""
+
+    row: str = "row_id"
+    item: str | None = "item_id"
+    score: str = "score"
+    label: str = "label"
+    user: str | None = None
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            optional = f.name in ("item", "user")
+            if (value is None and optional) or (isinstance(value, str) and value):
+                continue
+            allowed = "a non-empty string" + (" or None" if optional else "")
+            raise ValueError(f"LongColumns.{f.name} must be {allowed}; got {value!r}")
+
+
+#: A table's default columns: ``row_id``, ``item_id``, ``score``, ``label``, no user column.
+DEFAULT_COLUMNS = LongColumns()
+
+#: The former keywords of the long-format column names and their place now.
+LONG_COLUMN_KEYWORDS: dict[str, str] = {
+    f"{f.name}_col": f"columns=LongColumns({f.name}=...)" for f in fields(LongColumns)
+}
+
+
+def moved_keywords(moved: Mapping[str, str]) -> Callable[[F], F]:
+    """Decorate a function so that a keyword of ``moved`` (old name -> where it is now) is a
+    TypeError naming its new place rather than being accepted or reported as merely
+    unexpected; the signature shown (``help``, ``inspect``) stays the function's own."""
+
+    def decorate(function: F) -> F:
+        @functools.wraps(function)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            old = [name for name in kwargs if name in moved]
+            if old:
+                places = "; ".join(f"{name}= is now {moved[name]}" for name in old)
+                raise TypeError(f"{function.__name__}() no longer takes {places}")
+            return function(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate

@@ -77,7 +77,7 @@ def test_full_catalog_expected_equals_brute_force(run, precision):
     items above (distinct scores) and the block itself gives the exact expectation."""
     scores = at_precision(run.scores["als"], precision)
     frame = protocol_frame(run, "full", scores)
-    ours = evaluate(frame, k=10, ties="expected", row_col="row_id").set_index("row_id")
+    ours = evaluate(frame, k=10, ties="expected").set_index("row_id")
     checked = tied = 0
     for row, group in frame.groupby("row_id"):
         s, y = group["score"].to_numpy(), group["label"].to_numpy()

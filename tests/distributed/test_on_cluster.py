@@ -97,9 +97,10 @@ def test_partitioning_does_not_matter_for_seeded_rules(contiguous):
 def test_string_ids_and_user_column():
     data = tie_heavy_long(200, seed=3, string_ids=True, interleave=True)
     frame = dd.from_pandas(data, npartitions=4)
+    by_user = rankaudit.LongColumns(user="user")
     for ties in ("hash", "random"):
-        result = rd.evaluate(frame, k=3, ties=ties, seed=2, user_col="user", progress=False)
-        local = rankaudit.evaluate(data, k=3, ties=ties, seed=2, user_col="user")
+        result = rd.evaluate(frame, k=3, ties=ties, seed=2, columns=by_user, progress=False)
+        local = rankaudit.evaluate(data, k=3, ties=ties, seed=2, columns=by_user)
         _assert_same_as_local(result, local)
 
 
@@ -139,8 +140,8 @@ def test_bad_input_is_reported_from_the_workers(contiguous):
     frame = dd.from_pandas(contiguous, npartitions=3)
     with pytest.raises(ValueError, match="valid rules are"):
         rd.evaluate(frame, ties="first")
-    with pytest.raises(ValueError, match="score_col='points'"):
-        rd.evaluate(frame, score_col="points")
+    with pytest.raises(ValueError, match="LongColumns.score='points'"):
+        rd.evaluate(frame, columns=rankaudit.LongColumns(score="points"))
     with pytest.raises(ValueError, match="row_partitioning"):
         rd.evaluate(frame, row_partitioning="sort")
     with pytest.raises(ValueError, match="no rows"):

@@ -84,7 +84,7 @@ def test_check_mode_names_the_problem():
             check_rows_whole(_cut(_frame([3, 5, 4], scatter_seed=2), [6]), "row_id")
         with pytest.raises(ValueError, match="row_partitioning='sort' is not valid"):
             rows_whole(_cut(frame, []), "row_id", "sort")
-        with pytest.raises(ValueError, match="row_col='query'"):
+        with pytest.raises(ValueError, match="LongColumns.row='query'"):
             rows_whole(_cut(frame, []), "query")
 
 

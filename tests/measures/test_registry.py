@@ -3,6 +3,8 @@ name the closest known name."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rankaudit.measures.registry import (
@@ -11,6 +13,8 @@ from rankaudit.measures.registry import (
     describe_measures,
     parse_measure,
     parse_measures,
+    register_family,
+    unregister_family,
 )
 
 
@@ -126,3 +130,22 @@ def test_help_lists_every_family_with_its_parameters():
 def test_measures_are_hashable_values():
     assert Measure("nDCG", 10) == parse_measure("ndcg_cut.10")
     assert len({parse_measure("RBP"), parse_measure("RBP(p=0.8)")}) == 1
+
+
+def test_every_spelling_is_read_in_any_case():
+    """One spelling out (ir_measures'), every spelling in: a family's name and each alias in
+    lower, upper or mixed case, HR@k for Success@k, and an alias declared capitalised."""
+    for family in FAMILIES.values():
+        for spelled in (family.name, *family.aliases):
+            cut = "@5" if family.cutoff == "required" else ""
+            want = str(parse_measure(family.name + cut))
+            for text in (spelled.lower(), spelled.upper(), spelled.swapcase()):
+                assert str(parse_measure(text + cut)) == want, text
+    for text in ("HR@10", "hr@10", "Hr@10", "HIT_RATE@10"):
+        assert str(parse_measure(text)) == "Success@10"
+    success = FAMILIES["Success"]
+    register_family(replace(success, name="Toy", aliases=("ToyRate",)))
+    try:
+        assert str(parse_measure("TOYRATE@3")) == str(parse_measure("toyrate@3")) == "Toy@3"
+    finally:
+        unregister_family("Toy")

@@ -15,6 +15,7 @@ import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -135,6 +136,31 @@ def test_a_shutdown_does_not_interrupt_the_kernel():
     assert asyncio.run(start_interrupt_shut_down()), "interrupt_kernel no longer interrupts"
     assert signal.SIGINT not in sent, sent
     assert not km.has_kernel
+
+
+@pytest.mark.skipif(not uses_ipc(), reason="IPC sockets are POSIX only")
+def test_ipc_sockets_live_in_a_private_folder_removed_at_shutdown(tmp_path, monkeypatch):
+    """The kernel's sockets never land in its working directory (the chapters' folder), and
+    their folder is gone once the kernel is shut down."""
+    monkeypatch.chdir(tmp_path)
+    km = kernel_manager_class()(kernel_name="python3")
+    folder = Path(km.ip).parent
+    assert folder != tmp_path and folder.is_dir()
+
+    async def start_and_shut_down() -> list[str]:
+        await km.start_kernel()
+        for _ in range(300):  # the kernel binds its sockets as it starts: wait up to 30 s
+            during = sorted(p.name for p in folder.iterdir())
+            if during:
+                break
+            await asyncio.sleep(0.1)
+        await km.shutdown_kernel()
+        return during
+
+    during = asyncio.run(start_and_shut_down())
+    assert any(name.startswith("kernel-ipc-") for name in during), during
+    assert not folder.exists()
+    assert not list(tmp_path.iterdir())
 
 
 def test_libraries_that_import_tqdm_auto_print_no_ipywidgets_warning(tmp_path):

@@ -52,9 +52,9 @@ def test_missing_directory_is_named(tmp_path):
 
 
 def test_undeclared_and_missing_parameters_are_refused():
-    with pytest.raises(ValueError, match="kk are not declared"):
+    with pytest.raises(ValueError, match="Parameter kk is not declared"):
         check_params({"k": 1, "kk": 2}, k=Int())
-    with pytest.raises(ValueError, match="seed have a spec but no value"):
+    with pytest.raises(ValueError, match="Parameter seed has a spec but no value"):
         check_params({"k": 1}, k=Int(), seed=Int())
 
 

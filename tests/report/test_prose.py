@@ -153,3 +153,40 @@ def test_plural_phrase_flips_its_noun_with_the_count():
     for bad in (-1, 2.5, True):
         with pytest.raises(ValueError, match="count"):
             plural_phrase(bad, "row", "rows")
+
+
+def test_counts_print_with_thousands_separators():
+    from rankbook.report.prose import plural_phrase
+
+    assert plural_phrase(22146, "row", "rows") == "22,146 rows"
+    assert plural_phrase(999, "row", "rows") == "999 rows"
+    assert count_phrase(1200, 22146, "rows") == "1,200 of 22,146 rows"
+    assert count_phrase(22146, 22146, "rows") == "all 22,146 rows"
+    assert count_phrase(0, 1000, "users") == "none of the 1,000 users"
+
+
+def test_a_zero_difference_reads_exactly_equal_not_at_most_zero():
+    from rankbook.report.prose import difference_phrase, gap_phrase
+
+    assert difference_phrase(0.0) == "are exactly equal"
+    assert difference_phrase(0.0, "scikit-learn's value", plural=False) == (
+        "is exactly equal to scikit-learn's value"
+    )
+    assert difference_phrase(2.2e-16) == "differ by at most 2.2e-16"
+    assert difference_phrase(2.2e-16, "scikit-learn's value", plural=False) == (
+        "differs from scikit-learn's value by at most 2.2e-16"
+    )
+    assert gap_phrase(0.0) == "no difference at all"
+    assert gap_phrase(3e-17, name="largest gap") == "largest gap 3.0e-17"
+    for text in (difference_phrase(0.0), gap_phrase(0.0)):
+        assert "0.0e+00" not in text and "at most" not in text
+    for bad in (-1e-9, float("nan")):
+        with pytest.raises(ValueError):
+            difference_phrase(bad)
+
+
+def test_gap_phrase_names_a_zero_in_the_callers_words():
+    from rankbook.report.prose import gap_phrase
+
+    assert gap_phrase(0.0, name="by", zero="not at all") == "not at all"
+    assert gap_phrase(1e-16, name="by", zero="not at all") == "by 1.0e-16"

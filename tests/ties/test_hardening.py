@@ -211,12 +211,12 @@ def test_duplicate_column_names_in_long_format_are_refused():
     df.insert(2, "dup", [9.0, 0.0, 0.0])
     df.columns = ["row_id", "item_id", "score", "score", "label"]
     for rule in TIE_RULES:
-        with pytest.raises(ValueError, match=r"score_col='score' names 2 columns"):
+        with pytest.raises(ValueError, match=r"LongColumns.score='score' names 2 columns"):
             evaluate(df, ties=rule)
     with pytest.raises(ValueError, match="names 2 columns"):
         tie_prevalence(df)
     df.columns = ["row_id", "label", "score", "x", "label"]
-    with pytest.raises(ValueError, match=r"label_col='label' names 2 columns"):
+    with pytest.raises(ValueError, match=r"LongColumns.label='label' names 2 columns"):
         evaluate(df)
 
 

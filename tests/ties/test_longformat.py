@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit import evaluate
+from rankaudit import LongColumns, evaluate
 from rankaudit.ties.ranking import TIE_RULES
 
 
@@ -42,10 +42,7 @@ def test_long_format_equals_ragged_lists(rows_factory, rule):
         df,
         k=3,
         ties=rule,
-        row_col="query",
-        item_col="doc",
-        score_col="s",
-        label_col="rel",
+        columns=LongColumns(row="query", item="doc", score="s", label="rel"),
         seed=2,
         **_kwargs(rule),
     )
@@ -76,14 +73,14 @@ def test_long_format_errors_name_rows_and_columns():
     df = pd.DataFrame({"row_id": [1, 1, 2], "score": [0.1, 0.2, np.nan], "label": [1, 0, 1]})
     with pytest.raises(ValueError, match=r"scores: row 1 \(row_id=2\) has a non-finite score"):
         evaluate(df)
-    with pytest.raises(ValueError, match="score_col='points' is not a column"):
-        evaluate(df, score_col="points")
+    with pytest.raises(ValueError, match="LongColumns.score='points' is not a column"):
+        evaluate(df, columns=LongColumns(score="points"))
     df2 = df.assign(score=[0.1, 0.2, 0.3], label=[1, 0, 0])
     with pytest.raises(ValueError, match=r"labels: row 1 \(row_id=2\) has no relevant item"):
         evaluate(df2)
     out = evaluate(df2, empty="drop")
     assert out["row_id"].tolist() == [1]
-    with pytest.raises(ValueError, match="item_col='item_id' is not a column"):
+    with pytest.raises(ValueError, match="LongColumns.item='item_id' is not a column"):
         evaluate(df2, ties="hash")
     df3 = df2.assign(label=[1, "x", 1])
     with pytest.raises(
@@ -95,7 +92,7 @@ def test_long_format_errors_name_rows_and_columns():
     with pytest.raises(
         ValueError, match=r"user: row 0 \(row_id=1\) has more than one user id \('a' and 'b'\)"
     ):
-        evaluate(df4, user_col="user", empty="zero")
+        evaluate(df4, columns=LongColumns(user="user"), empty="zero")
 
 
 def test_ragged_rows_keep_lengths():

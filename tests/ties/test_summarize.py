@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rankaudit import audit_row_order, evaluate
+from rankaudit import LongColumns, audit_row_order, evaluate
 from rankaudit.ties import summarize
 
 
@@ -39,7 +39,9 @@ def test_attrs_name_id_and_metric_columns(batch):
 
 def test_summarize_averages_metric_columns_only(batch):
     s, y = batch
-    out = evaluate(_long(s, y, np.arange(1000, 1020)), k=3, row_col="query", item_col="doc")
+    out = evaluate(
+        _long(s, y, np.arange(1000, 1020)), k=3, columns=LongColumns(row="query", item="doc")
+    )
     means = summarize(out)
     assert list(means.index) == ["hr@3", "ndcg@3", "rr"]
     np.testing.assert_allclose(means.to_numpy(), out[["hr@3", "ndcg@3", "rr"]].mean().to_numpy())
@@ -68,7 +70,8 @@ def test_audit_skips_custom_id_columns(batch):
 
     def evaluator(scores, labels):  # long format with a numeric, custom-named row id
         return evaluate(
-            _long(scores, labels, np.arange(len(scores)) * 7), row_col="query", item_col=None
+            _long(scores, labels, np.arange(len(scores)) * 7),
+            columns=LongColumns(row="query", item=None),
         )
 
     audit = audit_row_order(evaluator, s, y, n_permutations=3)

@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
 from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.measures.registry import parse_measures
-from rankaudit.measures.rules import check_rule, rule
+from rankaudit.measures.rules import check_rules, rule
 from rankaudit.runs.evaluate import audit_run
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
@@ -24,7 +26,7 @@ def run_checklist(
     qrels: Qrels,
     *,
     measure: str = "nDCG@10",
-    ties: str = "trec_eval",
+    ties: str | Sequence[str] = "trec_eval",
     relevance_level: int = 1,
     complete: bool = False,
     n_permutations: int = 5,
@@ -39,12 +41,20 @@ def run_checklist(
     (:mod:`rankaudit.checklists.presort`) asks for attention when the file stores relevant
     documents systematically first or last where a stable sort reads the order, or when its
     sentence says the file order moves the measure beyond ``tolerance``.
+
+    ``ties`` is the rule the reported number used, or several (a sequence, or names separated
+    by commas or blanks) when the paper reports the measure under several rules: the
+    tie-breaking item then discloses each (attention if any depends on the input), the
+    permutation test shuffles the lines under each (its worst change over them), and the
+    sensitivity item lists them beside the usual five.
     """
     (m,) = parse_measures([measure])
-    ties = check_rule(ties, api="runs")
+    reported = check_rules(ties, api="runs")
     n_permutations = check_count(n_permutations, "n_permutations", RERUNS)
     rules = list(
-        dict.fromkeys([ties, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"])
+        dict.fromkeys(
+            [*reported, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"]
+        )
     )
     audit = audit_run(
         run, qrels, [m], ties=rules, relevance_level=relevance_level, complete=complete, seed=seed
@@ -99,17 +109,18 @@ def run_checklist(
         f"Queries with tied scores: {any_tie:.1%}; with a tie that moves {m}: {moved:.1%}.",
         {"any_tie": any_tie, "measure_moving_tie": moved},
     )
-    declared = rule(ties)
-    descr = declared.describe.format(seed=seed, n_repeats=1)
+    declared = [rule(t) for t in reported]
+    answer4 = "; ".join(
+        f"Reported rule '{d.name}': {d.describe.format(seed=seed, n_repeats=1)}" for d in declared
+    )
     item4 = ChecklistItem(
         "tie_breaking",
         "Tie-breaking rule",
-        "warn" if declared.input_dependent else "ok",
-        f"Reported rule '{ties}': {descr}.",
-        {"tie_rule": ties, "seed": seed},
+        "warn" if any(d.input_dependent for d in declared) else "ok",
+        answer4 + ".",
+        {"tie_rule": reported[0], "tie_rules": reported, "seed": seed},
     )
     rng = np.random.default_rng(seed)
-    base = vals[ties]
     changes = []
     for _ in range(n_permutations):
         perm = rng.permutation(len(run))
@@ -118,12 +129,12 @@ def run_checklist(
             shuffled,
             qrels,
             [m],
-            ties=[ties],
+            ties=reported,
             relevance_level=relevance_level,
             complete=complete,
             seed=seed,
         )
-        changes.append(abs(float(other.aggregated(ties)[0]) - base))
+        changes += [abs(float(other.aggregated(t)[0]) - vals[t]) for t in reported]
     worst = max(changes, default=0.0)
     item5 = ChecklistItem(
         "permutation_test",

@@ -5,11 +5,15 @@ reporting checklist, audit many runs as one leaderboard.
 
     rankaudit audit QRELS RUN [-m nDCG@10 RR P@10 AP] [--ties trec_eval expected ...]
                     [--per-query] [--format table|json|csv] [-o FILE] [--scheduler local]
-    rankaudit compare QRELS RUN_A RUN_B [-m nDCG@10 AP] [--n-perm N] [--n-boot N]
-    rankaudit checklist QRELS RUN [-m nDCG@10] [--ties trec_eval]
+    rankaudit compare QRELS RUN_A RUN_B [-m nDCG@10 AP] [--ties expected trec_eval ...]
+                      [--n-perm N] [--n-boot N]
+    rankaudit checklist QRELS RUN [-m nDCG@10] [--ties trec_eval ...]
     rankaudit leaderboard QRELS RUN [RUN ...] [--baseline RUN] [--scheduler local --workers 2]
     rankaudit rows [TABLE] [--k 10] [-m ...] [--ties expected hash ...] [--scheduler ADDRESS]
 
+Every ``--ties`` takes one or several rules (space- or comma-separated) of the rule registry,
+a rule added with :func:`rankaudit.measures.rules.register_rule` included; each command's
+``--help`` says what several mean for it.
 QRELS always comes first, as in trec_eval (``trec_eval qrels run``); two TREC files given the
 other way round (the first with a run's 6 columns, the second with a qrels' 4) are refused in
 one line naming both.  ``--scheduler local|ADDRESS`` (audit, leaderboard, rows) computes on a

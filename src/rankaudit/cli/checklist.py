@@ -8,6 +8,7 @@ from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.cli.common import (
     add_common_options,
+    add_ties_option,
     check_order,
     check_output,
     emit,
@@ -15,10 +16,11 @@ from rankaudit.cli.common import (
     input_records,
     read_qrels_arg,
     read_run_arg,
+    rules_epilog,
+    tie_rules,
     to_json,
 )
 from rankaudit.measures.registry import parse_measures
-from rankaudit.measures.rules import check_rule
 
 __all__ = ["cmd_checklist", "register"]
 
@@ -26,7 +28,7 @@ __all__ = ["cmd_checklist", "register"]
 def cmd_checklist(args: argparse.Namespace) -> int:
     # the arguments are checked as the library checks them, before any file is read
     parse_measures([args.measure])
-    check_rule(args.ties, api="runs")
+    rules = tie_rules(args.ties)
     check_count(args.n_permutations, "--n-permutations", RERUNS)
     check_output(args.output, args.qrels, args.run)
     check_order(args.qrels, args.run, args)
@@ -35,7 +37,7 @@ def cmd_checklist(args: argparse.Namespace) -> int:
         run,
         qrels,
         measure=args.measure,
-        ties=args.ties,
+        ties=rules,
         relevance_level=args.relevance_level,
         complete=args.complete,
         n_permutations=args.n_permutations,
@@ -59,14 +61,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         "checklist",
         help="fill the six-part tie-reporting checklist",
         description="Fill the Part IV reporting checklist from RUN and QRELS.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=rules_epilog("runs"),
     )
     p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
     p.add_argument("run", help="run file (TREC: qid Q0 docno rank score tag)")
     p.add_argument("-m", "--measure", default="nDCG@10", help="measure (default: %(default)s)")
-    p.add_argument(
-        "--ties",
-        default="trec_eval",
-        help="the rule your reported number used (default: %(default)s)",
+    add_ties_option(
+        p,
+        ["trec_eval"],
+        "the rule your reported number used; several: the numbers were reported under each, "
+        "so the tie-breaking item discloses every one (attention if any depends on the "
+        "input), the permutation test shuffles the lines under each (its worst change) and "
+        "the sensitivity item lists them all",
     )
     p.add_argument(
         "--n-permutations",

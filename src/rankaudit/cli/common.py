@@ -17,7 +17,7 @@ from rankaudit._version import __version__
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
 from rankaudit.measures.registry import describe_measures
-from rankaudit.measures.rules import RULES, RUN_TIE_RULES, check_rules
+from rankaudit.measures.rules import RULES, check_rules, rule_names
 from rankaudit.runs import outputs
 from rankaudit.runs.evaluate import DEFAULT_MEASURES, RunAudit
 from rankaudit.runs.inputs import file_sha256, input_name, is_reopenable_file
@@ -33,6 +33,7 @@ __all__ = [
     "add_common_options",
     "add_measure_options",
     "add_scheduler_options",
+    "add_ties_option",
     "audit_files",
     "check_order",
     "check_output",
@@ -42,6 +43,7 @@ __all__ = [
     "input_records",
     "json_ready",
     "reader_args",
+    "rules_epilog",
     "read_qrels_arg",
     "read_run_arg",
     "sha256_of",
@@ -167,13 +169,38 @@ def check_order(qrels: str, run: str, args: argparse.Namespace) -> None:
         )
 
 
-def tie_rules(values: str | list[str]) -> list[str]:
-    """``--ties`` as a list of checked rule names: several values, as ``-m`` takes them, each
-    of which may also hold comma-separated names (the earlier form)."""
+def tie_rules(values: str | list[str], api: str = "runs") -> list[str]:
+    """``--ties`` as a list of checked rule names of ``api`` (``"runs"`` or ``"rows"``): several
+    values, as ``-m`` takes them, each of which may also hold comma-separated names (the
+    earlier form).  The names are those of the rule registry
+    (:func:`rankaudit.measures.rules.rule_names`), a rule added with ``register_rule``
+    included."""
     text = values if isinstance(values, str) else " ".join(values)
     if not text.replace(",", " ").split():
         raise ValueError("--ties is empty")
-    return check_rules(text, api="runs")
+    return check_rules(text, api=api)
+
+
+def add_ties_option(
+    p: argparse.ArgumentParser, default: list[str], meaning: str, api: str = "runs"
+) -> None:
+    """``--ties RULE [RULE ...]`` (space- or comma-separated), its choices read from the rule
+    registry when the parser is built (a registered rule is listed and accepted; the names
+    are checked by :func:`tie_rules`); ``meaning`` says what several rules do."""
+    p.add_argument(
+        "--ties",
+        nargs="+",
+        default=list(default),
+        metavar="RULE",
+        help=f"tie rules among {', '.join(rule_names(api))}, space- or comma-separated; "
+        f"{meaning} (default: %(default)s)",
+    )
+
+
+def rules_epilog(api: str = "runs") -> str:
+    """The ``tie rules:`` block of a command's help: every rule of ``api`` in the registry,
+    with its one-line summary."""
+    return "tie rules:\n" + "\n".join(f"  {r:<12} {RULES[r].summary}" for r in rule_names(api))
 
 
 def input_label(path: str, role: str) -> str:
@@ -244,20 +271,13 @@ def add_measure_options(p: argparse.ArgumentParser, ties_note: str = "") -> None
         help="measures in ir_measures' spelling, e.g. nDCG@10 \"nDCG(dcg='exp-log2')@10\" "
         "RBP(p=0.9) (every measure is listed below; default: %(default)s)",
     )
-    p.add_argument(
-        "--ties",
-        nargs="+",
-        default=list(DEFAULT_RULES),
-        metavar="RULE",
-        help=f"tie rules among {', '.join(RUN_TIE_RULES)}{ties_note}, space- or "
-        "comma-separated (default: %(default)s)",
-    )
+    add_ties_option(p, list(DEFAULT_RULES), f"each is reported{ties_note}")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.epilog = (f"{p.epilog}\n\n" if p.epilog else "") + (
         "measures (ir_measures' spelling; parameters in parentheses, cutoff after @):\n"
         + describe_measures()
-        + "\n\ntie rules:\n"
-        + "\n".join(f"  {r:<12} {RULES[r].summary}" for r in RUN_TIE_RULES)
+        + "\n\n"
+        + rules_epilog("runs")
     )
 
 

@@ -9,12 +9,15 @@ import argparse
 from rankaudit._checks import BOOTSTRAP_RESAMPLES, SIGN_FLIPS, check_count
 from rankaudit.cli.common import (
     add_common_options,
+    add_ties_option,
     check_order,
     check_output,
     emit,
     input_records,
     read_qrels_arg,
     read_run_arg,
+    rules_epilog,
+    tie_rules,
     to_json,
 )
 from rankaudit.measures.registry import parse_measures
@@ -26,6 +29,7 @@ __all__ = ["cmd_compare", "register"]
 
 def cmd_compare(args: argparse.Namespace) -> int:
     measures = parse_measures(args.measures)
+    rules = tie_rules(args.ties)
     check_count(args.n_perm, "--n-perm", SIGN_FLIPS)
     check_count(args.n_boot, "--n-boot", BOOTSTRAP_RESAMPLES)
     resampling = ResamplingOptions(n_perm=args.n_perm, n_boot=args.n_boot, seed=args.seed)
@@ -41,6 +45,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         relevance_level=args.relevance_level,
         complete=args.complete,
         resampling=resampling,
+        ties=rules,
     )
     if args.format == "json":
         summaries = []
@@ -81,6 +86,11 @@ def _comparison_text(s: dict, args: argparse.Namespace, *, several: bool) -> lis
         f"  B - A: {s['difference']:+.4f}   paired sign-flip p = {s['p_value_sign_flip']:.4g}"
         f" ({args.n_perm} flips{holm})",
     ]
+    lines += [
+        f"  under {rule}: A {v['value_a']:.4f}, B {v['value_b']:.4f}, B - A {v['difference']:+.4f}"
+        for rule, v in s["by_rule"].items()
+        if rule != "expected"
+    ]
     if s["lift_pct"] is not None:
         lines.append(
             f"  lift of B over A: {s['lift_pct']:+.2f}% (95% paired bootstrap CI "
@@ -110,6 +120,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Paired comparison of RUN_B against RUN_A on QRELS under the expected "
         "rule (sign-flip test, bootstrap CI of the lift) and whether the sign of "
         "the difference survives the worst-case tie orders.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=rules_epilog("runs"),
     )
     p.add_argument("qrels", help="qrels file (TREC: qid iter docno rel)")
     p.add_argument("run_a", help="baseline run file (TREC: qid Q0 docno rank score tag)")
@@ -122,6 +134,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="M",
         help="measures, each compared on its own; several: Holm-adjusted p-values "
         "(default: %(default)s)",
+    )
+    add_ties_option(
+        p,
+        ["expected"],
+        "several: A, B and B - A are also reported under each (by_rule in the JSON); the "
+        "paired tests stay on the expected values, the worst case on the two bounds",
     )
     p.add_argument(
         "--n-perm",

@@ -21,7 +21,16 @@ import pandas as pd
 
 from rankaudit._checks import CUTOFF_MAX, RANDOM_REPEATS, SYNTHETIC_ROWS, WORKERS, CountBound
 from rankaudit._optional import require
-from rankaudit.cli.common import PROG, count_type, emit, to_json, version
+from rankaudit.cli.common import (
+    PROG,
+    add_ties_option,
+    count_type,
+    emit,
+    rules_epilog,
+    tie_rules,
+    to_json,
+    version,
+)
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.evaluate import evaluate as evaluate_on_dask
 from rankaudit.distributed.exact import (
@@ -38,7 +47,7 @@ from rankaudit.distributed.synthetic import (
     synthetic_long_table,
 )
 from rankaudit.measures.registry import parse_measures
-from rankaudit.measures.rules import RULES, TIE_RULES, check_rules
+from rankaudit.options import LongColumns
 from rankaudit.runs.outputs import check_output, check_output_dir
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.prevalence import tie_prevalence
@@ -58,12 +67,14 @@ def read_long_frame(path: str, *, dask: bool) -> object:
     return pd.read_csv(path) if csv else pd.read_parquet(path)
 
 
-def _columns(args: argparse.Namespace) -> dict[str, str | None]:
-    return dict(
-        row_col=args.row_col,
-        item_col=args.item_col,
-        score_col=args.score_col,
-        label_col=args.label_col,
+def _columns(args: argparse.Namespace) -> LongColumns:
+    """The table's columns as ``--row-col`` ... ``--user-col`` name them."""
+    return LongColumns(
+        row=args.row_col,
+        item=args.item_col,
+        score=args.score_col,
+        label=args.label_col,
+        user=args.user_col,
     )
 
 
@@ -76,8 +87,7 @@ def _rule_options(args: argparse.Namespace, rule: str) -> dict[str, object]:
         n_repeats=args.n_repeats if rule == "random" else 1,
         empty=args.empty,
         measures=args.measures,
-        user_col=args.user_col,
-        **_columns(args),
+        columns=_columns(args),
     )
 
 
@@ -108,7 +118,7 @@ def _local(args: argparse.Namespace, rules: list[str]) -> tuple[dict, object, st
         results[rule] = (*_aggregates(rows, args.measures), rows)
     flags = None
     if args.tie_flags:
-        flags = tie_prevalence(frame, k=args.k, **_columns(args)).summary
+        flags = tie_prevalence(frame, k=args.k, columns=_columns(args)).summary
     return results, flags, label
 
 
@@ -136,13 +146,13 @@ def _on_cluster(args: argparse.Namespace, rules: list[str], client: object) -> t
             k=args.k,
             row_partitioning=args.row_partitioning,
             progress=False,
-            **_columns(args),
+            columns=_columns(args),
         ).summary
     return results, flags, label
 
 
 def cmd_rows(args: argparse.Namespace) -> int:
-    rules = check_rules(" ".join(args.ties), api="rows")
+    rules = tie_rules(args.ties, api="rows")
     if args.n_repeats != 1 and "random" not in rules:
         raise ValueError(f"--n-repeats {args.n_repeats} applies only to --ties random")
     args.measures = parse_measures(args.measures) if args.measures else None
@@ -208,7 +218,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         f"on a Dask cluster (--scheduler). Without TABLE: a synthetic table. ({PROG} rows "
         "replaces the former rankaudit-distributed.)",
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="tie rules:\n" + "\n".join(f"  {r:<12} {RULES[r].summary}" for r in TIE_RULES),
+        epilog=rules_epilog("rows"),
     )
     p.add_argument(
         "table",
@@ -235,14 +245,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="M",
         help="measures in ir_measures' spelling (default: hr@k, ndcg@k and rr)",
     )
-    p.add_argument(
-        "--ties",
-        nargs="+",
-        default=["expected"],
-        metavar="RULE",
-        help=f"tie rules among {', '.join(TIE_RULES)}, space- or comma-separated "
-        "(default: %(default)s)",
-    )
+    add_ties_option(p, ["expected"], "each is evaluated and reported", api="rows")
     p.add_argument("--seed", type=int, default=0, help="seed of 'hash' and 'random'")
     p.add_argument(
         "--n-repeats",

@@ -14,7 +14,7 @@ How it runs
 Why the result is identical to one machine
     A row's metrics under every rule depend only on the row itself: its
     (score, label, item id) lines in frame order, its row id (the user id of
-    the ``"hash"`` and ``"random"`` rules unless ``user_col`` names another
+    the ``"hash"`` and ``"random"`` rules unless ``columns.user`` names another
     column), ``k``, ``seed`` and ``n_repeats``; never on where the row sits in
     the batch (see :mod:`rankaudit.ties.longformat` and
     :mod:`rankaudit.measures.row_sampled`).  Step 1 hands each row to the evaluator
@@ -41,6 +41,7 @@ from rankaudit.distributed.exact import (
 )
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
 from rankaudit.measures.registry import parse_measures
+from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
 from rankaudit.ties.evaluate import evaluate as evaluate_local
 
 __all__ = ["DistributedEvaluation", "evaluate", "progress_compute"]
@@ -54,7 +55,7 @@ class DistributedEvaluation:
     ----------
     rows
         Dask DataFrame, one line per evaluated row: the row-id column, the
-        ``user_col`` column when given, then ``hr@k``, ``ndcg@k``, ``rr`` and
+        ``columns.user`` column when given, then ``hr@k``, ``ndcg@k``, ``rr`` and
         any ``*_std`` / ``*_var`` columns (as :func:`rankaudit.evaluate`).
         Lines are grouped by partition, not sorted; sort by the row id to
         line them up with a single-machine result.
@@ -112,40 +113,32 @@ def _evaluate_partition(
     partition_info: dict | None = None,
     **kwargs,
 ) -> pd.DataFrame:
-    return run_on_partition(evaluate_local, part, meta, row_col, partition_info, **kwargs)
+    return run_on_partition(_evaluate_whole_rows, part, meta, row_col, partition_info, **kwargs)
 
 
-def _meta_frame(
-    frame,
-    *,
-    row_col: str,
-    item_col: str | None,
-    score_col: str,
-    label_col: str,
-    user_col: str | None,
-    **kwargs,
-) -> pd.DataFrame:
+def _evaluate_whole_rows(part: pd.DataFrame, *, row_col: str, **kwargs) -> pd.DataFrame:
+    """:func:`rankaudit.evaluate` of one partition (its ``columns`` name the row column)."""
+    return evaluate_local(part, **kwargs)
+
+
+def _meta_frame(frame, *, columns: LongColumns, **kwargs) -> pd.DataFrame:
     """Empty output frame with the right columns and dtypes: the local evaluator on one line."""
+    if not isinstance(columns, LongColumns):
+        raise ValueError(f"columns must be a LongColumns; got {type(columns).__name__}")
     example = frame._meta_nonempty.iloc[:1]
-    if row_col not in example.columns:
+    if columns.row not in example.columns:
         example = example.reset_index()
-    for column in (score_col, label_col):
+    for keyword, column in (
+        ("LongColumns.score", columns.score),
+        ("LongColumns.label", columns.label),
+    ):
         if column not in example.columns:
             raise ValueError(
-                f"{'score_col' if column == score_col else 'label_col'}={column!r} is not a column "
+                f"{keyword}={column!r} is not a column "
                 f"of the Dask DataFrame; columns are: {', '.join(map(str, frame.columns))}"
             )
-    example = example.assign(**{score_col: 0.0, label_col: 1})
-    out = evaluate_local(
-        example,
-        row_col=row_col,
-        item_col=item_col,
-        score_col=score_col,
-        label_col=label_col,
-        user_col=user_col,
-        **kwargs,
-    )
-    return out.iloc[:0]
+    example = example.assign(**{columns.score: 0.0, columns.label: 1})
+    return evaluate_local(example, columns=columns, **kwargs).iloc[:0]
 
 
 def progress_compute(tasks: list, progress: bool, desc: str) -> list:
@@ -165,21 +158,18 @@ def progress_compute(tasks: list, progress: bool, desc: str) -> list:
     return client.gather(futures)
 
 
+@moved_keywords(LONG_COLUMN_KEYWORDS)
 def evaluate(
     frame,
     *,
     k: int = 10,
     ties: str = "expected",
-    seed: int = 0,
-    row_col: str = "row_id",
-    item_col: str | None = "item_id",
-    score_col: str = "score",
-    label_col: str = "label",
-    user_col: str | None = None,
-    n_repeats: int = 1,
-    empty: str = "error",
-    return_variance: bool = False,
     measures: object = None,
+    seed: int = 0,
+    empty: str = "error",
+    n_repeats: int = 1,
+    return_variance: bool = False,
+    columns: LongColumns = DEFAULT_COLUMNS,
     row_partitioning: str = "auto",
     shuffle_method: str | None = None,
     persist: bool = True,
@@ -198,14 +188,13 @@ def evaluate(
     ----------
     frame
         ``dask.dataframe.DataFrame`` in long format: one line per (row,
-        candidate), columns named by ``row_col``, ``item_col``, ``score_col``,
-        ``label_col`` (and ``user_col``).  The row id may also be the index.
+        candidate), columns named by ``columns``.  The row id may also be the index.
     k, ties, seed, n_repeats, empty, return_variance, measures
         As in :func:`rankaudit.evaluate` (``measures``: any measure of the core registry,
         e.g. ``["nDCG(dcg='exp-log2')@10", "AP", "RBP(p=0.9)"]``).
-    row_col, item_col, score_col, label_col, user_col
-        Column names, as in :func:`rankaudit.evaluate` (``user_col`` defaults
-        to the row id as the user id of ``"hash"`` / ``"random"``).
+    columns
+        Column names, a :class:`rankaudit.LongColumns` as in :func:`rankaudit.evaluate` (its
+        user column defaults to the row id as the user id of ``"hash"`` / ``"random"``).
     row_partitioning
         How rows split across partitions are made whole
         (:mod:`rankaudit.distributed.partitioning`): ``"auto"`` (default)
@@ -255,21 +244,20 @@ def evaluate(
         k=k,
         ties=ties,
         seed=seed,
-        item_col=item_col,
-        score_col=score_col,
-        label_col=label_col,
-        user_col=user_col,
         n_repeats=n_repeats,
         empty=empty,
         return_variance=return_variance,
         measures=measures,
     )
-    meta = _meta_frame(frame, row_col=row_col, **options)  # also validates the options
+    meta = _meta_frame(frame, columns=columns, **options)  # also validates the options
+    row_col = columns.row
     whole = rows_whole(frame, row_col, row_partitioning, shuffle_method)
-    rows = whole.map_partitions(_evaluate_partition, meta, row_col, meta=meta, **options)
+    rows = whole.map_partitions(
+        _evaluate_partition, meta, row_col, meta=meta, columns=columns, **options
+    )
     if persist:
         rows = rows.persist()
-    row_id_columns = {row_col, user_col}
+    row_id_columns = {row_col, columns.user}
     metric_columns = [c for c in meta.columns if c not in row_id_columns]
     parts = [_sums(part, metric_columns) for part in rows.to_delayed()]
     totals, n_rows = totals_from_sums(progress_compute(parts, progress, "rankaudit.distributed"))

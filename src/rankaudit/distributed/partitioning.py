@@ -78,7 +78,7 @@ def check_dask_frame(frame: object, function: str) -> None:
 def _row_column(frame, row_col: str) -> None:
     if row_col not in frame.columns and frame.index.name != row_col:
         raise ValueError(
-            f"row_col={row_col!r} is neither a column nor the index of the Dask DataFrame; "
+            f"LongColumns.row={row_col!r} is neither a column nor the index of the Dask DataFrame; "
             f"columns are: {', '.join(map(str, frame.columns))}"
         )
 

@@ -21,6 +21,7 @@ import pandas as pd
 from rankaudit._optional import require
 from rankaudit.distributed.evaluate import progress_compute, run_on_partition
 from rankaudit.distributed.partitioning import check_dask_frame, rows_whole
+from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
 from rankaudit.ties.prevalence import tie_prevalence as tie_prevalence_local
 from rankaudit.ties.validation import check_k
 
@@ -43,7 +44,8 @@ class DistributedTiePrevalence:
         return f"DistributedTiePrevalence(k={self.k})\n{self.summary.to_string()}"
 
 
-def _local_rows(part: pd.DataFrame, **kwargs) -> pd.DataFrame:
+def _local_rows(part: pd.DataFrame, *, row_col: str, **kwargs) -> pd.DataFrame:
+    """:func:`rankaudit.tie_prevalence` of one partition (its ``columns`` name the row)."""
     return tie_prevalence_local(part, **kwargs).rows
 
 
@@ -78,14 +80,12 @@ def _summary(parts: list[dict[str, int]]) -> pd.Series:
     return pd.Series(summary, dtype=object)
 
 
+@moved_keywords(LONG_COLUMN_KEYWORDS)
 def tie_prevalence(
     frame,
     *,
     k: int = 10,
-    row_col: str = "row_id",
-    item_col: str | None = "item_id",
-    score_col: str = "score",
-    label_col: str = "label",
+    columns: LongColumns = DEFAULT_COLUMNS,
     row_partitioning: str = "auto",
     shuffle_method: str | None = None,
     persist: bool = True,
@@ -94,23 +94,26 @@ def tie_prevalence(
     """Per-row tie flags and summary fractions of a long-format Dask DataFrame.
 
     Same flags, summary keys and values as :func:`rankaudit.tie_prevalence`
-    on ``frame.compute()`` (module docstring); ``row_partitioning``,
+    on ``frame.compute()`` (module docstring; ``columns`` as there); ``row_partitioning``,
     ``shuffle_method``, ``persist`` and ``progress`` as in :func:`rankaudit.distributed.evaluate`.
     """
     check_dask_frame(frame, "tie_prevalence")
     k = check_k(k)
-    options = dict(k=k, item_col=item_col, score_col=score_col, label_col=label_col)
+    if not isinstance(columns, LongColumns):
+        raise ValueError(f"columns must be a LongColumns; got {type(columns).__name__}")
+    row_col, score_col, label_col = columns.row, columns.score, columns.label
+    options = dict(k=k, columns=columns)
     example = frame._meta_nonempty.iloc[:1]
     if row_col not in example.columns:
         example = example.reset_index()
-    for keyword, column in (("score_col", score_col), ("label_col", label_col)):
+    for keyword, column in (("LongColumns.score", score_col), ("LongColumns.label", label_col)):
         if column not in example.columns:
             raise ValueError(
                 f"{keyword}={column!r} is not a column of the Dask DataFrame; "
                 f"columns are: {', '.join(map(str, frame.columns))}"
             )
     example = example.assign(**{score_col: np.float64(0.0), label_col: 1})
-    meta = tie_prevalence_local(example, row_col=row_col, **options).rows.iloc[:0]
+    meta = tie_prevalence_local(example, **options).rows.iloc[:0]
     whole = rows_whole(frame, row_col, row_partitioning, shuffle_method)
     rows = whole.map_partitions(_prevalence_partition, meta, row_col, meta=meta, **options)
     if persist:

@@ -106,7 +106,7 @@ _NAMES: dict[str, str] = {}
 for _fam in FAMILIES.values():
     _NAMES[_fam.name.lower()] = _fam.name
     for _alias in _fam.aliases:
-        _NAMES[_alias] = _fam.name
+        _NAMES[_alias.lower()] = _fam.name
 _NAMES["ndcg_burges"] = "nDCG"  # ranx's exponential-gain nDCG
 
 _PATTERN = re.compile(r"([A-Za-z][A-Za-z_\-]*)\s*(?:\((.*)\))?\s*(?:([@._])(\S+))?", re.S)
@@ -351,7 +351,7 @@ def register_family(family: Family) -> Family:
     aliases) and computed everywhere, by the kernel branch ``family.kernel``."""
     if not isinstance(family, Family):
         raise ValueError(f"register_family takes a Family; got {type(family).__name__}")
-    spelled = [family.name.lower(), *family.aliases]
+    spelled = [family.name.lower(), *(alias.lower() for alias in family.aliases)]
     taken = [s for s in spelled if s in _NAMES] + ([family.name] if family.name in FAMILIES else [])
     if taken:
         raise ValueError(f"measure family {family.name!r}: {taken[0]!r} is already declared")

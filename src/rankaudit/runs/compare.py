@@ -19,6 +19,9 @@ its 95% paired bootstrap CI (Efron & Tibshirani 1993) from ``n_boot`` query resa
 when ``mean(A) = 0``: no relative lift exists); and, over several measures
 (:func:`compare_measures`), ``p_holm``, Holm's step-down adjustment of the sign-flip p-values
 (Holm 1979, Scand. J. Statist. 6:65-70).
+``ties`` names the rules whose values are reported besides (``by_rule``: A, B and ``B - A``
+under each, aggregated as above, e.g. trec_eval's docno order); the tests stay on the expected
+values and the worst case on the two bounds, whatever rules are named.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import pyarrow.compute as pc
 from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.list_evaluate import rounding_tolerance
 from rankaudit.measures.registry import Measure, parse_measure, parse_measures
+from rankaudit.measures.rules import check_rules
 from rankaudit.options import DEFAULT_RESAMPLING, ResamplingOptions
 from rankaudit.runs.evaluate import evaluate_rules
 from rankaudit.runs.layout import join_run_qrels
@@ -97,6 +101,7 @@ class RunComparison:
     complete: bool = False
     tests: PairedTests | None = None
     p_holm: float | None = None
+    rules: tuple[str, ...] = ("expected",)
 
     @property
     def differences(self) -> np.ndarray:
@@ -142,13 +147,21 @@ class RunComparison:
             "queries_only_in_a": [str(q) for q in self.only_in_a],
             "queries_only_in_b": [str(q) for q in self.only_in_b],
             "unanswered_scored_as_zero": bool(self.complete),
+            "by_rule": {
+                r: {
+                    "value_a": self.value("a", r),
+                    "value_b": self.value("b", r),
+                    "difference": self.value("b", r) - self.value("a", r),
+                }
+                for r in self.rules
+            },
             **(self.tests.to_dict() if self.tests is not None else {}),
             **({"p_holm": self.p_holm} if self.p_holm is not None else {}),
         }
 
     def per_query(self) -> pd.DataFrame:
         out = {"query": self.queries}
-        for rule in ("expected", "pessimistic", "optimistic"):
+        for rule in dict.fromkeys(("expected", "pessimistic", "optimistic", *self.rules)):
             out[f"a_{rule}"] = self.a[rule]
             out[f"b_{rule}"] = self.b[rule]
         out["difference"] = self.differences
@@ -164,6 +177,7 @@ def compare_runs(
     relevance_level: int = 1,
     complete: bool = False,
     resampling: ResamplingOptions | None = DEFAULT_RESAMPLING,
+    ties: str | Sequence[str] = ("expected",),
 ) -> RunComparison:
     """Evaluate both runs under expected, pessimistic and optimistic, paired by query, with
     the paired tests of B against A (``resampling``; None: no tests, ``tests`` is None).
@@ -172,9 +186,12 @@ def compare_runs(
     query a run did not answer scoring 0 for it).  The judged queries that only one run
     answered are reported either way (:class:`RunComparison`), never dropped unsaid.
     ``summary()`` holds the values, the worst cases and the tests: the numbers
-    ``rankaudit compare`` prints.  Raises ValueError when the runs share no evaluated query.
+    ``rankaudit compare`` prints; ``ties``: the rules reported besides, in ``by_rule``
+    (module docstring).  Raises ValueError when the runs share no evaluated query.
     """
     m = parse_measure(measure)
+    reported = tuple(check_rules(ties, api="runs"))
+    evaluated = tuple(dict.fromkeys(("expected", "pessimistic", "optimistic", *reported)))
     if resampling is not None and not isinstance(resampling, ResamplingOptions):
         raise ValueError(
             f"resampling must be a ResamplingOptions or None; got {type(resampling).__name__}"
@@ -187,7 +204,8 @@ def compare_runs(
     vals = []
     for run in (run_a, run_b):
         batch = join_run_qrels(run, qrels, relevance_level=relevance_level, complete=complete)
-        rules = evaluate_rules(batch, (m,), ("expected", "pessimistic", "optimistic"))
+        seed = 0 if resampling is None else resampling.seed  # the hash rule's too
+        rules = evaluate_rules(batch, (m,), evaluated, seed=seed)
         vals.append((batch.queries, {rule: v[:, 0] for rule, v in rules.items()}))
     (qa, va), (qb, vb) = vals
     common, ia, ib = np.intersect1d(qa.astype(str), qb.astype(str), return_indices=True)
@@ -204,6 +222,7 @@ def compare_runs(
         np.setdiff1d(answered_b, answered_a).astype(object),
         bool(complete),
         tests,
+        rules=reported,
     )
 
 
@@ -216,6 +235,7 @@ def compare_measures(
     relevance_level: int = 1,
     complete: bool = False,
     resampling: ResamplingOptions = DEFAULT_RESAMPLING,
+    ties: str | Sequence[str] = ("expected",),
 ) -> list[RunComparison]:
     """:func:`compare_runs` of every measure of ``measures`` (each with its paired tests),
     each with ``p_holm``: Holm's adjustment of the sign-flip p-values over the measures
@@ -232,6 +252,7 @@ def compare_measures(
             relevance_level=relevance_level,
             complete=complete,
             resampling=resampling,
+            ties=ties,
         )
         for m in ms
     ]

@@ -35,6 +35,7 @@ from rankaudit.measures.row_support import (
     harmonic_tables,
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule, rule
+from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
 from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
@@ -61,25 +62,22 @@ def metric_names(k: int) -> tuple[str, str, str]:
     return f"hr@{k}", f"ndcg@{k}", "rr"
 
 
+@moved_keywords(LONG_COLUMN_KEYWORDS)
 def evaluate(
     scores: object,
     labels: object = None,
     *,
     k: int = 10,
     ties: str = "expected",
+    measures: object = None,
     seed: int = 0,
     user_ids: object = None,
     item_ids: object = None,
-    n_repeats: int = 1,
-    empty: str = "error",
-    return_variance: bool = False,
-    row_col: str = "row_id",
-    item_col: str | None = "item_id",
-    score_col: str = "score",
-    label_col: str = "label",
-    user_col: str | None = None,
     ideal_labels: object = None,
-    measures: object = None,
+    empty: str = "error",
+    n_repeats: int = 1,
+    return_variance: bool = False,
+    columns: LongColumns = DEFAULT_COLUMNS,
 ) -> pd.DataFrame:
     """Evaluate HR@k, NDCG@k and RR (or any ``measures``) of every row under a tie rule.
 
@@ -107,7 +105,7 @@ def evaluate(
     scores
         ``(rows, candidates)`` array of scores (higher = better), a list of
         1-D rows of different lengths, or a long-format DataFrame (then
-        ``labels`` must be None and the ``*_col`` keywords name its columns).
+        ``labels`` must be None and ``columns`` names its columns).
         A tie is exact equality of the values as given (integers of any size
         compared exactly, float32 kept float32, ``-0.0 == 0.0``; see
         :mod:`rankaudit.ties.ranking`).
@@ -138,9 +136,9 @@ def evaluate(
     return_variance
         With ``"expected"``: add ``*_var`` columns, the exact per-row variance
         of each metric over uniform random tie orders.
-    row_col, item_col, score_col, label_col, user_col
-        Column names of a long-format DataFrame (``user_col`` defaults to the
-        row id).
+    columns
+        Column names of a long-format DataFrame, a :class:`rankaudit.LongColumns` (its user
+        column defaults to the row id); the former ``row_col=`` ... ``user_col=`` are refused.
     ideal_labels
         Optional: one sequence per row with the labels of *all* judged items of
         that row's query (retrieved or not), as in a qrels file.  IDCG@k is then
@@ -167,8 +165,8 @@ def evaluate(
     -------
     pandas.DataFrame
         One line per input row (in input order; first appearance for long
-        format): a row-id column (``row`` = input position, or ``row_col``),
-        ``user_id`` / ``user_col`` when user ids were given, then ``hr@k``,
+        format): a row-id column (``row`` = input position, or ``columns.row``),
+        ``user_id`` / ``columns.user`` when user ids were given, then ``hr@k``,
         ``ndcg@k``, ``rr`` and any ``*_var`` / ``*_std`` columns.  The id
         columns are numeric too, so do not take ``.mean()`` of the whole
         frame: use :func:`summarize` (means of ``hr@k``, ``ndcg@k``, ``rr``,
@@ -218,17 +216,9 @@ def evaluate(
         if labels is not None or user_ids is not None or item_ids is not None:
             raise ValueError(
                 "with a long-format DataFrame, pass labels / user ids / item ids as columns "
-                "(label_col=, user_col=, item_col=), not as arguments"
+                "(columns=LongColumns(label=, user=, item=)), not as arguments"
             )
-        batch = batch_from_long(
-            scores,
-            row_col=row_col,
-            item_col=item_col,
-            score_col=score_col,
-            label_col=label_col,
-            user_col=user_col,
-            need_items=rule(ties).needs_items,
-        )
+        batch = batch_from_long(scores, columns, need_items=rule(ties).needs_items)
     else:
         if labels is None:
             raise ValueError("labels are required (same shape as scores)")

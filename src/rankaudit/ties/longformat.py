@@ -1,13 +1,13 @@
 """Long-format input: one DataFrame line per (row, candidate), rows of any length.
 
-Columns are named by keyword (``row_col``, ``item_col``, ``score_col``,
-``label_col``, optional ``user_col``).  Lines are grouped by row id in order of
+Columns are named by a :class:`rankaudit.options.LongColumns` (``row``, ``item``, ``score``,
+``label``, optional ``user``).  Lines are grouped by row id in order of
 first appearance; inside a row, candidates keep their order in the frame (that
 is the "input order" the ``input_order`` rule uses).  The result is a CSR
 :class:`~rankaudit.ties.validation.Batch`, the same layout rectangular input
 gets, so both forms go through the same kernels and give identical results.
 
-The hash and random rules use ``user_col`` as the user id when it is given,
+The hash and random rules use the ``user`` column as the user id when it is given,
 else the row id.
 """
 
@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from rankaudit.options import DEFAULT_COLUMNS, LongColumns
 from rankaudit.scalars import plain
 from rankaudit.ties.validation import Batch, kernel_numbers
 
@@ -66,28 +67,31 @@ def _numeric_column(df: pd.DataFrame, column: str, kind: str, row_ids: pd.Series
 
 
 def batch_from_long(
-    df: pd.DataFrame,
-    *,
-    row_col: str = "row_id",
-    item_col: str | None = "item_id",
-    score_col: str = "score",
-    label_col: str = "label",
-    user_col: str | None = None,
-    need_items: bool = False,
+    df: pd.DataFrame, columns: LongColumns = DEFAULT_COLUMNS, *, need_items: bool = False
 ) -> Batch:
-    """Group a long-format frame into a CSR :class:`Batch` (see module docstring)."""
+    """Group a long-format frame into a CSR :class:`Batch` (see module docstring); an error
+    names the column as ``columns`` does (``LongColumns.score='points' is not a column``)."""
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"expected a pandas DataFrame; got {type(df).__name__}")
+    if not isinstance(columns, LongColumns):
+        raise ValueError(f"columns must be a LongColumns; got {type(columns).__name__}")
+    row_col, item_col, score_col = columns.row, columns.item, columns.score
+    label_col, user_col = columns.label, columns.user
     _require_columns(
         df,
-        {"row_col": row_col, "score_col": score_col, "label_col": label_col, "user_col": user_col},
+        {
+            "LongColumns.row": row_col,
+            "LongColumns.score": score_col,
+            "LongColumns.label": label_col,
+            "LongColumns.user": user_col,
+        },
     )
     if item_col is not None and item_col not in df.columns:
         if need_items:
-            _require_columns(df, {"item_col": item_col})
+            _require_columns(df, {"LongColumns.item": item_col})
         item_col = None
     if item_col is not None:
-        _require_columns(df, {"item_col": item_col})
+        _require_columns(df, {"LongColumns.item": item_col})
     if len(df) == 0:
         raise ValueError("the DataFrame has zero rows; nothing to evaluate")
     _first_null(df[row_col], row_col)

@@ -27,7 +27,7 @@ across the boundary can change HR@k.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numba
 import numpy as np
@@ -42,6 +42,7 @@ from rankaudit.measures.row_support import (
     first_nonfinite,
     row_bounds,
 )
+from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.validation import Batch, batch_from_arrays, check_k, raise_for_status
 
@@ -120,15 +121,13 @@ def prevalence_kernel(
     return OK, -1, -1
 
 
+@moved_keywords(LONG_COLUMN_KEYWORDS)
 def tie_prevalence(
     scores: object,
     labels: object = None,
     *,
     k: int = 10,
-    row_col: str = "row_id",
-    item_col: str | None = "item_id",
-    score_col: str = "score",
-    label_col: str = "label",
+    columns: LongColumns = DEFAULT_COLUMNS,
 ) -> TiePrevalence:
     """Per-row tie flags and summary fractions (definitions in the module docstring).
 
@@ -136,8 +135,9 @@ def tie_prevalence(
     ----------
     scores, labels
         As in :func:`rankaudit.evaluate`: ``(rows, candidates)`` arrays, lists of
-        rows, or a long-format DataFrame (``labels=None``; columns named by the
-        ``*_col`` keywords).  A masked array is refused (masks are not honoured).
+        rows, or a long-format DataFrame (``labels=None``; columns named by ``columns``, a
+        :class:`rankaudit.LongColumns`, whose user column is not used).  A masked array is
+        refused (masks are not honoured).
     k
         The cutoff whose boundary matters, an integer >= 1.
 
@@ -152,10 +152,13 @@ def tie_prevalence(
     k = check_k(k)
     if isinstance(scores, pd.DataFrame):
         if labels is not None:
-            raise ValueError("with a long-format DataFrame, pass labels as a column (label_col=)")
-        batch: Batch = batch_from_long(
-            scores, row_col=row_col, item_col=item_col, score_col=score_col, label_col=label_col
-        )
+            raise ValueError(
+                "with a long-format DataFrame, pass labels as a column "
+                "(columns=LongColumns(label=))"
+            )
+        if not isinstance(columns, LongColumns):
+            raise ValueError(f"columns must be a LongColumns; got {type(columns).__name__}")
+        batch: Batch = batch_from_long(scores, replace(columns, user=None))
     else:
         if labels is None:
             raise ValueError("labels are required (same shape as scores)")

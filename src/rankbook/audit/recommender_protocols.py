@@ -36,6 +36,7 @@ import pandas as pd
 import scipy.sparse as sp
 
 from rankaudit.measures.rules import TIE_RULES
+from rankaudit.options import LongColumns
 from rankaudit.runs.rank_agreement import kendall_tau, leaderboard_order, rank_intervals
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.prevalence import tie_prevalence
@@ -165,10 +166,10 @@ def protocol_frame(run: RecommenderRun, protocol: str, scores: np.ndarray) -> pd
 
 
 def _evaluate_frame(frame: pd.DataFrame, rules: Sequence[str], seed: int) -> list[dict]:
-    prevalence = tie_prevalence(frame, k=K, row_col="row_id").summary
+    prevalence = tie_prevalence(frame, k=K).summary
     out = []
     for rule in rules:
-        values = evaluate(frame, k=K, ties=rule, seed=seed, row_col="row_id", user_col="user_id")
+        values = evaluate(frame, k=K, ties=rule, seed=seed, columns=LongColumns(user="user_id"))
         out.append(
             {
                 "ties": rule,

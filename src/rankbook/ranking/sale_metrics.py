@@ -46,15 +46,7 @@ def sale_rr(frame: pd.DataFrame, scores: np.ndarray, *, ties: str = "expected") 
     """Per-query RR of the sold item (queries with a sale only), indexed by ``query_id``, in table
     order."""
     long = _sale_long(frame, scores)
-    res = evaluate(
-        long,
-        ties=ties,
-        k=10,
-        row_col="row_id",
-        item_col="item_id",
-        score_col="score",
-        label_col="label",
-    )
+    res = evaluate(long, ties=ties, k=10)  # the default LongColumns name its columns
     return pd.Series(
         res["rr"].to_numpy(), index=pd.Index(res["row_id"].to_numpy(), name="query_id"), name="rr"
     )
@@ -66,7 +58,5 @@ def sale_tie_prevalence(
     """Tie diagnostics of the ranker's scores on queries with a sale
     (:func:`rankaudit.tie_prevalence`)."""
     long = _sale_long(frame, scores)
-    tp = tie_prevalence(
-        long, k=k, row_col="row_id", item_col="item_id", score_col="score", label_col="label"
-    )
+    tp = tie_prevalence(long, k=k)  # the default LongColumns name its columns
     return {key: float(v) for key, v in tp.summary.items() if key.startswith(("frac_", "mean_"))}

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import require
+from rankbook.report.prose import plural_phrase
 
 plt = require("matplotlib.pyplot", purpose="rankbook.report.figures")
 sns = require("seaborn", purpose="rankbook.report.figures")
@@ -202,7 +203,7 @@ def plot_throughput(throughput: pd.DataFrame, n_rows: int):
     its first line is the single-machine run.
     """
     runs = throughput[throughput["engine"] != "one machine"].assign(
-        workers=lambda d: d["n_workers"].astype(str) + " worker(s)"
+        workers=lambda d: [plural_phrase(n, "worker", "workers") for n in d["n_workers"]]
     )
     fig, ax = plt.subplots(figsize=(8, 4))
     sns.barplot(runs, x="layout", y="rows_per_second", hue="workers", ax=ax, palette="colorblind")

@@ -20,6 +20,8 @@ log (its stderr is the pipeline's):
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 __all__ = ["kernel_manager_class", "uses_ipc"]
 
@@ -40,6 +42,21 @@ def kernel_manager_class(os_name: str = os.name) -> type:
 
         if uses_ipc(os_name):
             transport = "ipc"
+
+        def __init__(self, **kwargs: object) -> None:
+            super().__init__(**kwargs)
+            self._socket_dir = ""
+            if self.transport == "ipc" and "ip" not in kwargs:
+                # The sockets go to a private folder, never into the chapters' folder (the
+                # kernel's working directory), where a killed run would leave them behind and
+                # two runs at once could race for the same names.
+                self._socket_dir = tempfile.mkdtemp(prefix="rankbook-kernel-")
+                self.ip = os.path.join(self._socket_dir, "kernel-ipc")
+
+        async def _async_cleanup_resources(self, restart: bool = False) -> None:
+            await super()._async_cleanup_resources(restart=restart)
+            if not restart and self._socket_dir:
+                shutil.rmtree(self._socket_dir, ignore_errors=True)
 
         async def _async_interrupt_kernel(self) -> None:
             if self.shutting_down:  # called by the shutdown itself: the chapter has finished

@@ -206,10 +206,12 @@ def check_params(values: Mapping[str, Any], **specs: ParamSpec) -> dict[str, Any
     missing = sorted(set(specs) - set(values))
     unknown = sorted(set(values) - set(specs))
     if missing:
-        raise ValueError(f"Parameter(s) {', '.join(missing)} have a spec but no value.")
+        noun, verb = ("Parameter", "has") if len(missing) == 1 else ("Parameters", "have")
+        raise ValueError(f"{noun} {', '.join(missing)} {verb} a spec but no value.")
     if unknown:
+        noun, verb = ("Parameter", "is") if len(unknown) == 1 else ("Parameters", "are")
         raise ValueError(
-            f"Parameter(s) {', '.join(unknown)} are not declared; known: "
+            f"{noun} {', '.join(unknown)} {verb} not declared; known: "
             f"{', '.join(sorted(specs))}."
         )
     return {name: specs[name].check(name, values[name]) for name in values}

@@ -16,7 +16,11 @@ Verdicts       none here: every verdict comes from :mod:`rankaudit.runs.decision
 Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
 Flags          ``flag_word(flag, (yes, no))``: the caller's two words for a computed bool.
 Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
-Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections".
+Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections";
+               every count prints with thousands separators ("22,146 rows").
+Differences    ``difference_phrase(gap)``: "differ by at most 2.2e-16", or "are exactly equal"
+               when the largest difference is exactly 0 (never "at most 0.0e+00");
+               ``gap_phrase(gap)``: "largest difference 2.2e-16" / "no difference at all".
 Intervals      ``interval_phrase(lo, hi, ref, name="the paper's")``: where a CI lies against a
                reference value: "lies above the paper's 0.1702", "lies below ...", "includes ...".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
@@ -36,8 +40,10 @@ from rankbook.report.decision import FEW_BELOW, MOST_ABOVE, SMALL_RATIO
 __all__ = [
     "comparison_word",
     "count_phrase",
+    "difference_phrase",
     "direction_word",
     "flag_word",
+    "gap_phrase",
     "interval_phrase",
     "list_phrase",
     "plural_phrase",
@@ -69,10 +75,10 @@ def count_phrase(k: int, n: int, noun: str = "") -> str:
     if n == 1:
         return f"the one{tail}" if k == 1 else f"not the one{tail}"
     if k == n:
-        return f"both{tail}" if n == 2 else f"all {n}{tail}"
+        return f"both{tail}" if n == 2 else f"all {n:,}{tail}"
     if k == 0:
-        return f"neither of the 2{tail}" if n == 2 else f"none of the {n}{tail}"
-    return f"{k} of {n}{tail}"
+        return f"neither of the 2{tail}" if n == 2 else f"none of the {n:,}{tail}"
+    return f"{k:,} of {n:,}{tail}"
 
 
 def share_word(
@@ -241,4 +247,36 @@ def plural_phrase(n: int, singular: str, plural: str) -> str:
     """A count with its noun in the right number: "1 false rejection", "0 false rejections"."""
     if isinstance(n, bool) or float(n) != int(n) or int(n) < 0:
         raise ValueError(f"n must be a count (an integer >= 0), got {n!r}")
-    return f"{int(n)} {singular if int(n) == 1 else plural}"
+    return f"{int(n):,} {singular if int(n) == 1 else plural}"
+
+
+def _gap(gap: float) -> float:
+    g = _finite(gap, "gap")
+    if g < 0:
+        raise ValueError(f"gap must be a largest absolute difference (>= 0), got {gap!r}")
+    return g
+
+
+def difference_phrase(gap: float, other: str = "", *, plural: bool = True, digits: int = 1) -> str:
+    """A largest absolute difference as a verb phrase: "differ by at most 2.2e-16" (``other``:
+    "differ from scikit-learn's value by at most ..."), or "are exactly equal" ("... to
+    scikit-learn's value") when ``gap`` is exactly 0. ``plural=False`` for a singular subject
+    ("differs", "is")."""
+    g = _gap(gap)
+    if g == 0.0:
+        return f"{'are' if plural else 'is'} exactly equal" + (f" to {other}" if other else "")
+    verb = "differ" if plural else "differs"
+    return f"{verb}{f' from {other}' if other else ''} by at most {g:.{digits}e}"
+
+
+def gap_phrase(
+    gap: float,
+    *,
+    name: str = "largest difference",
+    zero: str = "no difference at all",
+    digits: int = 1,
+) -> str:
+    """A largest absolute difference as a noun phrase: "largest difference 2.2e-16", or ``zero``
+    ("no difference at all") when ``gap`` is exactly 0."""
+    g = _gap(gap)
+    return zero if g == 0.0 else f"{name} {g:.{digits}e}"

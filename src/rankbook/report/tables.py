@@ -23,7 +23,7 @@ import pandas as pd
 
 from rankbook.report.prose import p_value_phrase
 
-__all__ = ["format_frame", "format_values", "table1_views"]
+__all__ = ["format_frame", "format_values", "key_value_text", "table1_views"]
 
 _KEY = "variant vs baseline"
 
@@ -55,6 +55,12 @@ def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—"
     return frame.apply(
         lambda column: pd.Series(format_values(column, spec, missing=missing), index=column.index)
     )
+
+
+def key_value_text(params: Mapping[str, Any]) -> str:
+    """A table cell for a mapping of hyperparameters: ``class=BPR, k=32, max_iter=5`` in the
+    mapping's order, every value whole (a table cell is never cut with "...")."""
+    return ", ".join(f"{key}={value}" for key, value in params.items())
 
 
 def _dash(values: Sequence[Any]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import same_word
+from rankbook.report.prose import difference_phrase, gap_phrase, same_word
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -50,6 +50,12 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "first_hr_below_one": (
             f"from t = {min(misses)} on" if misses else "at no block size of this sweep"
         ),
+        "ex_layout_gap_words": difference_phrase(lay["expected_layout_gap"]),
+        "hr_formula_gap_words": gap_phrase(formula["max_gap"], name="largest gap"),
+        "ex_change_words": gap_phrase(
+            ex["max_row_change"], name="largest change of a row", zero="every row exactly equal"
+        ),
+        "ex_move_words": gap_phrase(ex["max_row_change"], name="by", zero="not at all"),
         "hr_formula_verdict": threshold_word(
             formula["max_gap"],
             formula["tolerance"],

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankaudit.runs.decision import expectation_verdict
-from rankbook.report.prose import comparison_word
+from rankbook.report.prose import comparison_word, difference_phrase
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -27,6 +27,11 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     worked = results["worked_row"]
     return {
         "worked_sd_vs_mean": comparison_word(worked["ndcg_sd"], worked["ndcg_expected"]),
+        "worked_gap_words": difference_phrase(worked["formula_gap"]),
+        "err_enum_words": difference_phrase(cf["err_enumeration"]),
+        "err_sklearn_words": difference_phrase(
+            cf["err_sklearn"], "scikit-learn's value", plural=False
+        ),
         "rounding_words": threshold_word(
             max(cf["err_enumeration"], cf["err_sklearn"]),
             cf["tolerance"],

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import count_phrase, direction_word, flag_word
+from rankbook.report.prose import count_phrase, difference_phrase, direction_word, flag_word
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "PEER_NAMES", "words"]
@@ -72,6 +72,12 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     out["invariant_phrase"] = f"{count_phrase(n_invariant, n_audited)} {verb}"
     out["audited_phrase"] = count_phrase(
         n_audited, n_audited + len(results["peers_missing"]), "evaluators"
+    )
+    dev = results.get("torchmetrics_max_deviation")
+    out["torch_dev_words"] = (
+        difference_phrase(dev, "the float64 expectation")
+        if dev is not None
+        else "were not computed (torchmetrics is not installed)"
     )
     return out
 

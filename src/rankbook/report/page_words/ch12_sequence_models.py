@@ -23,7 +23,13 @@ from rankbook.report.page_words.ch11_ablation import (
     claim_verdict,
     claim_words,
 )
-from rankbook.report.prose import count_phrase, list_phrase, signed_phrase
+from rankbook.report.prose import (
+    count_phrase,
+    difference_phrase,
+    list_phrase,
+    plural_phrase,
+    signed_phrase,
+)
 from rankbook.report.prose_limits import covers_word, order_word
 
 __all__ = ["DEPENDS", "KINDS", "RESOLVE_PCT", "words"]
@@ -84,7 +90,7 @@ def _encoder_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         else:
             out[f"cap_note_{kind}"] = (
                 f"its kept epoch is below the cap of {cap}: validation NDCG@10 did not improve "
-                f"in the {ran - best} epochs after it"
+                f"in the {plural_phrase(ran - best, 'epoch', 'epochs')} after it"
             )
         reads = results["reads_clicks"][kind]
         out[f"context_change_{kind}"] = signed_phrase(
@@ -248,21 +254,18 @@ def _shared_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     shared = results["shared_rows"]
     if shared["status"] == "missing":
         out["shared_note"] = (
-            "chapter 11's results file is not there yet (run chapter 11 first to compare)"
+            "Chapter 11's results file is not there yet (run Chapter 11 first to compare)"
         )
     elif shared["status"] == "other_params":
         out["shared_note"] = (
-            "chapter 11's results file was made with other parameters, so not compared"
+            "Chapter 11's results file was made with other parameters, so not compared"
         )
     else:
         gap = shared["max_gap"]
         out["shared_note"] = (
-            f"compared with chapter 11's results file, the {shared['n_shared']:,} shared rows "
-            + (
-                "are exactly equal in lift, CI and p-value"
-                if gap == 0
-                else f"differ by at most {gap:.1e} in lift, CI and p-value"
-            )
+            f"compared with Chapter 11's results file, the {shared['n_shared']:,} shared rows "
+            + difference_phrase(gap)
+            + " in lift, CI and p-value"
         )
 
 

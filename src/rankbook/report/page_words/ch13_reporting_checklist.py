@@ -21,9 +21,9 @@ _STABLE = "checklist_input_order_movielens_overlap"
 
 def _same_rows_note(ours: str, theirs: str | None) -> str:
     if theirs is None:
-        return "chapter 06's row file is not there yet (run chapter 06 first to compare)"
+        return "Chapter 6's row file is not there yet (run Chapter 6 first to compare)"
     same = same_word(ours, theirs, words=("the same", "not the same"))
-    return f"they are {same} rows and scores as in chapter 06's results folder"
+    return f"they are {same} rows and scores as in Chapter 6's results folder"
 
 
 def words(results: Mapping[str, Any]) -> dict[str, str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import flag_word, list_phrase
+from rankbook.report.prose import flag_word, gap_phrase, list_phrase
 
 __all__ = ["DEPENDS", "words"]
 
@@ -48,6 +48,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             results["identical_per_row"] and results["identical_means"],
             ("identical", "NOT identical"),
         ),
+        "max_diff_words": gap_phrase(results["max_abs_diff"]),
         "best_dask_layout": str(runs[best]["layout"]),
         "speedup_text": _speedup(results),
     }

@@ -21,7 +21,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankaudit.runs.decision import NOT_RESOLVED, direction_verdict
-from rankbook.report.prose import comparison_word, count_phrase, list_phrase, p_value_phrase
+from rankbook.report.prose import (
+    comparison_word,
+    count_phrase,
+    list_phrase,
+    p_value_phrase,
+    plural_phrase,
+)
 
 __all__ = ["DEPENDS", "words"]
 
@@ -138,6 +144,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             summary["tie_decided_pairs"][_KEY], n_systems * (n_systems - 1) // 2, "pairs"
         ),
         "widest_systems": list_phrase(_widest(board)),
+        "widest_count": plural_phrase(len(_widest(board)), "system", "systems"),
         "naive_verdict": _extreme_verdict(sim, top, bottom, alpha),
         "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
         "decided_pairs": count_phrase(

@@ -1,0 +1,78 @@
+"""The typed option groups of the public API: built and checked once, and a keyword that moved
+into a group is refused by name (a TypeError naming its new place), never accepted silently."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import rankaudit
+import rankaudit.distributed as rd
+from rankaudit import LongColumns
+from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS
+
+
+def _frame():
+    return pd.DataFrame(
+        {
+            "q": [1, 1, 2, 2],
+            "doc": ["a", "b", "c", "d"],
+            "s": [1.0, 1.0, 0.5, 0.2],
+            "rel": [1, 0, 0, 1],
+        }
+    )
+
+
+def test_long_columns_name_the_table():
+    cols = LongColumns(row="q", item="doc", score="s", label="rel")
+    got = rankaudit.evaluate(_frame(), k=2, ties="hash", columns=cols)
+    assert got["q"].tolist() == [1, 2] and got.attrs["ties"] == "hash"
+    with pytest.raises(ValueError, match="LongColumns.score='points' is not a column"):
+        rankaudit.evaluate(_frame(), columns=LongColumns(row="q", score="points"))
+    assert DEFAULT_COLUMNS == LongColumns("row_id", "item_id", "score", "label", None)
+
+
+@pytest.mark.parametrize("field", ["row", "score", "label"])
+def test_a_required_column_name_is_a_non_empty_string(field):
+    with pytest.raises(ValueError, match=f"LongColumns.{field} must be a non-empty string"):
+        LongColumns(**{field: None})
+    with pytest.raises(ValueError, match=f"LongColumns.{field}"):
+        LongColumns(**{field: ""})
+
+
+def test_columns_must_be_the_option_class():
+    with pytest.raises(ValueError, match="columns must be a LongColumns; got dict"):
+        rankaudit.evaluate(_frame(), columns={"row": "q"})
+
+
+@pytest.mark.parametrize(
+    "function", [rankaudit.evaluate, rd.evaluate, rankaudit.tie_prevalence, rd.tie_prevalence]
+)
+@pytest.mark.parametrize("old", sorted(LONG_COLUMN_KEYWORDS))
+def test_a_moved_keyword_names_its_new_place(function, old):
+    field = old.removesuffix("_col")
+    with pytest.raises(TypeError, match=rf"{old}= is now columns=LongColumns\({field}=\.\.\.\)"):
+        function(_frame(), **{old: "q"})
+
+
+def test_the_signatures_stay_small_and_show_the_groups():
+    params = inspect.signature(rankaudit.evaluate).parameters
+    assert "columns" in params and not any(name.endswith("_col") for name in params)
+    assert len(params) <= 13  # scores, labels and eleven keywords
+    assert not any(name.endswith("_col") for name in inspect.signature(rd.evaluate).parameters)
+
+
+def test_the_common_call_is_unchanged():
+    scores = np.array([[1.0, 1.0, 0.0]])
+    labels = np.array([[0, 1, 0]])
+    got = rankaudit.evaluate(scores, labels, k=2)
+    assert got["rr"].item() == pytest.approx(0.75)
+
+
+def test_tie_prevalence_reads_the_same_columns():
+    cols = LongColumns(row="q", item="doc", score="s", label="rel")
+    got = rankaudit.tie_prevalence(_frame(), k=1, columns=cols)
+    assert got.summary["n_rows"] == 2 and got.summary["frac_any_tie"] == 0.5
