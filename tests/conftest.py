@@ -6,8 +6,10 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from rankaudit.measures.rules import RULES, TieRule
 from rankbook.report.pipeline import (
     ChapterFailed,
     Paths,
@@ -17,6 +19,26 @@ from rankbook.report.pipeline import (
 )
 
 ROOT = Path(__file__).resolve().parents[1]
+
+#: A throwaway tie rule a user could register (ties in reverse input order), for the tests that
+#: check a registered rule reaches every dispatch: the kernels, the run API and the command line.
+REVERSED = TieRule(
+    "reverse_input",
+    "input position descending",
+    "key",
+    "score descending, ties in reverse input order",
+    rows=True,
+    runs=True,
+    key=lambda ctx: np.negative(ctx.position()),
+    input_dependent=True,
+)
+
+
+@pytest.fixture
+def reversed_rule(monkeypatch: pytest.MonkeyPatch) -> str:
+    """``reverse_input`` registered for one test (removed after it); its name."""
+    monkeypatch.setitem(RULES, REVERSED.name, REVERSED)
+    return REVERSED.name
 
 
 @dataclass

@@ -6,29 +6,11 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 from rankaudit.cli import build_parser, main
-from rankaudit.measures.rules import RULES, TieRule
 
-REVERSED = TieRule(
-    "reverse_input",
-    "input position descending",
-    "key",
-    "score descending, ties in reverse input order",
-    rows=True,
-    runs=True,
-    key=lambda ctx: np.negative(ctx.position()),
-    input_dependent=True,
-)
 COMMANDS = ("audit", "compare", "checklist", "leaderboard", "rows")
-
-
-@pytest.fixture
-def reversed_rule(monkeypatch):
-    monkeypatch.setitem(RULES, REVERSED.name, REVERSED)
-    return REVERSED.name
 
 
 @pytest.fixture

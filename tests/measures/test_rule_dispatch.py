@@ -23,23 +23,7 @@ from rankaudit.ties.ranking import rank_candidates
 from rankaudit.ties.tie_context import row_tie_keys
 from rankaudit.ties.validation import batch_from_arrays
 
-REVERSED = TieRule(
-    "reverse_input",
-    "input position descending",
-    "key",
-    "score descending, ties in reverse input order",
-    rows=True,
-    runs=True,
-    key=lambda ctx: np.negative(ctx.position()),
-    input_dependent=True,
-)
 MEASURES = ["nDCG@5", "AP", "RR", "P@3", "Success@2"]
-
-
-@pytest.fixture
-def reversed_rule(monkeypatch):
-    monkeypatch.setitem(RULES, REVERSED.name, REVERSED)
-    return REVERSED.name
 
 
 def _rows(seed=0, n=40, m=9):
