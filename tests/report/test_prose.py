@@ -26,6 +26,23 @@ def test_count_phrase_all_none_some():
     assert count_phrase(0, 1, "row") == "not the one row"
 
 
+def test_count_phrase_verb_agrees_on_zero_one_two_and_many():
+    verb = ("is a resolved swap", "are resolved swaps")
+    pairs = "swapped pairs"
+    assert count_phrase(0, 2, pairs, verb=verb) == (
+        "neither of the 2 swapped pairs is a resolved swap"
+    )
+    assert count_phrase(0, 4, pairs, verb=verb) == "none of the 4 swapped pairs are resolved swaps"
+    assert count_phrase(1, 4, pairs, verb=verb) == "1 of 4 swapped pairs is a resolved swap"
+    one = count_phrase(1, 1, "swapped pair", verb=verb)
+    assert one == "the one swapped pair is a resolved swap"
+    assert count_phrase(1, 2, pairs, verb=verb) == "1 of 2 swapped pairs is a resolved swap"
+    assert count_phrase(2, 2, pairs, verb=verb) == "both swapped pairs are resolved swaps"
+    assert count_phrase(3, 4, pairs, verb=verb) == "3 of 4 swapped pairs are resolved swaps"
+    assert count_phrase(40, 40, pairs, verb=verb) == "all 40 swapped pairs are resolved swaps"
+    assert count_phrase(3, 4, pairs) == "3 of 4 swapped pairs"  # no verb: the phrase alone
+
+
 @given(st.integers(1, 50), st.data())
 def test_count_phrase_never_only_n_of_n(n, data):
     k = data.draw(st.integers(0, n))

@@ -4,7 +4,8 @@ A page must not type "all", "few", "rises", "resolved" or "fails" beside a numbe
 predicate of that number and a stated threshold, computed here, so that it flips when the
 number flips (the tests flip each one). Every function returns plain text for ``{glue:text}``.
 
-Counts         ``count_phrase(k, n)``: "all 24", "none of the 8", "5 of 8"; never "only 24 of 24".
+Counts         ``count_phrase(k, n)``: "all 24", "none of the 8", "5 of 8"; never "only 24 of 24";
+               with ``verb=("is", "are")`` the verb agrees ("neither of the 2 pairs is").
 Shares         ``share_word(f)``: "none", "few" (``f < few_below``), "a minority", "most"
                (``f > most_above``), "all"; the thresholds are arguments, stated by the caller.
 Signs          ``direction_word(d)``: "rises" / "falls" / "does not move" (``|d| <= tol``);
@@ -62,23 +63,33 @@ def _finite(value: float, name: str) -> float:
     return v
 
 
-def count_phrase(k: int, n: int, noun: str = "") -> str:
+def count_phrase(
+    k: int, n: int, noun: str = "", *, verb: tuple[str, str] | None = None
+) -> str:
     """``k`` of ``n`` in words: "all 24 rows", "none of the 8 rows", "5 of 8 rows".
 
     ``n == 1``: "the one row" / "not the one row"; ``n == 2``: "both rows" / "neither of the
-    2 rows".
+    2 rows". With ``verb = (singular, plural)`` the phrase is a clause whose verb agrees with it:
+    singular after "the one", "1 of", and "neither" ("neither of the 2 pairs is a resolved
+    swap", "1 of 4 pairs is a resolved swap"), plural otherwise ("none of the 4 pairs are
+    resolved swaps", "both pairs are resolved swaps", "3 of 4 pairs are resolved swaps").
     """
     k, n = int(k), int(n)
     if n < 1 or not 0 <= k <= n:
         raise ValueError(f"count_phrase needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
     tail = f" {noun}" if noun else ""
     if n == 1:
-        return f"the one{tail}" if k == 1 else f"not the one{tail}"
-    if k == n:
-        return f"both{tail}" if n == 2 else f"all {n:,}{tail}"
-    if k == 0:
-        return f"neither of the 2{tail}" if n == 2 else f"none of the {n:,}{tail}"
-    return f"{k:,} of {n:,}{tail}"
+        phrase = f"the one{tail}" if k == 1 else f"not the one{tail}"
+    elif k == n:
+        phrase = f"both{tail}" if n == 2 else f"all {n:,}{tail}"
+    elif k == 0:
+        phrase = f"neither of the 2{tail}" if n == 2 else f"none of the {n:,}{tail}"
+    else:
+        phrase = f"{k:,} of {n:,}{tail}"
+    if verb is None:
+        return phrase
+    singular = n == 1 or k == 1 or (k == 0 and n == 2)
+    return f"{phrase} {verb[0] if singular else verb[1]}"
 
 
 def share_word(

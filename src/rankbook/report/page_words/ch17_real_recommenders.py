@@ -3,7 +3,8 @@ protocol, whether the full catalog's best is "also" or "not" the best on sampled
 models change place between the protocols, how many places on the full catalog are settled
 by the scores at float64 and how many stop being so somewhere in the precision sweep, and the
 names chosen by a maximum (the largest move from the expectation to input order; in float16,
-the highest tie prevalence and the largest move), how many of the pairs the two protocols order
+the largest rise of tie prevalence over float64, with that rise in words, and the largest move),
+how many of the pairs the two protocols order
 oppositely a paired test resolves in both (each side's verdict from
 :func:`rankaudit.runs.decision.direction_verdict`, Holm within each protocol's pairs; the pair's
 from :func:`rankaudit.runs.decision.swap_verdict`), and how many trained models are resolved
@@ -25,7 +26,7 @@ from rankaudit.runs.decision import (
     direction_verdict,
     swap_verdict,
 )
-from rankbook.report.prose import count_phrase, list_phrase, same_word
+from rankbook.report.prose import count_phrase, list_phrase, same_word, signed_phrase
 
 __all__ = ["DEPENDS", "words"]
 
@@ -89,9 +90,14 @@ def _swap_words(results: Mapping[str, Any]) -> dict[str, str]:
     ]
     return {
         "swaps_resolved": (
-            count_phrase(swaps.count(RESOLVED_SWAP), len(swaps), "swapped pairs")
+            count_phrase(
+                swaps.count(RESOLVED_SWAP),
+                len(swaps),
+                "swapped pairs" if len(swaps) > 1 else "swapped pair",
+                verb=("is a resolved swap", "are resolved swaps"),
+            )
             if swaps
-            else "no pair (the protocols order every pair alike)"
+            else "no pair is a resolved swap (the protocols order every pair alike)"
         ),
         "unresolved_swaps": list_phrase(unresolved, empty="none"),
     }
@@ -123,19 +129,31 @@ def _input_order_float64(results: Mapping[str, Any]) -> list[int]:
     ]
 
 
-def _float16(results: Mapping[str, Any]) -> list[int]:
-    """Indices of the full catalog's float16 records of the precision sweep."""
+def _float16(results: Mapping[str, Any], precision: str = "float16") -> list[int]:
+    """Indices of the full catalog's float16 (or ``precision``) records of the precision sweep."""
     return [
         i
         for i, r in enumerate(results["precision_sweep"])
-        if r["protocol"] == "full" and r["precision"] == "float16"
+        if r["protocol"] == "full" and r["precision"] == precision
+    ]
+
+
+def _f16_rises(results: Mapping[str, Any]) -> list[tuple[str, float]]:
+    """``(model, float16 prevalence - float64 prevalence)`` on the full catalog, in sweep order:
+    the ties the number format adds to each model's."""
+    sweep = results["precision_sweep"]
+    at64 = {sweep[i]["model"]: float(sweep[i]["prevalence"]) for i in _float16(results, "float64")}
+    return [
+        (sweep[i]["model"], float(sweep[i]["prevalence"]) - at64[sweep[i]["model"]])
+        for i in _float16(results)
     ]
 
 
 def _largest(results: Mapping[str, Any]) -> dict[str, str]:
     """The names chosen by a maximum: the (protocol, model) whose NDCG@10 moves most from the
     expectation to input order at float64 (first in (protocol, model) order on a tie), and in
-    float16 on the full catalog the model with the highest tie prevalence and the one with the
+    float16 on the full catalog the model whose tie prevalence rises most over float64 (and that
+    rise in percentage points, :func:`rankbook.report.prose.signed_phrase`) and the one with the
     largest |input order - expected| (first in sweep order on a tie)."""
     ndcg = {
         (m["protocol"], m["model"], m["ties"]): float(m["ndcg10"])
@@ -147,10 +165,12 @@ def _largest(results: Mapping[str, Any]) -> dict[str, str]:
     keys = sorted({(p, m) for p, m, _ in ndcg})
     worst = max(keys, key=lambda k: abs(ndcg[(*k, "input_order")] - ndcg[(*k, "expected")]))
     at16 = [results["precision_sweep"][i] for i in _float16(results)]
+    rise_model, rise = max(_f16_rises(results), key=lambda mr: mr[1])
     return {
         "worst_protocol": worst[0],
         "worst_model": worst[1],
-        "f16_model": max(at16, key=lambda r: float(r["prevalence"]))["model"],
+        "f16_model": rise_model,
+        "f16_rise": signed_phrase(100 * rise, " percentage points", digits=1),
         "f16_gap_model": max(at16, key=lambda r: abs(float(r["gap_input_order_vs_expected"])))[
             "model"
         ],
@@ -227,6 +247,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int, str]]:  # noqa: 
         *[("metrics", i, "ndcg10") for i in _expected_float64(results)],
         *[("metrics", i, "ndcg10") for i in _input_order_float64(results)],
         *[("precision_sweep", i, "prevalence") for i in _float16(results)],
+        *[("precision_sweep", i, "prevalence") for i in _float16(results, "float64")],
         *[("precision_sweep", i, "gap_input_order_vs_expected") for i in _float16(results)],
         *[("place_settled", i, "settled") for i in _settled_f64(results)],
         *[("place_settled", i, "settled") for i in deciding],
