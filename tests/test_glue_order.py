@@ -443,7 +443,7 @@ LATE_WORDS: dict[str, str] = {
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
         "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "
-        "settled_places unsettled_places f16_model f16_gap_model"
+        "settled_places unsettled_places f16_model f16_rise f16_gap_model"
     ),
     "18_leaderboard_ties": (
         "duplicate_systems moved_measures widest_count widest_systems decided_ndcg10_pairs "
