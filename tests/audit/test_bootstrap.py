@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from rankaudit.runs.decision import ALPHA, NOT_RESOLVED, RESOLVED_BELOW, effect_verdict
 from rankbook.audit.bootstrap import row_bootstrap, rule_intervals
 from rankbook.audit.uncalibrated import abs_interval, uncalibrated_outcomes
 from rankbook.data.candidates import CandidateRows
@@ -57,6 +58,24 @@ def test_rule_intervals_pair_the_rules_on_the_same_rows():
     # without ties every rule gives the same metric: a zero change with a zero-width interval
     u = by[("untied", "hash", "ndcg10")]
     assert u["delta"] == 0 and u["delta_ci_low"] == 0 == u["delta_ci_high"]
+    assert u["delta_p"] == 1.0  # no change: nothing to resolve
+
+
+def test_rule_intervals_give_each_change_a_p_value_dual_to_its_interval():
+    """The CI of a change excludes 0 exactly when its p-value is at most the level (one set of
+    draws), so the decision module's effect verdict accepts every record."""
+    rows, scores = _rows()
+    for n_boot in (100, 300):
+        for r in rule_intervals(rows, scores, k=3, seed=0, n_boot=n_boot):
+            excludes = r["delta_ci_low"] > 0 or r["delta_ci_high"] < 0
+            assert excludes == (r["delta_p"] <= ALPHA)
+            v = effect_verdict(
+                r["delta"], r["delta_ci_low"], r["delta_ci_high"], r["delta_p"], r["delta_p"]
+            )
+            if (r["score"], r["tie_rule"]) == ("tied", "hash"):
+                assert v == RESOLVED_BELOW  # relevant-first input order wins every tie
+            if r["score"] == "untied" or r["tie_rule"] == "input_order":
+                assert v == NOT_RESOLVED
 
 
 def _boot(hash_lo, hash_hi, move_lo, move_hi, res_lo, res_hi):
