@@ -1,6 +1,10 @@
 """Chapter 05's computed words: the sign of attribute overlap's move from input order to hash
-(and whether it agrees with the paper's), the hash-vs-expectation verdicts (each family's
-recorded ``verdict``, the book's one expectation rule ``|z| <= z_agree``), the prevalence and move
+and its verdict against the paper's direction (the row bootstrap's interval and p-value of the
+move, :func:`rankaudit.runs.decision.effect_verdict` as a family of one, then
+:func:`~rankaudit.runs.decision.claim_verdict`: "agrees with the paper" only when resolved on
+the paper's side), the hash-vs-expectation verdicts (overlap's recorded ``verdict``, the book's
+one expectation rule ``|z| <= z_agree``; every family read at once against
+:func:`~rankaudit.runs.decision.family_z` of their number), the prevalence and move
 comparisons between score families, the concept-sparsity sweep against the paper's gap,
 popularity at four decimals, and input order against the optimistic bound (to a stated
 tolerance).
@@ -13,13 +17,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankaudit.runs.decision import MATCHES_EXPECTATION
+from rankaudit.runs.decision import (
+    MATCHES_EXPECTATION,
+    RESOLVED_ABOVE,
+    RESOLVED_BELOW,
+    claim_verdict,
+    effect_verdict,
+    expectation_verdict,
+    family_z,
+)
 from rankbook.report.prose import (
     comparison_word,
     count_phrase,
     direction_word,
     flag_word,
     list_phrase,
+    p_value_phrase,
 )
 from rankbook.report.prose_rules import threshold_word
 
@@ -66,13 +79,45 @@ def _tie(results: Mapping[str, Any], score: str) -> float:
     return float(results["prevalence"][_index(results, "prevalence", score)]["relevant_tie"])
 
 
+def _direction_verdict(results: Mapping[str, Any]) -> str:
+    """Overlap's move (Δ = hash − input order) against the paper's direction: the row
+    bootstrap's CI and p-value of Δ (one comparison, so ``p_holm = p``) give the effect verdict;
+    the paper claims the side of minus its gap (input order minus hash). No power is recorded,
+    so an opposite result reads "not resolved" (never "contradicts")."""
+    boot = results["row_bootstrap"][_boot(results, "overlap")]
+    p = float(boot["delta_p"])
+    reached = effect_verdict(
+        float(boot["delta"]), float(boot["delta_ci_low"]), float(boot["delta_ci_high"]), p, p
+    )
+    claimed = RESOLVED_BELOW if float(results["paper_overlap"]["gap"]) > 0 else RESOLVED_ABOVE
+    return claim_verdict(claimed, reached, None)
+
+
+def _family_within(results: Mapping[str, Any]) -> list[bool]:
+    """Each family's hash mean within the family threshold (every family read at once)."""
+    agree = results["hash_vs_expected"]
+    z_max = family_z(len(agree))
+    return [expectation_verdict(float(a["z"]), z_max=z_max) == MATCHES_EXPECTATION for a in agree]
+
+
+def _deciding_z(results: Mapping[str, Any]) -> list[int]:
+    """The families whose z alone decides the family words: the largest |z| (first on a tie)
+    and every family outside the family threshold (each is named)."""
+    agree = results["hash_vs_expected"]
+    largest = max(range(len(agree)), key=lambda i: abs(float(agree[i]["z"])))
+    within = _family_within(results)
+    return sorted({largest, *(i for i, w in enumerate(within) if not w)})
+
+
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 05 glues, from its results dict alone."""
     scores = _scores(results)
     gap, cen_gap = _gap(results, "overlap"), _gap(results, "centered")
     agree = results["hash_vs_expected"]
     ov = agree[_index(results, "hash_vs_expected", "overlap")]
-    within = [a["verdict"] == MATCHES_EXPECTATION for a in agree]
+    within = _family_within(results)
+    boot = results["row_bootstrap"][_boot(results, "overlap")]
+    verdict = _direction_verdict(results)
     outside = [a["score"] for a, w in zip(agree, within, strict=True) if not w]
     sparse = results["concept_sparsity"][0]
     paper_gap = results["paper_overlap"]["gap"]
@@ -85,11 +130,10 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "attributes": str(results["data_source"]["details"]["attributes"]),
         "overlap_change": direction_word(gap, words=("a drop", "a rise", "no change")),
         "overlap_loses": direction_word(gap, words=("loses", "gains", "changes by")),
-        "direction_agrees": direction_word(
-            gap, words=("agrees", "does not agree", "does not agree")
-        ),
-        "direction_reproduces": direction_word(
-            gap, words=("reproduces", "does not reproduce", "does not reproduce")
+        "direction_agrees": verdict,
+        "direction_reproduces": verdict,
+        "overlap_p_phrase": p_value_phrase(
+            float(boot["delta_p"]), int(boot["n_boot"]), unit="bootstrap resamples"
         ),
         "ov_verdict": str(ov["verdict"]),
         "within_2se_phrase": count_phrase(sum(within), len(agree), "families"),
@@ -136,7 +180,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
 
 
 def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  # noqa: N802
-    """The values the words read: the row-bootstrap Δs, Table 2's optimistic lines, the spread
+    """The values the words read: the row-bootstrap Δs (overlap's with its p-value), the z of
+    the families that decide the family words alone, Table 2's optimistic lines, the spread
     of expected NDCG@10 between families, the flags, prevalence, the sweep's sparsest gap, the
     paper's gap and the tolerances."""
     scores = _scores(results)
@@ -145,7 +190,9 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  #
         ("row_bootstrap", _boot(results, "popularity"), "delta"),
         *[("table2", _t2(results, s, "optimistic"), "ndcg10") for s in scores],
         ("family_spread", None, "ndcg10_range"),
-        *[("hash_vs_expected", i, "verdict") for i in range(len(results["hash_vs_expected"]))],
+        ("row_bootstrap", _boot(results, "overlap"), "delta_p"),
+        *[("hash_vs_expected", i, "z") for i in _deciding_z(results)],
+        ("hash_vs_expected", _index(results, "hash_vs_expected", "overlap"), "verdict"),
         ("prevalence", _index(results, "prevalence", "overlap"), "relevant_tie"),
         ("prevalence", _index(results, "prevalence", "residualized"), "relevant_tie"),
         ("prevalence", _index(results, "prevalence", "centered"), "relevant_tie"),
