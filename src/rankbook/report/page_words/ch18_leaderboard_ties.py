@@ -3,7 +3,8 @@ the expected leaderboard, how many pairs ties decide, which systems have the wid
 interval on nDCG@10, which trained models are the same system as a score family, the naive
 test on the simulated track (trec_eval's per-query values, every pair, Holm-adjusted over the
 same pairs as the tie-aware test; and the extreme pair's unadjusted and adjusted p-values and
-verdict), how many pairs each test resolves (every verdict from
+verdict, with the power the test had at its lead when not resolved), how many pairs each test
+resolves (every verdict from
 :func:`rankaudit.runs.decision.direction_verdict` at the chapter's level), how many of its rank
 intervals cover every place, its first and last system under trec_eval, and how the fewer-ties
 exercise's spread compares.
@@ -21,6 +22,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankaudit.runs.decision import NOT_RESOLVED, direction_verdict
+from rankbook.ranking.power import power_paired
+from rankbook.report.decision import verdict_with_power
 from rankbook.report.prose import (
     comparison_word,
     count_phrase,
@@ -102,12 +105,34 @@ def _extreme_verdict(sim: Mapping[str, Any], top: str, bottom: str, alpha: float
     return direction_verdict(diff, float(r["p_holm"]), alpha=alpha)
 
 
+def _extreme_power(sim: Mapping[str, Any], alpha: float) -> float | None:
+    """The power of the paired test of trec_eval's first against its last system at the lead
+    observed (:func:`rankbook.ranking.power.power_paired`, its per-query sd and query count), at
+    Holm's first-step level ``alpha / m`` over the ``m`` naive pairs; None when the two systems
+    never differ (sd 0: no test to power)."""
+    t = sim["naive_trec_eval_test"]
+    sd = float(t["sd_diff"])
+    if sd <= 0:
+        return None
+    m = len(sim["naive_trec_eval_pairs"])
+    return power_paired(float(t["diff"]), sd, int(t["n_queries"]), alpha=alpha / m)
+
+
 def _resolved(pair: Mapping[str, Any], alpha: float) -> bool:
     """Whether a pair's Holm-adjusted test resolves its difference (decision standard)."""
     if pair["p_holm"] is None:
         return False
     verdict = direction_verdict(float(pair["diff"]), float(pair["p_holm"]), alpha=alpha)
     return verdict != NOT_RESOLVED
+
+
+def _extreme_unresolved(results: Mapping[str, Any]) -> bool:
+    """Whether the extreme pair's verdict is not resolved (its power is then on the page)."""
+    sim = results["simulated_track"]
+    top, bottom = _first_last(sim)
+    alpha = float(results["params"]["alpha"])
+    unresolved = _extreme_verdict(sim, top, bottom, alpha) == NOT_RESOLVED
+    return unresolved and float(sim["naive_trec_eval_test"]["sd_diff"]) > 0
 
 
 def words(results: Mapping[str, Any]) -> dict[str, str]:
@@ -145,7 +170,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         ),
         "widest_systems": list_phrase(_widest(board)),
         "widest_count": plural_phrase(len(_widest(board)), "system", "systems"),
-        "naive_verdict": _extreme_verdict(sim, top, bottom, alpha),
+        "naive_verdict": verdict_with_power(
+            _extreme_verdict(sim, top, bottom, alpha), _extreme_power(sim, alpha)
+        ),
         "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
         "decided_pairs": count_phrase(
             summary["sim_tie_decided_pairs"][_KEY], n_sim * (n_sim - 1) // 2, "pairs"
@@ -179,6 +206,11 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: 
             for i in _trec_eval_ndcg(results["simulated_track"])
         ],
         ("simulated_track", "naive_trec_eval_test", "p_value"),
+        *[  # the power is printed only beside a verdict that is not resolved
+            ("simulated_track", "naive_trec_eval_test", field)
+            for field in ("diff", "sd_diff")
+            if _extreme_unresolved(results)
+        ],
         *[
             ("simulated_track", ("naive_trec_eval_pairs", i), "p_holm")
             for i in range(len(results["simulated_track"]["naive_trec_eval_pairs"]))
