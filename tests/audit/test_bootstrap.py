@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from scipy.stats import norm
 
 from rankaudit.runs.decision import ALPHA, NOT_RESOLVED, RESOLVED_BELOW, effect_verdict
 from rankbook.audit.bootstrap import row_bootstrap, rule_intervals
@@ -113,6 +114,22 @@ PAPER = {"ndcg_hash": 0.17, "residualized_change": 0.0004}
 def test_uncalibrated_relations_flip_with_the_interval(boot, relations):
     out = uncalibrated_outcomes(boot, paper=PAPER, chance_ndcg=0.1466)
     assert [o["relation"] for o in out] == relations
+
+
+def test_uncalibrated_outcomes_are_holm_adjusted_within_the_outcomes():
+    """Each outcome's z comes from its CI's width, its p is two-sided and the p-values are
+    Holm-adjusted over the outcomes returned (one more outcome, a larger adjustment)."""
+    boot = _boot(0.175, 0.183, -0.005, -0.004, 0.095, 0.102)
+    out = uncalibrated_outcomes(boot, paper=PAPER, chance_ndcg=0.1466)
+    h = out[0]
+    se = (h["ci_high"] - h["ci_low"]) / 2 / norm.ppf(0.975)
+    assert h["z"] == pytest.approx((h["value"] - PAPER["ndcg_hash"]) / se)
+    assert h["p_value"] == pytest.approx(2 * norm.sf(abs(h["z"])))
+    ps = sorted(o["p_value"] for o in out)
+    assert min(o["p_holm"] for o in out) == pytest.approx(len(out) * ps[0])
+    assert all(o["p_holm"] >= o["p_value"] for o in out)
+    more = uncalibrated_outcomes(boot, paper=PAPER, chance_ndcg=0.1466, model_ndcg=0.2)
+    assert more[0]["p_holm"] >= h["p_holm"]
 
 
 def test_abs_interval():

@@ -12,8 +12,13 @@ overlap. Three other outcomes are *not* targets and so test the simulation:
 
 Each verdict is where the row-bootstrap 95% CI (:mod:`rankbook.audit.bootstrap`) lies against the
 reference (``relation``: "above", "below" or "includes"); the page's words are
-:func:`rankbook.report.prose.interval_phrase` of the same numbers. The paper reports no
-CI, so "differs" here ignores the paper's own sampling error.
+:func:`rankbook.report.prose.interval_phrase` of the same numbers. The outcomes are read
+together, so each also gets a two-sided p-value against its reference, Holm-adjusted within
+these outcomes (Holm, 1979): ``z = (value - reference) / se`` with ``se`` the normal standard
+error implied by the CI's width (``(ci_high - ci_low) / (2 z_0.975)``,
+:func:`rankaudit.runs.decision.interval_z`), ``p = 2 Phi(-|z|)``; a difference is resolved
+only when its CI excludes the reference *and* its Holm-adjusted p is at most the level. The
+paper reports no CI, so "differs" here ignores the paper's own sampling error.
 
 :func:`residual_diagnosis` measures why a residual score can rank the relevant item *below*
 chance: where the relevant item shares no attribute with the history (overlap 0), its residual is
@@ -30,8 +35,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from scipy.stats import rankdata
+from scipy.stats import norm, rankdata
 
+from rankaudit.runs.decision import interval_z
+from rankaudit.runs.significance import holm_adjust
 from rankaudit.ties.evaluate import evaluate
 from rankbook.data.candidates import CandidateRows
 
@@ -72,7 +79,9 @@ def uncalibrated_outcomes(
     ``(q, p)``, compared as a second reference when given.
 
     Each record: ``outcome``, ``value``, ``ci_low``, ``ci_high``, ``reference``,
-    ``reference_name`` and ``relation`` ("above", "below" or "includes").
+    ``reference_name``, ``relation`` ("above", "below" or "includes"), ``z``, ``p_value`` and
+    ``p_holm`` (Holm within the records returned; module docstring). A zero-width CI is no
+    sampling spread: ``z`` is None and ``p`` is 1 at the reference, 0 away from it.
     """
     h = _cell(boot, "weighted", "hash")
     move = _cell(boot, "residualized", "hash")
@@ -109,9 +118,15 @@ def uncalibrated_outcomes(
                 "the model's",
             ),
         )
+    half = {  # the half-width of each comparison's CI (the move's: its signed Δ interval)
+        "residualized_move": (move["delta_ci_high"] - move["delta_ci_low"]) / 2,
+    }
     out = []
     for outcome, value, lo, hi, ref, ref_name in items:
         relation = "above" if lo > ref else "below" if hi < ref else "includes"
+        se = float(half.get(outcome, (hi - lo) / 2)) / interval_z()
+        z = (float(value) - float(ref)) / se if se > 0 else None
+        p = 2 * float(norm.sf(abs(z))) if z is not None else float(value == ref)
         out.append(
             {
                 "outcome": outcome,
@@ -121,8 +136,12 @@ def uncalibrated_outcomes(
                 "reference": float(ref),
                 "reference_name": ref_name,
                 "relation": relation,
+                "z": z,
+                "p_value": p,
             }
         )
+    for record, p_holm in zip(out, holm_adjust(np.array([o["p_value"] for o in out])), strict=True):
+        record["p_holm"] = float(p_holm)
     return out
 
 

@@ -1,4 +1,6 @@
-"""Chapter 06's computed words: where each uncalibrated outcome's CI lies against its reference,
+"""Chapter 06's computed words: where each uncalibrated outcome's CI lies against its reference
+and, when it excludes it, whether the difference is resolved after Holm within the outcomes
+(:func:`rankaudit.runs.decision.direction_verdict` on the Holm-adjusted p-value),
 the residual diagnosis (the zero-overlap rows' NDCG against chance, the popularity share), the
 data kind and preset, the direction of the residualized score's change from input order to the
 hash rule, whether the input-order gap grows with tie prevalence across the two presets, and
@@ -12,7 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import comparison_word, direction_word, interval_phrase, share_word
+from rankaudit.runs.decision import ALPHA, NOT_RESOLVED, direction_verdict
+from rankbook.report.prose import (
+    comparison_word,
+    direction_word,
+    flag_word,
+    interval_phrase,
+    plural_phrase,
+    share_word,
+)
 from rankbook.report.prose_limits import order_word
 
 __all__ = ["DEPENDS", "words"]
@@ -61,13 +71,33 @@ def _extra(results: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def _excludes(o: Mapping[str, Any]) -> bool:
+    """Whether an outcome's CI excludes its reference."""
+    return float(o["ci_low"]) > float(o["reference"]) or float(o["ci_high"]) < float(o["reference"])
+
+
+def _outcome_words(o: Mapping[str, Any], n: int, alpha: float) -> str:
+    """Where the CI lies against the reference; when it excludes it, whether the difference is
+    resolved after Holm over the ``n`` outcomes (a CI that includes it resolves nothing)."""
+    where = interval_phrase(o["ci_low"], o["ci_high"], o["reference"], name=o["reference_name"])
+    if not _excludes(o):
+        return where
+    verdict = direction_verdict(
+        float(o["value"]) - float(o["reference"]), float(o["p_holm"]), alpha=alpha
+    )
+    family = plural_phrase(n, "comparison", "comparisons")
+    return where + ", " + flag_word(
+        verdict != NOT_RESOLVED,
+        (f"resolved after Holm over the {family}", f"not resolved after Holm over the {family}"),
+    )
+
+
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 06 glues, from its results dict alone."""
     out = {}
+    n, alpha = len(results["uncalibrated"]), ALPHA
     for o in results["uncalibrated"]:
-        out[f"{o['outcome']}_words"] = interval_phrase(
-            o["ci_low"], o["ci_high"], o["reference"], name=o["reference_name"]
-        )
+        out[f"{o['outcome']}_words"] = _outcome_words(o, n, alpha)
     model = _outcome(results, "hash_ndcg_vs_model")["reference"]
     out["model_vs_paper"] = comparison_word(
         round(model, 4), _outcome(results, "hash_ndcg")["reference"]
@@ -93,6 +123,11 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:  # noqa: 
             ("uncalibrated", i, f)
             for i in range(len(results["uncalibrated"]))
             for f in (("ci_low", "ci_high"), "reference")
+        ],
+        *[
+            ("uncalibrated", i, "p_holm")
+            for i, o in enumerate(results["uncalibrated"])
+            if _excludes(o)
         ],
         *[
             ("residual_diagnosis", None, f)
