@@ -404,7 +404,8 @@ LATE_WORDS: dict[str, str] = {
     "06_amazon_audit": (
         "kind hash_ndcg_words hash_ndcg_vs_model_words model_vs_paper residualized_move_words "
         "residualized_vs_chance_words zero_share rho_direction more_popular_share "
-        "zero_rows_vs_chance reversed_pop_vs_chance other_rows_vs_chance preset_name res_direction"
+        "zero_rows_vs_chance reversed_pop_vs_chance other_rows_vs_chance preset_name res_direction "
+        "holm_words"
     ),
     "07_hash_seeds_vs_expectation": (
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence"

@@ -1,5 +1,5 @@
-"""Chapter 06's computed words: where each uncalibrated outcome's CI lies against its reference
-and, when it excludes it, whether the difference is resolved after Holm within the outcomes
+"""Chapter 06's computed words: where each uncalibrated outcome's CI lies against its reference,
+how many of those that exclude it stay resolved after Holm within the outcomes
 (:func:`rankaudit.runs.decision.direction_verdict` on the Holm-adjusted p-value),
 the residual diagnosis (the zero-overlap rows' NDCG against chance, the popularity share), the
 data kind and preset, the direction of the residualized score's change from input order to the
@@ -17,9 +17,10 @@ from typing import Any
 from rankaudit.runs.decision import ALPHA, NOT_RESOLVED, direction_verdict
 from rankbook.report.prose import (
     comparison_word,
+    count_phrase,
     direction_word,
-    flag_word,
     interval_phrase,
+    list_phrase,
     plural_phrase,
     share_word,
 )
@@ -76,28 +77,47 @@ def _excludes(o: Mapping[str, Any]) -> bool:
     return float(o["ci_low"]) > float(o["reference"]) or float(o["ci_high"]) < float(o["reference"])
 
 
-def _outcome_words(o: Mapping[str, Any], n: int, alpha: float) -> str:
-    """Where the CI lies against the reference; when it excludes it, whether the difference is
-    resolved after Holm over the ``n`` outcomes (a CI that includes it resolves nothing)."""
-    where = interval_phrase(o["ci_low"], o["ci_high"], o["reference"], name=o["reference_name"])
-    if not _excludes(o):
-        return where
-    verdict = direction_verdict(
-        float(o["value"]) - float(o["reference"]), float(o["p_holm"]), alpha=alpha
+def _holm_words(results: Mapping[str, Any]) -> str:
+    """How many of the outcomes whose CI excludes its reference stay resolved after Holm within
+    all the outcomes (:func:`rankaudit.runs.decision.direction_verdict` on ``p_holm``), naming
+    those that do not."""
+    outcomes = results["uncalibrated"]
+    family = plural_phrase(len(outcomes), "comparison", "comparisons")
+    excluding = [o for o in outcomes if _excludes(o)]
+    if not excluding:
+        return (
+            f"no interval excludes its reference, so Holm's adjustment within the {family} "
+            "has nothing to resolve"
+        )
+    lost = [
+        o["outcome"]
+        for o in excluding
+        if direction_verdict(
+            float(o["value"]) - float(o["reference"]), float(o["p_holm"]), alpha=ALPHA
+        )
+        == NOT_RESOLVED
+    ]
+    noun = "intervals that exclude their reference"
+    if len(excluding) == 1:
+        noun = "interval that excludes its reference"
+    head = count_phrase(
+        len(excluding) - len(lost),
+        len(excluding),
+        noun,
+        verb=("stays resolved", "stay resolved"),
     )
-    family = plural_phrase(n, "comparison", "comparisons")
-    return where + ", " + flag_word(
-        verdict != NOT_RESOLVED,
-        (f"resolved after Holm over the {family}", f"not resolved after Holm over the {family}"),
-    )
+    tail = f" (not resolved after it: {list_phrase(lost)})" if lost else ""
+    return f"{head} after Holm's adjustment within the {family}{tail}"
 
 
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 06 glues, from its results dict alone."""
     out = {}
-    n, alpha = len(results["uncalibrated"]), ALPHA
     for o in results["uncalibrated"]:
-        out[f"{o['outcome']}_words"] = _outcome_words(o, n, alpha)
+        out[f"{o['outcome']}_words"] = interval_phrase(
+            o["ci_low"], o["ci_high"], o["reference"], name=o["reference_name"]
+        )
+    out["holm_words"] = _holm_words(results)
     model = _outcome(results, "hash_ndcg_vs_model")["reference"]
     out["model_vs_paper"] = comparison_word(
         round(model, 4), _outcome(results, "hash_ndcg")["reference"]
