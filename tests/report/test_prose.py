@@ -98,6 +98,10 @@ def test_p_value_is_never_zero():
     assert p_value_phrase(1 / 1001, 1000) == "p ≤ 0.001 (1,000 permutations)"
     assert p_value_phrase(1 / 5001, 5000) == "p ≤ 0.0002 (5,000 permutations)"
     assert p_value_phrase(0.0421, 1000) == "p = 0.042"
+    # a two-sided bootstrap p-value's floor is 2 / (B + 1)
+    two = p_value_phrase(2 / 1001, 1000, unit="bootstrap resamples", sides=2)
+    assert two == "p ≤ 0.002 (1,000 bootstrap resamples)"
+    assert p_value_phrase(0.0421, 1000, sides=2) == "p = 0.042"
     assert p_value_phrase(0.0004) == "p = 0.0004"
     assert p_value_phrase(1 / 100001, 100000) == "p ≤ 0.00001 (100,000 permutations)"
     with pytest.raises(ValueError, match="n_perm"):

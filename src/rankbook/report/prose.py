@@ -163,14 +163,17 @@ def size_word(value: float, reference: float, *, ratio: float = SMALL_RATIO) -> 
     return "small" if abs(v) < ratio * abs(r) else "not small"
 
 
-def p_value_phrase(p: float, n_perm: int | None = None, *, unit: str = "permutations") -> str:
+def p_value_phrase(
+    p: float, n_perm: int | None = None, *, unit: str = "permutations", sides: int = 1
+) -> str:
     """A p-value as printed: never "p = 0.000".
 
-    With ``n_perm`` permutations the smallest possible value is ``1 / (n_perm + 1)``; at that floor
-    the phrase is "p ≤ 0.001 (1,000 permutations)" (the bound rounded up to two significant
-    figures; ``unit`` names the draws, e.g. "bootstrap resamples" for a bootstrap p-value,
-    whose floor is the same ``1 / (B + 1)``). Otherwise three decimals, or two significant
-    figures below 0.001.
+    With ``n_perm`` permutations the smallest possible value is ``sides / (n_perm + 1)``; at that
+    floor the phrase is "p ≤ 0.001 (1,000 permutations)" (the bound rounded up to two
+    significant figures; ``unit`` names the draws, e.g. "bootstrap resamples" for a bootstrap
+    p-value; ``sides=2`` for the two-sided bootstrap p-value of
+    :func:`rankaudit.runs.significance.dual_interval_test`, whose floor is ``2 / (B + 1)``).
+    Otherwise three decimals, or two significant figures below 0.001.
     """
     v = _finite(p, "p")
     if not 0.0 <= v <= 1.0:
@@ -179,7 +182,9 @@ def p_value_phrase(p: float, n_perm: int | None = None, *, unit: str = "permutat
         b = int(n_perm)
         if b < 1:
             raise ValueError(f"n_perm must be >= 1, got {n_perm!r}")
-        floor = 1.0 / (b + 1)
+        if sides not in (1, 2):
+            raise ValueError(f"sides must be 1 or 2, got {sides!r}")
+        floor = sides / (b + 1)
         if v <= floor * (1 + 1e-9):
             exp = math.floor(math.log10(floor)) - 1
             bound = math.ceil(floor / 10.0**exp) * 10.0**exp

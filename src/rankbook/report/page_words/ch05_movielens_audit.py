@@ -133,7 +133,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "direction_agrees": verdict,
         "direction_reproduces": verdict,
         "overlap_p_phrase": p_value_phrase(
-            float(boot["delta_p"]), int(boot["n_boot"]), unit="bootstrap resamples"
+            float(boot["delta_p"]), int(boot["n_boot"]), unit="bootstrap resamples", sides=2
         ),
         "ov_verdict": str(ov["verdict"]),
         "within_2se_phrase": count_phrase(sum(within), len(agree), "families"),
