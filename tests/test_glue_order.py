@@ -424,8 +424,8 @@ LATE_WORDS: dict[str, str] = {
         "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "
         "best_share best_share_row power_oracle budget_verdict sized_sentence row_verdicts "
         "null_rows_sentence measured_note measured_runs agrees_word agree_phrase contradicts_word "
-        "contra_phrase contra_claims not_resolved_word holm_phrase book_claims against_claims "
-        "mechanism_text intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
+        "contra_phrase not_resolved_word holm_phrase book_claims against_text "
+        "intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
         "trees_phrase"
     ),
     "12_sequence_models": (
@@ -434,7 +434,7 @@ LATE_WORDS: dict[str, str] = {
         "tuned_leaves patience_rounds max_rounds positive_phrase up_phrase down_phrase "
         "rows_sig_down in_ci_phrase change_p2_cossim_seq_trans verdict_p2_cossim_seq_trans "
         "change_p2_cossim_seq_perc verdict_p2_cossim_seq_perc oracle_sentence online_lifts "
-        "shared_note agrees_word agree_phrase contradicts_word contra_phrase contra_claims "
+        "shared_note agrees_word agree_phrase contradicts_word contra_phrase "
         "not_resolved_word book_claims perc_verdict learned_both perc_mechanism power_oracle "
         "null_reading resolvable"
     ),

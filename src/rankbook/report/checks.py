@@ -11,8 +11,9 @@ A check is ``{name, kind, passed}``. ``kind`` says what kind of evidence it is:
 The checks several chapters share are built here: :func:`hash_agreement_checks` (the hash mean
 within two standard errors of the exact expectation: a test, or an identity where no relevant
 item is tied, since every tie order then gives the same metric) and
-:func:`permutation_checks` (row-order invariance: a test for the hash rule, an identity for the
-expectation, which averages over every order by definition).
+:func:`permutation_checks` (row-order invariance: an identity for every rule that never reads
+a row's position, the expectation, the bounds, the hash and the seeded random draw; a test,
+expected to fail, for input order).
 
 Chapter-specific checks, each a test with the unit test that makes it fail:
 :func:`closed_form_checks` (chapter 02: the closed form against enumeration, scikit-learn and
@@ -31,6 +32,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rankaudit.measures.rules import rule
 from rankaudit.runs.decision import MATCHES_EXPECTATION, expectation_verdict
 
 __all__ = [
@@ -136,18 +138,24 @@ def hash_agreement_checks(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, A
 
 
 def permutation_checks(invariant: Mapping[str, bool]) -> list[dict[str, Any]]:
-    """Row-order invariance per tie rule: the hash is a test, the expectation an identity.
-
-    Input order is reported as a test too (it is expected to fail: its ``passed`` is false).
+    """Row-order invariance per tie rule, its kind read off the rule's declaration
+    (:data:`rankaudit.measures.rules.RULES`): a rule that never reads how the input was written
+    is invariant by construction, so its check is an identity (what the permutation audit tests
+    there is the implementation, not the rule); a rule that reads it (input order) is a test,
+    expected to fail (its ``passed`` is false).
     """
     out = []
-    for rule, ok in invariant.items():
-        name = f"row-order invariance ({rule})"
-        if rule == "expected":
-            why = "the expectation averages over every tie order, so no row order can move it"
-            out.append(identity_check(name, bool(ok), why))
+    for name, ok in invariant.items():
+        check = f"row-order invariance ({name})"
+        declared = rule(name)
+        if declared.input_dependent:
+            out.append(falsifiable_check(check, bool(ok), PERMUTATION_TEST))
         else:
-            out.append(falsifiable_check(name, bool(ok), PERMUTATION_TEST))
+            why = (
+                f"{name} ({declared.summary}) never reads a row's position, so no row order "
+                "can move it; the audit checks that the implementation follows the rule"
+            )
+            out.append(identity_check(check, bool(ok), why))
     return out
 
 

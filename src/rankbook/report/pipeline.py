@@ -48,6 +48,7 @@ from rankbook.report.chapter_source import (
     smoke_parameters,
 )
 from rankbook.report.kernel import kernel_manager_class
+from rankbook.report.prose import plural_phrase
 from rankbook.report.site_build import build_book, install_mathjax
 from rankbook.report.standalone import export_figures, render_page
 
@@ -225,7 +226,7 @@ def run_chapter_into(
     notebook = run_chapter(name, parameters, paths=mine, plain_links=True, log=log, **size)
     figures = export_figures(notebook, out / "figures")
     page = render_page(notebook, out / f"{name}.html", base.notebooks)
-    log(f"  {name}: {len(figures)} figure(s), page {page}")
+    log(f"  {name}: {plural_phrase(len(figures), 'figure', 'figures')}, page {page}")
     return {
         "notebook": notebook,
         "results": results_files(name, out),
@@ -292,7 +293,10 @@ def _parse_params(pairs: Sequence[Sequence[str]]) -> dict[str, Any]:
     keys = [key for key, _ in pairs]
     repeated = sorted({key for key in keys if keys.count(key) > 1})
     if repeated:
-        raise ValueError(f"parameter(s) {', '.join(map(repr, repeated))} given more than once")
+        raise ValueError(
+            f"{'parameter' if len(repeated) == 1 else 'parameters'} "
+            f"{', '.join(map(repr, repeated))} given more than once"
+        )
     return {key: parse_cli_value(value) for key, value in pairs}
 
 
@@ -348,7 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     failures.append(name)
             if failures:
                 print(
-                    f"{prefix} {len(failures)} chapter(s) failed: {', '.join(failures)}",
+                    f"{prefix} {plural_phrase(len(failures), 'chapter', 'chapters')} failed: "
+                    f"{', '.join(failures)}",
                     file=sys.stderr,
                 )
                 return 1

@@ -234,10 +234,9 @@ def claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     out["agrees_word"], out["contradicts_word"] = AGREES, CONTRADICTS
     out["not_resolved_word"] = NOT_RESOLVED
     out["agree_phrase"] = count_phrase(verdicts.count(AGREES), n, "claims")
-    out["contra_phrase"] = count_phrase(verdicts.count(CONTRADICTS), n)
-    out["contra_claims"] = (
-        ", ".join(c["claim"] for c, v in zip(claims, verdicts, strict=True) if v == CONTRADICTS)
-        or "none"
+    contra = [c["claim"] for c, v in zip(claims, verdicts, strict=True) if v == CONTRADICTS]
+    out["contra_phrase"] = count_phrase(len(contra), n) + (
+        f" ({', '.join(contra)})" if contra else ""
     )
     out["holm_phrase"] = count_phrase(
         sum(c["p_holm"] <= ALPHA for c in claims), n, "p-values"
@@ -245,13 +244,16 @@ def claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     book = [c for c in results["paired_claims"] if c["source"] == "book"]
     out["book_claims"] = "; ".join(f"{c['claim']}: {claim_verdict(c)}" for c in book) or "none"
     against = [c["claim"] for c in claims if c["test"] == "superiority" and c["diff_pct"] < 0]
-    out["against_claims"] = ", ".join(against) or "none"
     named = [text for head, text in _MECHANISMS.items() if any(a.startswith(head) for a in against)]
-    out["mechanism_text"] = (
-        "The simulator mechanism we suspect behind them (a hypothesis, not tested on this page): "
-        + "; and ".join(named)
-        + "."
+    mechanism = (
+        " The simulator mechanism we suspect behind them (a hypothesis, not tested on this "
+        "page): " + "; and ".join(named) + "."
         if named
+        else ""
+    )
+    out["against_text"] = (
+        f"The point estimate goes against the paper for: {', '.join(against)}.{mechanism}"
+        if against
         else "No claim's point estimate goes against the paper on this log."
     )
 

@@ -213,7 +213,9 @@ def _oracle_words(
     )
     fails = (
         f"{count_phrase(len(failed), len(row_verdicts), 'paper rows').capitalize()}: "
-        f"{CONTRADICTS}" + (f" ({', '.join(failed)})." if failed else ".")
+        f"{CONTRADICTS} ({', '.join(failed)})."
+        if failed
+        else f"No paper row {CONTRADICTS}."
     )
     out["oracle_sentence"] = (
         f"with the oracle that knows the buyer's intent, MRR-sale {signed_phrase(o['lift_pct'])} "
@@ -228,13 +230,13 @@ def _perc_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     enc, overlap = results["encoders"], results["within_query_overlap"]
     if perc["diff_pct"] > 0:
         out["perc_mechanism"] = (
-            "The Perceiver's lift exceeds the Transformer's, the paper's direction."
+            "The Perceiver's point estimate exceeds the Transformer's, the paper's direction."
         )
         return
     gained_more = enc["perc"]["gain_min"] > enc["trans"]["gain_min"]
     r_gap = overlap["perc"]["r2_p2"] - overlap["trans"]["r2_p2"]
     text = (
-        "The Perceiver's lift does not exceed the Transformer's here"
+        "The Perceiver's point estimate does not exceed the Transformer's here"
         + (", although its encoder gained more on its own objective" if gained_more else "")
         + ". "
     )
