@@ -203,9 +203,9 @@ def _oracle_words(
         else f"Its verdict: {verdict_with_power(str(o['verdict']), o_power)}; at this size the "
         "experiment cannot see even perfect context. "
     )
+    null_count = count_phrase(len(null), len(row_verdicts), "paper rows", verb=("is", "are"))
     nulls = (
-        f"{count_phrase(len(null), len(row_verdicts), 'paper rows').capitalize()} "
-        f"{'is' if len(null) == 1 else 'are'} {NOT_RESOLVED}: "
+        f"{null_count.capitalize()} {NOT_RESOLVED}: "
         + "; ".join(null)
         + "; a null at low power is not a failure of the feature. "
         if null
