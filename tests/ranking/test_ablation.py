@@ -4,6 +4,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rankaudit.runs.decision import NOT_RESOLVED, RESOLVED_ABOVE, effect_verdict
+from rankaudit.runs.significance import holm_adjust
 from rankbook.context.embed import PPMISVDEmbedder
 from rankbook.context.features import HEURISTIC_FEATURES, INTENT_FEATURES, MLR_FEATURES
 from rankbook.context.oracle import ORACLE_FEATURE
@@ -18,6 +20,7 @@ from rankbook.ranking.experiment import (
     ORACLE_ROW,
     context_sweep,
     prepare_experiment,
+    sweep_verdicts,
     table1_design,
 )
 from rankbook.ranking.lambdamart import (
@@ -186,6 +189,81 @@ def test_context_sweep_grid_oracle_and_measured_returns():
     assert by_return[0.0] == 0.0 and by_return[0.9] > 0.0
     with pytest.raises(ValueError, match="at least one"):
         context_sweep([], [0.1], config=cfg, embedder=emb, features=["CosSim_lc"])
+
+
+def test_context_sweep_runs_a_repeated_log_once_and_marks_it():
+    """At p_switch = 0 no intent shifts, so p_return changes nothing: the two grid points are one
+    configuration (same rows, the repeat not distinct), and a real change of p_return is not."""
+    cfg = SessionConfig(n_products=300, n_sessions=400, n_days=4, seed=2)
+    log = simulate_sessions(cfg, progress=False)
+    emb = PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
+    out = context_sweep(
+        [0.0, 0.5],
+        [0.0, 0.9],
+        config=cfg,
+        embedder=emb,
+        features=["CosSim_lc"],
+        lgb_config=FAST,
+        n_boot=100,
+        progress=False,
+    )
+    assert len(out) == 8  # every grid point keeps its rows
+    point = out.set_index(["p_switch", "p_return", "variant"])
+    assert list(out.groupby(["p_switch", "p_return"], sort=True).distinct.first()) == [
+        True,
+        False,
+        True,
+        True,
+    ]
+    assert out.config.nunique() == 3
+    cols = ["lift_pct", "ci_low", "ci_high", "p_value", "share_returned", "config"]
+    pd.testing.assert_frame_equal(
+        point.loc[(0.0, 0.0)][cols], point.loc[(0.0, 0.9)][cols], check_exact=True
+    )
+    assert point.loc[(0.5, 0.0), "config"].iloc[0] != point.loc[(0.5, 0.9), "config"].iloc[0]
+
+
+def _sweep_rows(p_values, *, oracle_p=(0.001, 0.001)) -> pd.DataFrame:
+    """A sweep of feature rows (p-values as given) on configurations 0, 1, ... plus one oracle
+    row per configuration, every lift positive and every CI dual to its p-value; the last
+    configuration repeated as a second grid point (not distinct)."""
+    rows = []
+    for c, (p, po) in enumerate(zip(p_values, oracle_p, strict=True)):
+        for variant, pv in (("MLR + f", p), (f"MLR + {ORACLE_FEATURE}", po)):
+            low = 0.1 if pv <= 0.05 else -0.1
+            rows.append(
+                dict(variant=variant, lift_pct=1.0, ci_low=low, ci_high=2.0, p_value=pv,
+                     config=c, distinct=True)
+            )
+    repeat = [dict(r, distinct=False) for r in rows[-2:]]
+    return pd.DataFrame(rows + repeat)
+
+
+def test_sweep_verdicts_holm_within_the_family_of_distinct_feature_points():
+    sweep = _sweep_rows([0.03, 0.02])
+    out = sweep_verdicts(sweep)
+    feats = out[(out.family == "features") & out.distinct]
+    # two distinct feature points in one family: Holm, not each at its own p
+    np.testing.assert_allclose(feats.p_holm, holm_adjust(np.array([0.03, 0.02])))
+    assert list(feats.verdict) == [
+        effect_verdict(1.0, 0.1, 2.0, 0.03, 0.04),
+        effect_verdict(1.0, 0.1, 2.0, 0.02, 0.04),
+    ]
+    assert set(feats.verdict) == {RESOLVED_ABOVE}
+    # a third distinct point in the family makes the same rows unresolved (Holm: 3 x 0.02)
+    wider = sweep_verdicts(_sweep_rows([0.03, 0.02, 0.5], oracle_p=(0.001,) * 3))
+    first_two = wider[(wider.family == "features") & wider.distinct & (wider.config < 2)]
+    assert set(first_two.verdict) == {NOT_RESOLVED}
+    # the repeated grid point is the same test: its configuration's values, not a new member
+    rep = out[~out.distinct].set_index("variant")
+    orig = out[out.distinct & (out.config == 1)].set_index("variant")
+    pd.testing.assert_series_equal(rep.p_holm, orig.p_holm)
+    pd.testing.assert_series_equal(rep.verdict, orig.verdict)
+    # the oracle's rows are their own family
+    oracle = out[(out.family == "oracle") & out.distinct]
+    np.testing.assert_allclose(oracle.p_holm, holm_adjust(np.array([0.001, 0.001])))
+    with pytest.raises(ValueError, match="distinct"):
+        sweep_verdicts(sweep.drop(columns="distinct"))
 
 
 def test_part3_log_gives_the_encoders_their_own_earlier_sessions():

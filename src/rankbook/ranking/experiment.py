@@ -45,10 +45,18 @@ paper).
     :func:`rankbook.ranking.ablation.run_ablation` at each point: one row ``MLR + f`` vs MLR per
     feature ``f`` plus the oracle row, and per grid point the measured shares of later queries that
     switched intent and that returned to an earlier one (``share_switched``, ``share_returned``).
+    Grid points that simulate the same log (at ``p_switch = 0`` no intent shifts, so ``p_return``
+    changes nothing) are one configuration: ``config`` numbers the distinct logs in grid order,
+    ``distinct`` marks the first grid point of each, and a repeat reuses its rows (no refit).
+``sweep_verdicts(sweep) -> DataFrame``  each row's ``family``, Holm-adjusted ``p_holm`` and
+    :func:`rankaudit.runs.decision.effect_verdict`, as chapter 11's Table 1 rows: the family is
+    the feature rows of the distinct configurations (each test counted once), the oracle's rows
+    their own family; a repeated grid point carries its configuration's values.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -56,6 +64,8 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import tqdm
+from rankaudit.runs.decision import effect_verdict
+from rankaudit.runs.significance import holm_adjust
 from rankbook.context.embed import MiniLMEmbedder, PPMISVDEmbedder, embed_items_and_queries
 from rankbook.context.features import (
     HEURISTIC_FEATURES,
@@ -92,6 +102,7 @@ __all__ = [
     "part3_fractions",
     "context_sweep",
     "prepare_experiment",
+    "sweep_verdicts",
     "table1_design",
     "tune_part3_ranker",
 ]
@@ -286,15 +297,25 @@ def context_sweep(
     grid.
 
     Each grid point re-simulates with the same seed and every other knob of ``config`` fixed.
+    A grid point whose simulated log is identical to an earlier one's (same tables, see
+    :func:`_log_fingerprint`) is the same configuration: its rows are that point's, with
+    ``distinct`` False, and it is not refitted.
     """
     if len(p_switch_values) == 0 or len(p_return_values) == 0:
         raise ValueError("p_switch_values and p_return_values must each hold at least one value")
-    out = []
+    out: list[pd.DataFrame] = []
+    seen: dict[str, int] = {}
     grid = [(float(s), float(r)) for s in p_switch_values for r in p_return_values]
     for p_switch, p_return in tqdm(grid, desc="context sweep", disable=not progress, leave=False):
         log = simulate_sessions(
             replace(config, p_switch=p_switch, p_return=p_return), progress=False
         )
+        key = _log_fingerprint(log)
+        if key in seen:
+            first = out[seen[key]]
+            out.append(first.assign(p_switch=p_switch, p_return=p_return, distinct=False))
+            continue
+        seen[key] = len(out)
         exp = prepare_experiment(log, embedder=embedder, fractions=fractions, progress=False)
         extra = [*features, ORACLE_FEATURE]
         sets = {"MLR": list(MLR_FEATURES), **{f"MLR + {f}": [*MLR_FEATURES, f] for f in extra}}
@@ -317,6 +338,57 @@ def context_sweep(
                 p_return=p_return,
                 share_switched=float(later.intent_switched.mean()) if len(later) else 0.0,
                 share_returned=float(later.intent_returned.mean()) if len(later) else 0.0,
+                config=len(seen) - 1,
+                distinct=True,
             )
         )
     return pd.concat(out, ignore_index=True)
+
+
+def _log_fingerprint(log) -> str:
+    """SHA-256 of a session log's tables (items, queries, SERP rows, clicks; values and
+    index), not of its config: two grid points with the same fingerprint simulated the same
+    log."""
+    digest = hashlib.sha256()
+    for frame in (log.items, log.queries, log.serp, log.clicks):
+        digest.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
+        digest.update(",".join(map(str, frame.columns)).encode())
+    return digest.hexdigest()
+
+
+def sweep_verdicts(sweep: pd.DataFrame, *, oracle: str = ORACLE_FEATURE) -> pd.DataFrame:
+    """``sweep`` (:func:`context_sweep`) with ``family``, ``p_holm`` and ``verdict`` per row.
+
+    The standard of chapter 11's rows (:meth:`rankbook.ranking.ablation.AblationResult.table1`):
+    the p-values of the ``"features"`` family, every ``MLR + f`` row of a distinct configuration
+    (``distinct``) other than the oracle's, are adjusted together by Holm's step-down procedure
+    (Holm, 1979; :func:`rankaudit.runs.significance.holm_adjust`), the oracle's rows
+    (``"oracle"``) likewise among themselves; ``verdict`` is
+    :func:`rankaudit.runs.decision.effect_verdict` at ``p_holm``. A repeated grid point is the
+    same test as its configuration's: it gets that row's values and is not counted again.
+    """
+    need = ("variant", "lift_pct", "ci_low", "ci_high", "p_value", "config", "distinct")
+    missing = [c for c in need if c not in sweep]
+    if missing:
+        raise ValueError(f"sweep has no column {missing[0]!r} (context_sweep's output)")
+    out = sweep.copy()
+    out["family"] = np.where(out.variant == f"MLR + {oracle}", "oracle", "features")
+    first = out[out.distinct.astype(bool)]
+    p_holm = pd.Series(np.nan, index=first.index)
+    for _, part in first.groupby("family", sort=False):
+        p_holm[part.index] = holm_adjust(part.p_value.to_numpy(dtype=np.float64))
+    verdict = pd.Series(
+        [
+            effect_verdict(r.lift_pct, r.ci_low, r.ci_high, r.p_value, p_holm[i])
+            for i, r in zip(first.index, first.itertuples(), strict=True)
+        ],
+        index=first.index,
+        dtype=object,
+    )
+    by_test = pd.DataFrame({"p_holm": p_holm, "verdict": verdict}).set_index(
+        pd.MultiIndex.from_frame(first[["config", "variant"]])
+    )
+    keys = pd.MultiIndex.from_frame(out[["config", "variant"]])
+    out["p_holm"] = by_test.p_holm.reindex(keys).to_numpy()
+    out["verdict"] = by_test.verdict.reindex(keys).to_numpy()
+    return out

@@ -154,15 +154,23 @@ def plot_features_by_label(table: pd.DataFrame, features: Sequence[str], title: 
 
 def plot_context_sweep(sweep: pd.DataFrame, title: str):
     """Lift over MLR (with its CI) of each feature against ``p_switch``, one panel per
-    ``p_return``; points are dodged sideways to stay readable."""
+    ``p_return``; points are dodged sideways to stay readable. With a ``distinct`` column
+    (:func:`rankbook.ranking.experiment.context_sweep`) a grid point that repeats an earlier
+    point's log is drawn hollow: the same run, shown again, not a second measurement."""
     _need(sweep, ("p_switch", "p_return", "feature", "lift_pct", "ci_low", "ci_high"), "sweep")
     parts = list(sweep.groupby("p_return", sort=True))
     fig, axes = plt.subplots(1, len(parts), figsize=(5 * len(parts), 4), sharey=True, squeeze=False)
+    any_repeat = False
     for ax, (p_ret, part) in zip(axes[0], parts, strict=True):
         for i, (feature, g) in enumerate(part.groupby("feature", sort=False)):
             x = g.p_switch + (i - 2) * 0.012
             err = [g.lift_pct - g.ci_low, g.ci_high - g.lift_pct]
-            ax.errorbar(x, g.lift_pct, yerr=err, marker="o", capsize=3, label=feature)
+            line = ax.errorbar(x, g.lift_pct, yerr=err, marker="o", capsize=3, label=feature)
+            repeat = ~g["distinct"].astype(bool) if "distinct" in g else pd.Series(False, g.index)
+            if repeat.any():
+                any_repeat = True
+                color = line.lines[0].get_color()
+                ax.plot(x[repeat], g.lift_pct[repeat], "o", color=color, mfc="white", zorder=3)
         ax.axhline(0, color="grey", lw=1)
         ax.set(
             title=f"p_return = {p_ret:.2f}",
@@ -170,6 +178,9 @@ def plot_context_sweep(sweep: pd.DataFrame, title: str):
             ylabel="MRR-sale lift over MLR (%)",
         )
     axes[0, -1].legend(title="feature added", loc="upper left", bbox_to_anchor=(1.01, 1))
+    if any_repeat:
+        fig.text(0.01, 0.01, "hollow: the same log as an earlier grid point, shown again",
+                 fontsize="small")
     fig.suptitle(title)
     fig.tight_layout()
     return fig
