@@ -5,6 +5,7 @@ import pytest
 from scipy.stats import norm
 
 from rankaudit.runs.decision import ALPHA, NOT_RESOLVED, RESOLVED_BELOW, effect_verdict
+from rankaudit.ties.evaluate import evaluate
 from rankbook.audit.bootstrap import row_bootstrap, rule_intervals
 from rankbook.audit.uncalibrated import abs_interval, uncalibrated_outcomes
 from rankbook.data.candidates import CandidateRows
@@ -174,3 +175,22 @@ def test_residual_diagnosis_measures_the_anti_popularity_ranking():
         residual_diagnosis(
             rows, {"residualized": residual, "weighted": overlap + 1, "popularity": pop}, k=3
         )
+
+
+def test_rule_intervals_record_the_spread_of_each_change_for_its_power():
+    """``delta_sd`` is the sd (ddof 1) of the per-row change rule minus input order and
+    ``n_rows`` the rows, so a page can power the change's test at a stated effect."""
+    rows, scores = _rows()
+    recs = rule_intervals(rows, scores, k=3, seed=0, n_boot=100)
+    by = {(r["score"], r["tie_rule"], r["metric"]): r for r in recs}
+    per_row = {
+        rule: evaluate(scores["tied"], rows.labels, k=3, ties=rule, seed=0,
+                       user_ids=rows.user_ids, item_ids=rows.item_ids)["ndcg@3"].to_numpy()
+        for rule in ("input_order", "hash")
+    }
+    change = per_row["hash"] - per_row["input_order"]
+    h = by[("tied", "hash", "ndcg10")]
+    assert h["n_rows"] == len(change)
+    assert h["delta_sd"] == pytest.approx(float(np.std(change, ddof=1)), rel=1e-12)
+    assert h["delta_sd"] > 0
+    assert by[("untied", "hash", "ndcg10")]["delta_sd"] == 0.0  # no row moves

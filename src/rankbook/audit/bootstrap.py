@@ -101,8 +101,11 @@ def rule_intervals(
     minus input order, 0 for input order itself), ``delta_ci_low``/``delta_ci_high`` and
     ``delta_p``, the interval and two-sided p-value of the change from the same draws
     (:func:`rankaudit.runs.significance.dual_interval_test`; a change of rounding alone, no row
-    moving by more than :data:`ROUNDING`, has ``p = 1`` and an interval that includes 0). Hash
-    runs use ``seed`` (the single hash run of Table 2); the bootstrap uses ``seed`` as well.
+    moving by more than :data:`ROUNDING`, has ``p = 1`` and an interval that includes 0),
+    ``delta_sd`` the standard deviation (ddof 1) of the per-row change and ``n_rows`` the rows,
+    from which a page computes the power of the change's test at a stated effect
+    (:func:`rankbook.ranking.power.power_paired`). Hash runs use ``seed`` (the single hash run
+    of Table 2); the bootstrap uses ``seed`` as well.
     """
     names, columns = [], []
     for name, s in scores.items():
@@ -125,6 +128,7 @@ def rule_intervals(
     draws = row_bootstrap_draws(np.hstack([levels, deltas]), n_boot=n_boot, seed=seed)
     j = len(names)
     lo, hi = np.quantile(draws[:, :j], [ALPHA / 2, 1.0 - ALPHA / 2], axis=0)
+    delta_sd = deltas.std(axis=0, ddof=1)
     out = []
     for i, (score, rule, metric) in enumerate(names):
         dlo, dhi, dp = dual_interval_test(draws[:, j + i], alpha=ALPHA)
@@ -142,6 +146,8 @@ def rule_intervals(
                 "delta_ci_low": dlo,
                 "delta_ci_high": dhi,
                 "delta_p": dp,
+                "delta_sd": float(delta_sd[i]),
+                "n_rows": int(levels.shape[0]),
                 "n_boot": int(n_boot),
             }
         )

@@ -1,15 +1,18 @@
 """Chapter 05's computed words: the sign of attribute overlap's move from input order to hash
 and its verdict against the paper's direction (the row bootstrap's interval and p-value of the
 move, :func:`rankaudit.runs.decision.effect_verdict` as a family of one, then
-:func:`~rankaudit.runs.decision.claim_verdict`: "agrees with the paper" only when resolved on
-the paper's side), the hash-vs-expectation verdicts (overlap's recorded ``verdict``, the book's
-one expectation rule ``|z| <= z_agree``; every family read at once against
-:func:`~rankaudit.runs.decision.family_z` of their number), the prevalence and move
+:func:`~rankaudit.runs.decision.claim_verdict` at the test's power at the paper's own gap,
+:func:`direction_power`: "agrees with the paper" only when resolved on the paper's side,
+"contradicts" only when the other side is resolved at power of at least ``MIN_POWER``, and a
+verdict not resolved carries its power), the hash-vs-expectation verdicts (overlap's
+recorded ``verdict``, the book's one expectation rule ``|z| <= z_agree``; every family read
+at once against :func:`~rankaudit.runs.decision.family_z` of their number), the prevalence and move
 comparisons between score families, the concept-sparsity sweep against the paper's gap,
 popularity at four decimals, and input order against the optimistic bound (to a stated
 tolerance).
 
-Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`), and
+:func:`direction_power`.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from rankaudit.runs.decision import (
     expectation_verdict,
     family_z,
 )
+from rankbook.ranking.power import power_paired
+from rankbook.report.decision import verdict_with_power
 from rankbook.report.prose import (
     comparison_word,
     count_phrase,
@@ -36,7 +41,7 @@ from rankbook.report.prose import (
 )
 from rankbook.report.prose_rules import threshold_word
 
-__all__ = ["DEPENDS", "words"]
+__all__ = ["DEPENDS", "direction_power", "words"]
 
 
 def _t2(results: Mapping[str, Any], score: str, rule: str) -> int:
@@ -79,18 +84,38 @@ def _tie(results: Mapping[str, Any], score: str) -> float:
     return float(results["prevalence"][_index(results, "prevalence", score)]["relevant_tie"])
 
 
-def _direction_verdict(results: Mapping[str, Any]) -> str:
-    """Overlap's move (Δ = hash − input order) against the paper's direction: the row
-    bootstrap's CI and p-value of Δ (one comparison, so ``p_holm = p``) give the effect verdict;
-    the paper claims the side of minus its gap (input order minus hash). No power is recorded,
-    so an opposite result reads "not resolved" (never "contradicts")."""
+def _direction(results: Mapping[str, Any]) -> tuple[str, str]:
+    """``(claimed, reached)`` for overlap's move (Δ = hash − input order): the row bootstrap's
+    CI and p-value of Δ (one comparison, so ``p_holm = p``) give the effect verdict reached; the
+    paper claims the side of minus its gap (input order minus hash)."""
     boot = results["row_bootstrap"][_boot(results, "overlap")]
     p = float(boot["delta_p"])
     reached = effect_verdict(
         float(boot["delta"]), float(boot["delta_ci_low"]), float(boot["delta_ci_high"]), p, p
     )
     claimed = RESOLVED_BELOW if float(results["paper_overlap"]["gap"]) > 0 else RESOLVED_ABOVE
-    return claim_verdict(claimed, reached, None)
+    return claimed, reached
+
+
+def direction_power(results: Mapping[str, Any]) -> float | None:
+    """The power of the test of overlap's move at the paper's own gap (Cohen, 1988):
+    :func:`rankbook.ranking.power.power_paired` with ``delta`` the paper's input order minus
+    hash, ``sd`` the per-row change's ``delta_sd`` and ``n`` its ``n_rows``, at the book's
+    level (one comparison). None when no row moves (``delta_sd`` 0: no test to power)."""
+    boot = results["row_bootstrap"][_boot(results, "overlap")]
+    sd = float(boot["delta_sd"])
+    if sd <= 0:
+        return None
+    return power_paired(float(results["paper_overlap"]["gap"]), sd, int(boot["n_rows"]))
+
+
+def _direction_verdict(results: Mapping[str, Any]) -> str:
+    """Overlap's move against the paper's direction (:func:`~rankaudit.runs.decision.
+    claim_verdict` at :func:`direction_power`), with that power when it is not resolved
+    (:func:`rankbook.report.decision.verdict_with_power`)."""
+    claimed, reached = _direction(results)
+    power = direction_power(results)
+    return verdict_with_power(claim_verdict(claimed, reached, power), power)
 
 
 def _family_within(results: Mapping[str, Any]) -> list[bool]:
@@ -136,7 +161,11 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             float(boot["delta_p"]), int(boot["n_boot"]), unit="bootstrap resamples", sides=2
         ),
         "ov_verdict": str(ov["verdict"]),
-        "within_2se_phrase": count_phrase(sum(within), len(agree), "families"),
+        # the clause with the verb the page puts after it, agreeing with the count
+        "within_2se_phrase": count_phrase(
+            sum(within), len(agree), "families", verb=("agrees", "agree")
+        ),
+        "within_2se_families": count_phrase(sum(within), len(agree), "families"),
         "outside_2se": flag_word(
             not outside,
             words=("every family agrees", f"outside: {list_phrase(outside, empty='none')}"),
@@ -191,6 +220,12 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  #
         *[("table2", _t2(results, s, "optimistic"), "ndcg10") for s in scores],
         ("family_spread", None, "ndcg10_range"),
         ("row_bootstrap", _boot(results, "overlap"), "delta_p"),
+        *[  # the power decides the words only when the paper's side is not what was reached
+            ("row_bootstrap", _boot(results, "overlap"), field)
+            for field in ("delta_sd", "n_rows")
+            if _direction(results)[0] != _direction(results)[1]
+            and float(results["row_bootstrap"][_boot(results, "overlap")]["delta_sd"]) > 0
+        ],
         *[("hash_vs_expected", i, "z") for i in _deciding_z(results)],
         ("hash_vs_expected", _index(results, "hash_vs_expected", "overlap"), "verdict"),
         ("prevalence", _index(results, "prevalence", "overlap"), "relevant_tie"),
