@@ -73,6 +73,7 @@ def table1_views(
     *,
     n_perm: int,
     unit: str = "permutations",
+    sides: int = 1,
     paper: Mapping[str, float],
     paper_online: Mapping[str, float],
     extra: Mapping[str, Sequence[Any]] | None = None,
@@ -95,7 +96,7 @@ def table1_views(
     def p(value: Any) -> str:
         if value is None or pd.isna(value):
             return "—"
-        return p_value_phrase(float(value), n_perm, unit=unit).removeprefix("p = ")
+        return p_value_phrase(float(value), n_perm, unit=unit, sides=sides).removeprefix("p = ")
 
     lifts = pd.DataFrame(
         {

@@ -99,16 +99,25 @@ def _smallest(results: Mapping[str, Any]) -> int:
     return min(rows, key=lambda i: results["power"][i]["lift_pct"])
 
 
+def _p_phrase(p: float, n_boot: int) -> str:
+    """A Table 1 row's p-value in words: the two-sided p-value of its ``n_boot`` paired
+    bootstrap resamples (:func:`rankaudit.runs.significance.paired_bootstrap_test`), whose
+    floor is ``2 / (n_boot + 1)``."""
+    return p_value_phrase(p, n_boot, unit="bootstrap resamples", sides=2)
+
+
 def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     n_boot = results["params"]["n_boot"]
     for name, key in (("P1", "p1"), ("P2", "p2")):
         r = _row(results, name)
         out[f"lift_phrase_{key}"] = signed_phrase(r["lift_pct"])
-        out[f"p_phrase_{key}"] = p_value_phrase(r["p_value"], n_boot)
+        out[f"p_phrase_{key}"] = _p_phrase(r["p_value"], n_boot)
         out[f"verdict_{key}"] = str(r["verdict"])
     feats = [results["table1"][i] for i in _features(results)]
     sig = [r for r in feats if _excludes(r)]
-    out["sig_rows_cap"] = count_phrase(len(sig), len(feats), "feature rows").capitalize()
+    out["sig_rows_cap"] = count_phrase(
+        len(sig), len(feats), "feature rows", verb=("has", "have")
+    ).capitalize()
     out["rows_sig"] = (
         ", ".join(f"{r['variant']} vs {r['baseline']} ({r['lift_pct']:+.2f}%)" for r in sig)
         or "none"
@@ -134,7 +143,7 @@ def _oracle_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         out["best_share"], out["best_share_row"] = "not computed", "no oracle"
         return
     o = _row(results, oracle)
-    p = p_value_phrase(o["p_value"], results["params"]["n_boot"])
+    p = _p_phrase(o["p_value"], results["params"]["n_boot"])
     out["oracle_sentence"] = (
         f"MRR-sale {signed_phrase(o['lift_pct'])} over MLR (95% CI {o['ci_low']:.2f} to "
         f"{o['ci_high']:.2f}, {p})"
@@ -239,7 +248,7 @@ def claim_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         f" ({', '.join(contra)})" if contra else ""
     )
     out["holm_phrase"] = count_phrase(
-        sum(c["p_holm"] <= ALPHA for c in claims), n, "p-values"
+        sum(c["p_holm"] <= ALPHA for c in claims), n, "p-values", verb=("stays", "stay")
     ).capitalize()
     book = [c for c in results["paired_claims"] if c["source"] == "book"]
     out["book_claims"] = "; ".join(f"{c['claim']}: {claim_verdict(c)}" for c in book) or "none"
