@@ -10,7 +10,9 @@ oppositely a paired test resolves in both (each side's verdict from
 from :func:`rankaudit.runs.decision.swap_verdict`), and how many trained models are resolved
 above the random floor on the full catalog (:func:`~rankaudit.runs.decision.direction_verdict`).
 
-Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`), and
+:func:`largest_move` and :func:`float16_maxima`, the names chosen by a maximum with their
+numbers (the page glues those numbers from them, so each name is chosen once).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from rankaudit.runs.decision import (
 )
 from rankbook.report.prose import count_phrase, list_phrase, same_word, signed_phrase
 
-__all__ = ["DEPENDS", "words"]
+__all__ = ["DEPENDS", "float16_maxima", "largest_move", "words"]
 
 
 def _expected_float64(results: Mapping[str, Any]) -> list[int]:
@@ -53,13 +55,18 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "best_full": full,
         "best_sampled": sampled,
         "best_same": same_word(full, sampled),
-        "models_moved": count_phrase(_n_moved(results), n_models, "models"),
+        "models_moved": count_phrase(
+            _n_moved(results), n_models, "models", verb=("changes", "change")
+        ),
         "settled_places": count_phrase(
             sum(bool(results["place_settled"][i]["settled"]) for i in _settled_f64(results)),
             n_models,
-            "places",
+            "places on the full catalog",
+            verb=("is", "are"),
         ),
-        "unsettled_places": count_phrase(len(_unsettled_models(results)), n_models, "places"),
+        "unsettled_places": count_phrase(
+            len(_unsettled_models(results)), n_models, "places", verb=("stops", "stop")
+        ),
         **_largest(results),
         **_swap_words(results),
         **_floor_words(results),
@@ -149,12 +156,12 @@ def _f16_rises(results: Mapping[str, Any]) -> list[tuple[str, float]]:
     ]
 
 
-def _largest(results: Mapping[str, Any]) -> dict[str, str]:
-    """The names chosen by a maximum: the (protocol, model) whose NDCG@10 moves most from the
-    expectation to input order at float64 (first in (protocol, model) order on a tie), and in
-    float16 on the full catalog the model whose tie prevalence rises most over float64 (and that
-    rise in percentage points, :func:`rankbook.report.prose.signed_phrase`) and the one with the
-    largest |input order - expected| (first in sweep order on a tie)."""
+def largest_move(results: Mapping[str, Any]) -> dict[str, Any]:
+    """The (protocol, model) whose NDCG@10 moves most from the expectation to input order at
+    float64 (first in (protocol, model) order on a tie): ``worst_protocol``, ``worst_model``
+    and that move, ``worst_gap`` (input order minus expected). Reads ``results["metrics"]``
+    only, so the page can call it on its metric lines before it writes its results file: the
+    name in the words and the number beside it come from this one choice."""
     ndcg = {
         (m["protocol"], m["model"], m["ties"]): float(m["ndcg10"])
         for m in (
@@ -163,17 +170,44 @@ def _largest(results: Mapping[str, Any]) -> dict[str, str]:
         )
     }
     keys = sorted({(p, m) for p, m, _ in ndcg})
-    worst = max(keys, key=lambda k: abs(ndcg[(*k, "input_order")] - ndcg[(*k, "expected")]))
-    at16 = [results["precision_sweep"][i] for i in _float16(results)]
+    gaps = {k: ndcg[(*k, "input_order")] - ndcg[(*k, "expected")] for k in keys}
+    worst = max(keys, key=lambda k: abs(gaps[k]))
+    return {"worst_protocol": worst[0], "worst_model": worst[1], "worst_gap": gaps[worst]}
+
+
+def float16_maxima(results: Mapping[str, Any]) -> dict[str, Any]:
+    """In float16 on the full catalog: the model whose tie prevalence rises most over float64
+    (first in sweep order on a tie), ``f16_model``, that rise ``f16_rise`` (a share) and its two
+    prevalences ``f16_prev``/``f16_prev_f64``; and the model with the largest |input order -
+    expected|, ``f16_gap_model``, with that gap ``f16_gap``. Reads ``results["precision_sweep"]``
+    only (the page calls it on the same records before writing them): each name and the
+    numbers beside it come from this one choice."""
+    sweep = results["precision_sweep"]
+    at64 = {sweep[i]["model"]: float(sweep[i]["prevalence"]) for i in _float16(results, "float64")}
+    at16 = [sweep[i] for i in _float16(results)]
     rise_model, rise = max(_f16_rises(results), key=lambda mr: mr[1])
+    f16 = next(r for r in at16 if r["model"] == rise_model)
+    gap16 = max(at16, key=lambda r: abs(float(r["gap_input_order_vs_expected"])))
     return {
-        "worst_protocol": worst[0],
-        "worst_model": worst[1],
         "f16_model": rise_model,
-        "f16_rise": signed_phrase(100 * rise, " percentage points", digits=1),
-        "f16_gap_model": max(at16, key=lambda r: abs(float(r["gap_input_order_vs_expected"])))[
-            "model"
-        ],
+        "f16_rise": rise,
+        "f16_prev": float(f16["prevalence"]),
+        "f16_prev_f64": at64[rise_model],
+        "f16_gap_model": gap16["model"],
+        "f16_gap": float(gap16["gap_input_order_vs_expected"]),
+    }
+
+
+def _largest(results: Mapping[str, Any]) -> dict[str, str]:
+    """The names :func:`largest_move` and :func:`float16_maxima` chose, and the float16 rise in
+    percentage points in words (:func:`rankbook.report.prose.signed_phrase`)."""
+    move, f16 = largest_move(results), float16_maxima(results)
+    return {
+        "worst_protocol": move["worst_protocol"],
+        "worst_model": move["worst_model"],
+        "f16_model": f16["f16_model"],
+        "f16_rise": signed_phrase(100 * f16["f16_rise"], " percentage points", digits=1),
+        "f16_gap_model": f16["f16_gap_model"],
     }
 
 
