@@ -149,3 +149,105 @@ def test_a_chapters_default_level_is_the_decision_modules(stem):
                 "alpha"
             ]:
                 assert ast.literal_eval(node.value) == ALPHA, f"{stem}: alpha is not ALPHA"
+
+
+# --- a count phrase and its verb: the verb agrees with the count (count_phrase(..., verb=)) ---
+
+#: plural verbs a page might type after a glued count ("3 of 6 families agree"): each breaks
+#: at a count of one ("1 of 6 families agree"), so the verb belongs in the glued clause.
+PLURAL_VERBS = frozenset(
+    "are were have agree exceed move cover stay remain lie show include exclude differ reach "
+    "need fail hold change fall rise lose gain match depart keep give".split()
+)
+_ROLE_THEN_WORD = re.compile(r"\{glue:text\}`([A-Za-z0-9_]+)`\s+([A-Za-z]+)")
+
+
+def _is_count_without_verb(node: ast.AST) -> bool:
+    """``count_phrase(...)`` without ``verb=`` (also under ``.capitalize()`` and the like)."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "id", getattr(node.func, "attr", None)) == "count_phrase"
+        and not any(k.arg == "verb" for k in node.keywords)
+    )
+
+
+def count_keys(source: str) -> set[str]:
+    """The words a words module builds as a bare count phrase (no verb): the keys of dict
+    displays and of ``out["key"] = ...`` whose value is ``count_phrase(...)`` without ``verb``."""
+    keys = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            pairs = zip(node.keys, node.values, strict=True)
+            keys |= {k.value for k, v in pairs if isinstance(k, ast.Constant) and
+                     _is_count_without_verb(v)}
+        elif isinstance(node, ast.Assign) and _is_count_without_verb(node.value):
+            for t in node.targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant):
+                    keys.add(t.slice.value)
+    return keys
+
+
+def typed_verbs_in_module(source: str) -> list[str]:
+    """f-strings of a words module that put a typed plural verb right after a bare count
+    phrase: ``f"{count_phrase(k, n, 'points')} have ..."``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        parts = node.values
+        for a, b in zip(parts, parts[1:], strict=False):
+            if (
+                isinstance(a, ast.FormattedValue)
+                and _is_count_without_verb(a.value)
+                and isinstance(b, ast.Constant)
+                and (b.value.split() or [""])[0] in PLURAL_VERBS
+            ):
+                found.append(b.value.split()[0])
+    return found
+
+
+def typed_verbs_after_counts(markdown: str, keys: set[str]) -> list[str]:
+    """``{glue:text}`key` verb`` in a page's prose where ``key`` is a bare count phrase and
+    ``verb`` a typed plural verb."""
+    prose = _CODE.sub(" ", markdown)
+    return [
+        f"{m.group(1)} {m.group(2)}"
+        for m in _ROLE_THEN_WORD.finditer(prose)
+        if m.group(1) in keys and m.group(2) in PLURAL_VERBS
+    ]
+
+
+def test_the_verb_scan_catches_a_typed_verb_after_a_count():
+    module = (
+        "def words(r):\n"
+        "    out = {'n_ok': count_phrase(1, 6, 'families'),\n"
+        "           'n_is': count_phrase(1, 6, 'families', verb=('is', 'are')),\n"
+        "           'cap': count_phrase(1, 6, 'rows').capitalize()}\n"
+        "    out['late'] = count_phrase(1, 2)\n"
+        "    out['head'] = f\"{count_phrase(1, 6, 'points')} have a CI\"\n"
+        "    return out\n"
+    )
+    assert count_keys(module) == {"n_ok", "cap", "late"}
+    assert typed_verbs_in_module(module) == ["have"]
+    page = (
+        "By it {glue:text}`n_ok` agree, {glue:text}`n_is` sensitive; {glue:text}`cap` of the\n"
+        "rows; {glue:text}`late`\nare decided.\n```{code-cell} ipython3\n"
+        "x = '{glue:text}`n_ok` agree'\n```\n"
+    )
+    assert typed_verbs_after_counts(page, count_keys(module)) == ["n_ok agree", "late are"]
+
+
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_no_typed_plural_verb_after_a_glued_count(stem):
+    """A count phrase followed by a verb is one glued clause whose verb agrees with the count
+    (``count_phrase(k, n, noun, verb=(singular, plural))``), in the page and in its words."""
+    module = sorted(PAGE_WORDS.glob(f"ch{stem[:2]}_*.py"))
+    if not module:
+        pytest.skip(f"{stem} has no words module")
+    source = module[0].read_text(encoding="utf-8")
+    markdown = (NOTEBOOKS / f"{stem}.md").read_text(encoding="utf-8")
+    found = typed_verbs_after_counts(markdown, count_keys(source))
+    found += [f"(words module) {v}" for v in typed_verbs_in_module(source)]
+    assert not found, f"{stem}: a typed verb after a glued count breaks at one: {found}"

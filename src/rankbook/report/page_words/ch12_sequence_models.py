@@ -160,7 +160,7 @@ def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
         if covers_word(r["ci_low"], r["ci_high"], r["paper_lift_pct"]) == "includes zero"
     ]
     out["positive_phrase"] = count_phrase(
-        sum(r["lift_pct"] > 0 for r in listed), n, "paper rows"
+        sum(r["lift_pct"] > 0 for r in listed), n, "paper rows", verb=("has", "have")
     ).capitalize()
     out["up_phrase"] = count_phrase(len(up), n)
     out["down_phrase"] = count_phrase(len(down), n)

@@ -1,6 +1,7 @@
 """Chapter 13's computed words: whether its Amazon rows and scores are chapter 06's (their
 fingerprints equal), the input-order checklist's permutation-test status, and how many audits
-are sensitive to the tie rule (NDCG@10 range across rules above the stated ``tolerance``).
+are sensitive to the tie rule (NDCG@10 range across rules above the stated ``tolerance``), as
+clauses whose verb agrees with the count (``count_phrase(..., verb=...)``).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -29,19 +30,22 @@ def _same_rows_note(ours: str, theirs: str | None) -> str:
 def words(results: Mapping[str, Any]) -> dict[str, str]:
     """The words chapter 13 glues, from its results dict alone."""
     invariant = results[_STABLE]["permutation_test"]["facts"]["is_invariant"]
+    n_sensitive = sum(
+        float(cl["sensitivity"]["facts"]["ndcg_range"]) > float(results["tolerance"])
+        for cl in results["checklist"].values()
+    )
+    n = len(results["checklist"])
     return {
         "same_rows_note": _same_rows_note(
             results["amazon_rows_fingerprint"], results["chapter06_rows_fingerprint"]
         ),
         "stable_perm_status": flag_word(invariant, _STATUS),
-        "sensitive_audits": count_phrase(
-            sum(
-                float(cl["sensitivity"]["facts"]["ndcg_range"]) > float(results["tolerance"])
-                for cl in results["checklist"].values()
-            ),
-            len(results["checklist"]),
-            "audits",
+        # each clause with the verb the page puts after it, agreeing with the count
+        "sensitive_audits": count_phrase(n_sensitive, n, "audits", verb=("is", "are")),
+        "sensitive_audits_exceed": count_phrase(
+            n_sensitive, n, "audits", verb=("exceeds", "exceed")
         ),
+        "sensitive_audits_move": count_phrase(n_sensitive, n, "audits", verb=("moves", "move")),
     }
 
 

@@ -166,7 +166,10 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             sum(float(v) > 0 for v in moved.values()), len(moved), "measures"
         ),
         "decided_ndcg10_pairs": count_phrase(
-            summary["tie_decided_pairs"][_KEY], n_systems * (n_systems - 1) // 2, "pairs"
+            summary["tie_decided_pairs"][_KEY],
+            n_systems * (n_systems - 1) // 2,
+            "pairs",
+            verb=("is", "are"),
         ),
         "widest_systems": list_phrase(_widest(board)),
         "widest_count": plural_phrase(len(_widest(board)), "system", "systems"),
@@ -175,10 +178,13 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         ),
         "p_naive_text": p_value_phrase(p_naive, params["n_perm"]),
         "decided_pairs": count_phrase(
-            summary["sim_tie_decided_pairs"][_KEY], n_sim * (n_sim - 1) // 2, "pairs"
+            summary["sim_tie_decided_pairs"][_KEY],
+            n_sim * (n_sim - 1) // 2,
+            "pairs",
+            verb=("is", "are"),
         ),
         "sim_full_intervals": count_phrase(
-            _n_full(sim["leaderboard"], n_sim), n_sim, "rank intervals"
+            _n_full(sim["leaderboard"], n_sim), n_sim, "rank intervals", verb=("covers", "cover")
         ),
         "ex1_spread_word": comparison_word(
             results["fewer_ties_exercise"]["trec_eval_spread_ndcg10"],
