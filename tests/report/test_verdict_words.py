@@ -1,0 +1,165 @@
+"""Verdict words of chapters 05, 10, 11 and 17 on small hand-made results: each follows the one
+decision standard (its family, its power, its p-value floor) and names what it chose once.
+
+The results here are built for the rule under test, not copied from a run: each test states
+the numbers that put a verdict on one side of its threshold and moves one of them across.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from rankaudit.runs.decision import (
+    AGREES,
+    CONTRADICTS,
+    NOT_RESOLVED,
+    RESOLVED_ABOVE,
+)
+from rankbook.ranking.power import power_paired
+from rankbook.report.page_words import ch05_movielens_audit as ch05
+from rankbook.report.page_words import ch10_intent_aware_features as ch10
+from rankbook.report.page_words import ch11_ablation as ch11
+from rankbook.report.page_words import ch17_real_recommenders as ch17
+from rankbook.report.tables import table1_views
+from tests.notebook_cells import NOTEBOOKS, code_cells
+from tests.report.test_projector_figures import _ablation_table
+
+# --- chapter 05: the direction claim carries the power of its test at the paper's gap ---
+
+
+def _ch05(delta: float, p: float, sd: float, n_rows: int) -> dict:
+    """Overlap's hash line with a change ``delta`` (hash - input order), its p-value (a CI dual
+    to it), the per-row spread ``sd`` over ``n_rows`` rows, and the paper's gap 0.6."""
+    lo, hi = (delta - 0.01, delta + 0.01) if p <= 0.05 else (-abs(delta) - 1, abs(delta) + 1)
+    line = dict(score="overlap", tie_rule="hash", metric="ndcg10", delta=delta,
+                delta_ci_low=lo, delta_ci_high=hi, delta_p=p, delta_sd=sd, n_rows=n_rows)
+    return {"row_bootstrap": [line], "paper_overlap": {"gap": 0.6}}
+
+
+def test_ch05_direction_power_is_the_paired_power_at_the_papers_gap():
+    r = _ch05(-0.1, 0.002, 0.5, 40)
+    assert ch05.direction_power(r) == pytest.approx(power_paired(0.6, 0.5, 40))
+    r["row_bootstrap"][0]["delta_sd"] = 0.0
+    assert ch05.direction_power(r) is None  # no row moves: no test to power
+
+
+def test_ch05_an_unresolved_direction_reads_with_its_power():
+    r = _ch05(-0.01, 0.4, 3.0, 12)  # a wide spread over few rows: low power at the paper's gap
+    power = ch05.direction_power(r)
+    assert power is not None and power < 0.8
+    assert ch05._direction_verdict(r) == f"{NOT_RESOLVED} (power {power:.2f})"
+
+
+def test_ch05_the_opposite_side_contradicts_only_with_power():
+    strong = _ch05(0.05, 0.002, 0.2, 400)  # hash above input order, resolved, high power
+    assert ch05._direction_verdict(strong) == CONTRADICTS
+    weak = copy.deepcopy(strong)
+    weak["row_bootstrap"][0].update(delta_sd=5.0, n_rows=10)
+    assert ch05._direction_verdict(weak).startswith(f"{NOT_RESOLVED} (power ")
+    assert ch05._direction_verdict(_ch05(-0.1, 0.002, 0.2, 400)) == AGREES
+
+
+# --- chapter 10: the sweep's verdicts count each distinct configuration once ---
+
+
+def _ch10(verdicts: list[str], *, repeat: bool = True) -> dict:
+    """A sweep of two features and the oracle on distinct configurations (one per verdict, at
+    ``p_return = 0``); with ``repeat``, the first configuration again at ``p_return = 0.9`` (a
+    repeated grid point, not distinct) and a last distinct one there (a copy of the last
+    configuration's rows, so the largest ``p_return`` has both ends of the ``p_switch`` grid)."""
+    rows = []
+    for c, v in enumerate(verdicts):
+        for feature in ("CosSim_Ref_emb", "CosSim_l5c", ch10.ORACLE):
+            verdict = RESOLVED_ABOVE if feature == ch10.ORACLE else v
+            rows.append(dict(feature=feature, p_switch=0.1 * c, p_return=0.0, lift_pct=1.0 + c,
+                             ci_low=-1.0, ci_high=3.0, share_returned=0.0, verdict=verdict,
+                             distinct=True))
+    if repeat:  # the first configuration again at the largest p_return
+        rows += [dict(r, p_return=0.9, distinct=False) for r in rows[:3]]
+        rows += [dict(r, p_return=0.9, p_switch=0.1 * (len(verdicts) - 1)) for r in rows[-6:-3]]
+    brand = {"ref_emb": 0.6, "ref_txt": 0.5, "last_click": 0.4}
+    return {"reference_check": {ch10._BRAND: brand}, "context_sweep": rows}
+
+
+def test_ch10_counts_distinct_points_by_their_family_verdicts():
+    w = ch10.words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))  # 3 distinct configurations
+    assert w["sweep_sig_phrase"].startswith(
+        f"2 of 6 distinct (feature, grid point) points are {RESOLVED_ABOVE}"
+    )
+    assert "(Holm within the 6 distinct feature points)" in w["sweep_sig_phrase"]
+    assert w["oracle_sig_phrase"].startswith(f"all 3 distinct points are {RESOLVED_ABOVE}")
+    assert w["sweep_sig_takeaway"].endswith(f"; 4 of 6 are {NOT_RESOLVED}")
+
+
+def test_ch10_a_count_of_one_takes_a_singular_verb():
+    one = _ch10([NOT_RESOLVED, NOT_RESOLVED])
+    one["context_sweep"][0]["verdict"] = RESOLVED_ABOVE
+    phrase = ch10.words(one)["sweep_sig_phrase"]
+    assert phrase.startswith(f"1 of 6 distinct (feature, grid point) points is {RESOLVED_ABOVE}")
+
+
+def test_ch10_a_repeated_grid_point_moves_no_count():
+    base = _ch10([RESOLVED_ABOVE, NOT_RESOLVED])
+    moved = copy.deepcopy(base)
+    for r in moved["context_sweep"]:
+        if not r["distinct"]:
+            r["verdict"] = NOT_RESOLVED
+    assert ch10.words(moved)["sweep_sig_phrase"] == ch10.words(base)["sweep_sig_phrase"]
+
+
+# --- chapter 11: a bootstrap p-value at its floor is two-sided ---
+
+
+def test_ch11_a_row_p_value_at_the_two_sided_floor_reads_as_a_bound():
+    assert ch11._p_phrase(2 / 1001, 1000) == "p ≤ 0.002 (1,000 bootstrap resamples)"
+    assert ch11._p_phrase(0.05, 1000) == "p = 0.050"
+
+
+def test_table1_views_reads_the_two_sided_floor_when_told():
+    table = _ablation_table().assign(p_value=[0.2, 2 / 5000])
+    records = [{"p_holm": 0.4, "share_of_oracle": 0.09}, {"p_holm": None, "share_of_oracle": None}]
+    one, _ = table1_views(table, records, n_perm=4999, paper={}, paper_online={})
+    two, _ = table1_views(table, records, n_perm=4999, sides=2, paper={}, paper_online={})
+    assert one.loc["MLR + Oracle_intent vs MLR", "p"] == "0.0004"
+    assert "≤ 0.0004 (4,999 permutations)" in two.loc["MLR + Oracle_intent vs MLR", "p"]
+
+
+# --- chapter 17: a model chosen by a maximum is chosen once, with its numbers ---
+
+
+def _ch17() -> dict:
+    sweep = []
+    for model, p64, p16, gap in (("a", 0.25, 0.5, 0.01), ("b", 0.5, 0.75, -0.05),
+                                 ("c", 0.0625, 0.125, 0.02)):
+        sweep.append(dict(model=model, protocol="full", precision="float64", prevalence=p64,
+                          gap_input_order_vs_expected=0.0))
+        sweep.append(dict(model=model, protocol="full", precision="float16", prevalence=p16,
+                          gap_input_order_vs_expected=gap))
+    metrics = []
+    for protocol, model, io, ex in (("full", "a", 0.5, 0.4), ("sampled", "b", 0.7, 0.4),
+                                    ("full", "b", 0.3, 0.3)):
+        metrics += [dict(protocol=protocol, model=model, ties="input_order", ndcg10=io),
+                    dict(protocol=protocol, model=model, ties="expected", ndcg10=ex)]
+    return {"precision_sweep": sweep, "metrics": metrics}
+
+
+def test_ch17_float16_maxima_name_a_model_with_its_own_numbers():
+    f16 = ch17.float16_maxima(_ch17())
+    # a and b both rise by exactly 0.25: the first in sweep order is chosen, with its own
+    # prevalences
+    assert (f16["f16_model"], f16["f16_prev_f64"], f16["f16_prev"]) == ("a", 0.25, 0.5)
+    assert f16["f16_rise"] == pytest.approx(f16["f16_prev"] - f16["f16_prev_f64"])
+    assert (f16["f16_gap_model"], f16["f16_gap"]) == ("b", -0.05)
+    move = ch17.largest_move(_ch17())
+    assert (move["worst_protocol"], move["worst_model"]) == ("sampled", "b")
+    assert move["worst_gap"] == pytest.approx(0.3)
+
+
+def test_ch17_chooses_no_model_by_a_maximum_of_its_own():
+    """The page glues the numbers of the model the words choose (largest_move,
+    float16_maxima), never a second choice made in a cell."""
+    cells = code_cells(NOTEBOOKS / "17_real_recommenders.md")
+    found = [c.number for c in cells if "idxmax" in c.source or "argmax" in c.source]
+    assert not found, f"chapter 17 chooses by a maximum in cells {found}"
