@@ -125,7 +125,8 @@ def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     lost = [r["variant"] for r in feats if r["p_value"] <= ALPHA < r["p_holm"]]
     out["holm_lost"] = (
         f'after Holm\'s adjustment across the feature rows (column "p (Holm)"), '
-        f"{', '.join(lost)} no longer {'stays' if len(lost) == 1 else 'stay'} at or below {ALPHA}"
+        f"{list_phrase(lost)} no longer {'stays' if len(lost) == 1 else 'stay'} at or below "
+        f"{ALPHA}"
         if lost
         else 'Holm\'s adjustment across the feature rows (column "p (Holm)") leaves every row '
         f"at or below {ALPHA} that was there before"
