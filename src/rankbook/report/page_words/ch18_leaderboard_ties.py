@@ -162,6 +162,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "naive_holm_text": "Holm-adjusted " + p_value_phrase(p_extreme),
         "sim_top": top,
         "sim_bottom": bottom,
+        "moved_ndcg10_places": count_phrase(
+            int(moved[_KEY]), n_systems, "places", verb=("moves", "move")
+        ),
         "moved_measures": count_phrase(
             sum(float(v) > 0 for v in moved.values()), len(moved), "measures"
         ),
