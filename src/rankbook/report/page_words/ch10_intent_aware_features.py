@@ -85,7 +85,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "emb_vs_lc": order_word(brand["ref_emb"], brand["last_click"], words=_OFTEN),
         "txt_vs_lc": order_word(brand["ref_txt"], brand["last_click"], words=_OFTEN),
         "oracle_sig_phrase": _verdict_clause(
-            oracle, "distinct points", f"the oracle's own {len(oracle):,} points"
+            oracle, "distinct oracle points", f"the oracle's own {len(oracle):,} points"
         ),
         "returned_share_word": share_word(max(r["share_returned"] for r in sweep)),
         "sweep_sig_phrase": _verdict_clause(feats, "distinct (feature, grid point) points", family),

@@ -13,7 +13,8 @@ The counts of moved places and of tie-decided pairs per measure are written by t
 under ``summary``, keyed ``ndcg10``/``ap``/``rr`` (counted from the leaderboard's ``rankings``
 and ``tie_decided_pairs``); rank intervals are read from the leaderboard itself.
 
-Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`), and
+:func:`n_resolved`, the number of pairs a leaderboard's test resolves (the page prints it).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from rankbook.report.prose import (
     plural_phrase,
 )
 
-__all__ = ["DEPENDS", "words"]
+__all__ = ["DEPENDS", "n_resolved", "words"]
 
 _MEASURE = "nDCG@10"
 _KEY = "ndcg10"  # the measure's snake_case key in ``summary``
@@ -124,6 +125,13 @@ def _resolved(pair: Mapping[str, Any], alpha: float) -> bool:
         return False
     verdict = direction_verdict(float(pair["diff"]), float(pair["p_holm"]), alpha=alpha)
     return verdict != NOT_RESOLVED
+
+
+def n_resolved(pairs: list[Mapping[str, Any]], alpha: float, measure: str = _MEASURE) -> int:
+    """How many of a leaderboard's ``pairs`` on ``measure`` have their Holm-adjusted difference
+    resolved at ``alpha`` (:func:`rankaudit.runs.decision.direction_verdict`): the count a page
+    prints beside its pairs table, by the rule of the page words."""
+    return sum(_resolved(r, alpha) for r in pairs if r["measure"] == measure)
 
 
 def _extreme_unresolved(results: Mapping[str, Any]) -> bool:
