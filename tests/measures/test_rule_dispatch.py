@@ -139,7 +139,7 @@ def test_a_rule_without_a_common_order_has_no_key():
     for name in ("expected", "pessimistic", "optimistic"):
         with pytest.raises(ValueError, match="no common sort key"):
             tie_keys(batch, name)
-    with pytest.raises(ValueError, match="no list kernel"):
+    with pytest.raises(ValueError, match="not an envelope rule"):
         envelope_role("random")
     with pytest.raises(ValueError, match="does not fix an order"):
         RULES["expected"].kernel_mode  # noqa: B018
@@ -152,7 +152,7 @@ def test_an_unknown_row_kernel_mode_is_an_error():
 
     n, m = scores.shape
     disc, c1, c2 = discount_tables(3, m)
-    tables = RowTables(disc, c1, c2, np.zeros(1), np.zeros(1), m)
+    tables = RowTables(disc, c1, c2, np.zeros(1), np.zeros(1), m, np.ones(m + 1))
     out = RowOutput(
         *(np.empty(n) for _ in range(3)), *(np.empty(0) for _ in range(3)), np.empty(n, np.bool_)
     )

@@ -33,6 +33,7 @@ from rankaudit.measures.row_support import (
     RowTables,
     discount_tables,
     harmonic_tables,
+    log2_table,
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule, rule
 from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
@@ -153,8 +154,11 @@ def evaluate(
         "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too), computed by the
         kernels of :func:`rankaudit.runs.evaluate_run` with every candidate judged (labels
         are then whole-number grades; relevant = label >= 1; ``ideal_labels`` give R, N and
-        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used;
-        ``ties="random"`` and ``return_variance`` belong to the default measures;
+        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used; every rule
+        applies: ``ties="random"`` orders each tie block by the same draws as the default
+        measures (:func:`rankaudit.measures.row_sampled.random_tie_keys`; with
+        ``n_repeats > 1`` a ``str(measure)_std`` column each), while ``return_variance``
+        belongs to the default measures;
         ``pessimistic`` / ``optimistic`` bound each measure by its own utility, and
         ``pessimistic <= expected <= optimistic`` holds exactly (the same bits where no tie
         moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
@@ -204,9 +208,9 @@ def evaluate(
     seed = check_seed(seed)
     empty = check_empty_policy(empty)
     n_repeats = check_count(n_repeats, "n_repeats", RANDOM_REPEATS)
-    if n_repeats != 1 and ties != "random":
+    if n_repeats != 1 and rule(ties).order != "sample":
         raise ValueError(f"n_repeats={n_repeats} applies only to ties='random' (got ties={ties!r})")
-    if return_variance and ties != "expected":
+    if return_variance and rule(ties).order != "expected":
         raise ValueError(
             "return_variance=True applies only to ties='expected' "
             "(ties='random' with n_repeats > 1 reports *_std columns)"
@@ -230,13 +234,14 @@ def evaluate(
         )
 
     if measures is not None:
-        if return_variance or n_repeats != 1:
-            raise ValueError("return_variance and n_repeats apply to the default measures only")
+        if return_variance:
+            raise ValueError("return_variance applies to the default measures only")
+        parsed = parse_measures(measures)
         values, has_rel = evaluate_measures(
-            batch, parse_measures(measures), ties, seed=seed, ideal_labels=ideal_labels
+            batch, parsed, ties, seed=seed, ideal_labels=ideal_labels, n_repeats=n_repeats
         )
         frame = _to_frame(batch, values, has_rel, empty)
-        frame.attrs.update(ties=ties, measures=list(values))
+        frame.attrs.update(ties=ties, measures=[str(m) for m in parsed])
         return frame
     values, has_rel = evaluate_batch(
         batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
@@ -275,7 +280,7 @@ def evaluate_batch(
     expected = declared.order == "expected"
     sample = declared.order == "sample"
     h1, h2 = harmonic_tables(max_len) if expected else (_EMPTY, _EMPTY)
-    tables = RowTables(disc, cum1, cum2, h1, h2, max_len)
+    tables = RowTables(disc, cum1, cum2, h1, h2, max_len, log2_table(k, max_len))
     rows = RowBatch(*batch.kernel_layout(), batch.scores, batch.labels)
     extra = (expected and return_variance) or (sample and n_repeats > 1)
     width = n if extra else 0
