@@ -171,3 +171,37 @@ def test_a_declaration_is_checked():
         TieRule("x", "x", "bound", "x", rows=True, runs=True)
     with pytest.raises(ValueError, match="already declared"):
         rules.register_rule(RULES["hash"])
+
+
+def test_the_row_kernels_inner_dispatch_refuses_an_unknown_mode():
+    """Behind the kernel's entry check, the per-item rank and the sort path raise on a mode
+    they do not know rather than ranking by another rule."""
+    from rankaudit.measures.row_ordered import _rank_of, _sorted_ranks
+
+    scores = np.array([1.0, 1.0, 1.0, 0.0])
+    labels = np.array([1.0, 1.0, 0.0, 1.0])
+    z = np.zeros(4, np.int64)
+    h = np.uint64(0)
+    for mode in (KEY + 1, -1):
+        with pytest.raises(ValueError, match="unknown tie mode"):
+            _rank_of(scores, labels, 0, 4, 1, mode, h, z, z, z)
+        with pytest.raises(ValueError, match="unknown tie mode"):
+            ranks, gains = np.empty(4, np.int64), np.empty(4)
+            _sorted_ranks(scores, labels, 0, 4, mode, h, z, z, z, ranks, gains)
+
+
+def test_list_evaluation_and_rank_candidates_refuse_an_order_they_do_not_know(monkeypatch):
+    """A declaration whose order no dispatch knows (one that slipped past TieRule's own check)
+    is an error in the list core and in rank_candidates, never another rule's value."""
+    from rankaudit.measures.list_evaluate import evaluate_lists
+
+    odd = TieRule("odd", "x", "key", "x", rows=True, runs=True, key=lambda ctx: ctx.position())
+    object.__setattr__(odd, "order", "shuffle")
+    monkeypatch.setitem(RULES, "odd", odd)
+    assert odd.deterministic is False
+    scores, labels = _rows()
+    with pytest.raises(ValueError, match="order='shuffle'"):
+        evaluate_lists(None, None, [], "odd", 1)
+    monkeypatch.setattr(TieRule, "deterministic", property(lambda self: True))
+    with pytest.raises(ValueError, match="does not know order='shuffle'"):
+        rank_candidates(scores, labels, ties="odd")

@@ -100,10 +100,12 @@ def _rank_of(
             elif mode == HASH:
                 hj = hash_order_key_nb(row_key, item_keys[a + j])
                 cnt += (hj < hp) or (hj == hp and item_codes[a + j] < item_codes[a + p])
-            else:  # KEY (the kernel refuses any other mode)
+            elif mode == KEY:
                 kj = order_keys[a + j]
                 kp = order_keys[a + p]
                 cnt += (kj < kp) or (kj == kp and j < p)
+            else:  # never another rule's rank (row_ordered_kernel refuses it before the loop)
+                raise ValueError("row kernels: unknown tie mode")
     return cnt + 1, bad
 
 
@@ -166,7 +168,7 @@ def _sorted_ranks(
                         ranks[m] = b + q + 1
                         gains[m] = lab
                         m += 1
-            else:  # HASH: order by (key, item code) within the block
+            elif mode == HASH:  # order by (key, item code) within the block
                 t = e - b
                 hs = np.empty(t, np.uint64)
                 for q in range(t):
@@ -195,6 +197,8 @@ def _sorted_ranks(
                         m += 1
                 if m - r0 > 1:
                     sort_by_rank(ranks[r0:m], gains[r0:m], m - r0)
+            else:  # never another rule's ranks (row_ordered_kernel refuses it before the loop)
+                raise ValueError("row kernels: unknown tie mode")
         b = e
     return m
 
