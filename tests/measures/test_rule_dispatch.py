@@ -15,6 +15,7 @@ from rankaudit.measures import rules
 from rankaudit.measures.list_evaluate import envelope_role
 from rankaudit.measures.row_ordered import KEY, row_ordered_kernel
 from rankaudit.measures.rules import RULES, TieRule
+from rankaudit.options import PermutationOptions
 from rankaudit.runs.evaluate import audit_run, evaluate_run
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
@@ -103,7 +104,9 @@ def test_a_registered_rule_reaches_the_run_api_and_the_checklist(reversed_rule):
     scores, labels = _rows(5)
     rows_item = next(
         i
-        for i in checklist(scores, labels, ties=reversed_rule, n_permutations=2).items
+        for i in checklist(
+            scores, labels, ties=reversed_rule, permutation=PermutationOptions(2)
+        ).items
         if i.key == "tie_breaking"
     )
     assert "reverse input order" in rows_item.answer and rows_item.status == "warn"
@@ -125,7 +128,7 @@ def test_an_unknown_rule_is_an_error_everywhere(name):
         lambda: tie_keys(batch, name),
         lambda: row_tie_keys(rows, name),
         lambda: envelope_role(name),
-        lambda: checklist(scores, labels, ties=name, n_permutations=2),
+        lambda: checklist(scores, labels, ties=name, permutation=PermutationOptions(2)),
         lambda: run_checklist(run, qrels, ties=name, n_permutations=1),
     ]
     for call in calls:
