@@ -118,12 +118,10 @@ def discount_tables(k: int, max_len: int) -> tuple[np.ndarray, np.ndarray, np.nd
 def log2_table(k: int, max_len: int) -> np.ndarray:
     """``log2k[r] = log2(r + 1)`` for ranks ``r <= k`` and ``inf`` beyond (index 0 unused).
 
-    The ordered kernels sum a DCG as trec_eval and the list kernels do, ``label / log2(r+1)``
-    term by term in rank order (a division, not a product with ``1/log2(r+1)``, which rounds
-    differently), so HR/nDCG/RR of the row kernels and of the list kernels are the same bits;
-    past the cutoff a label divided by ``inf`` adds ``0.0``, which changes no sum.  The values
-    are the list kernels' own table (:func:`rankaudit.measures.list_support.list_tables`).
-    """
+    DCGs are summed as trec_eval and the list kernels sum them, ``label / log2(r+1)`` in rank
+    order (not ``label * (1/log2(r+1))``, which rounds differently): the same bits on both
+    paths, from the list kernels' own table (:func:`~rankaudit.measures.list_support.list_tables`);
+    past the cutoff a label over ``inf`` adds ``0.0``, which changes no sum."""
     out = list_tables(max(max_len, 1)).log2r.copy()
     out[min(k, len(out) - 1) + 1 :] = np.inf
     return out
