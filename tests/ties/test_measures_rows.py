@@ -17,6 +17,7 @@ from rankaudit.measures.rules import TIE_RULES
 from rankaudit.runs import evaluate_run
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.ties import evaluate
+from rankaudit.ties.evaluate import default_measures, metric_names
 
 RULES = ["expected", "input_order", "pessimistic", "optimistic", "hash"]
 #: the documented rules that fix a value without sampling, read from the registry
@@ -107,8 +108,10 @@ def test_row_kernels_and_list_kernels_are_the_same_bits(ties, seed, one):
     # 700 rows of one relevant item: the (g, t) table path of the expected kernel
     scores, labels, items = _graded(seed, n=700 if one else 300, top=3 + seed, one=one)
     a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
-    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=["HR@5", "nDCG@5", "RR"])
-    for x, y in PAIRS:
+    declared = a.attrs["registry_measures"]  # the fast path's declaration: column -> measure
+    assert declared == default_measures(5) and list(declared) == list(metric_names(5))
+    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=list(declared.values()))
+    for x, y in declared.items():
         np.testing.assert_array_equal(a[x].to_numpy(), b[y].to_numpy(), err_msg=f"{ties} {x}")
 
 
