@@ -17,7 +17,7 @@ from rankaudit.measures.rules import TIE_RULES
 from rankaudit.runs import evaluate_run
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.ties import evaluate
-from rankaudit.ties.evaluate import default_measures, metric_names
+from rankaudit.ties.fast_path import default_measures, metric_names
 
 RULES = ["expected", "input_order", "pessimistic", "optimistic", "hash"]
 #: the documented rules that fix a value without sampling, read from the registry

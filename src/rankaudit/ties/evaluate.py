@@ -37,6 +37,7 @@ from rankaudit.measures.row_support import (
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule, rule
 from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
+from rankaudit.ties.fast_path import default_measures, metric_names
 from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
@@ -51,49 +52,11 @@ from rankaudit.ties.validation import (
     row_keys,
 )
 
-__all__ = [
-    "ROW_FAST_PATH",
-    "TIE_RULES",
-    "default_measures",
-    "evaluate",
-    "evaluate_batch",
-    "metric_names",
-    "summarize",
-]
+__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "summarize"]
 
 _METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
 
 _EMPTY = np.zeros(1)
-
-
-#: What :func:`evaluate` computes without ``measures=``, declared once: three measures of the
-#: core registry (:mod:`rankaudit.measures.registry`) and the column each is reported under.
-#: The row kernels (:mod:`rankaudit.measures.row_expected`, ``row_ordered``, ``row_sampled``)
-#: are their fast path on rows: under every rule that does not sample their values are the
-#: list kernels' bits, and under ``random`` they draw the same tie orders (tests hold both).
-#: Labels: here any finite label >= 0 is a gain and ``label > 0`` is relevant; the list kernels
-#: (``measures=``) take whole-number grades, relevant at level 1 (``label >= 1``), because
-#: trec_eval's measures read grades (ERR's ``2**label``, a level ``rel=l``).  On whole-number
-#: labels the two rules are the same; a fractional label is accepted by this path only.
-ROW_FAST_PATH: tuple[tuple[str, str], ...] = (
-    ("Success@{k}", "hr@{k}"),
-    ("nDCG@{k}", "ndcg@{k}"),
-    ("RR", "rr"),
-)
-
-
-def metric_names(k: int) -> tuple[str, str, str]:
-    """The metric column names for cutoff ``k``: ``('hr@k', 'ndcg@k', 'rr')``
-    (:data:`ROW_FAST_PATH`)."""
-    hr, ndcg, rr = (column.format(k=k) for _, column in ROW_FAST_PATH)
-    return hr, ndcg, rr
-
-
-def default_measures(k: int) -> dict[str, str]:
-    """``{column: registry measure}`` of :func:`evaluate` without ``measures=`` at cutoff
-    ``k`` (:data:`ROW_FAST_PATH`), e.g. ``{'hr@10': 'Success@10', ...}``; the frame's
-    ``attrs["registry_measures"]``."""
-    return {column.format(k=k): measure.format(k=k) for measure, column in ROW_FAST_PATH}
 
 
 @moved_keywords(LONG_COLUMN_KEYWORDS)
@@ -197,8 +160,9 @@ def evaluate(
         moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
         mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
         Default None: the registry's ``Success@k``, ``nDCG@k`` and ``RR`` as ``hr@k``,
-        ``ndcg@k`` and ``rr``, by the row kernels, their fast path (:data:`ROW_FAST_PATH`,
-        which also states how the two paths' label rules differ).
+        ``ndcg@k`` and ``rr``, by the row kernels, their fast path
+        (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`, which also states how the two paths'
+        label rules differ).
 
     Returns
     -------
