@@ -4,6 +4,7 @@ into a group is refused by name (a TypeError naming its new place), never accept
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 import pandas as pd
@@ -12,7 +13,7 @@ import pytest
 import rankaudit
 import rankaudit.distributed as rd
 from rankaudit import LongColumns
-from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS
+from rankaudit.options import CHECKLIST_KEYWORDS, DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS
 
 
 def _frame():
@@ -76,3 +77,51 @@ def test_tie_prevalence_reads_the_same_columns():
     cols = LongColumns(row="q", item="doc", score="s", label="rel")
     got = rankaudit.tie_prevalence(_frame(), k=1, columns=cols)
     assert got.summary["n_rows"] == 2 and got.summary["frac_any_tie"] == 0.5
+
+
+def _rows():
+    rng = np.random.default_rng(0)
+    scores = rng.integers(0, 2, (12, 6)).astype(float)
+    labels = np.zeros((12, 6))
+    labels[:, 0] = 1
+    return scores, labels
+
+
+@pytest.mark.parametrize("old", sorted(CHECKLIST_KEYWORDS))
+def test_a_moved_checklist_keyword_names_its_option(old):
+    scores, labels = _rows()
+    place = re.escape(CHECKLIST_KEYWORDS[old])
+    with pytest.raises(TypeError, match=rf"{old}= is now {place}"):
+        rankaudit.checklist(scores, labels, **{old: 2})
+
+
+def test_the_checklist_reads_its_options():
+    scores, labels = _rows()
+    report = rankaudit.checklist(
+        scores,
+        labels,
+        permutation=rankaudit.PermutationOptions(n_permutations=3, seed=7),
+        sensitivity=rankaudit.SensitivityOptions(rules="expected, optimistic", tolerance=0.5),
+    )
+    perm = report["permutation_test"].facts
+    assert (perm["n_permutations"], perm["permutation_seed"]) == (3, 7)
+    sens = report["sensitivity"].facts
+    assert list(sens["by_rule"]) == ["expected", "optimistic"] and sens["tolerance"] == 0.5
+    with pytest.raises(ValueError, match="permutation must be a PermutationOptions; got dict"):
+        rankaudit.checklist(scores, labels, permutation={"n_permutations": 3})
+    with pytest.raises(ValueError, match="sensitivity must be a SensitivityOptions; got tuple"):
+        rankaudit.checklist(scores, labels, sensitivity=("hash",))
+
+
+def test_checklist_options_check_their_fields():
+    with pytest.raises(ValueError, match="PermutationOptions.n_permutations"):
+        rankaudit.PermutationOptions(0)
+    with pytest.raises(ValueError, match="PermutationOptions.seed"):
+        rankaudit.PermutationOptions(seed=1.5)
+    with pytest.raises(ValueError, match="SensitivityOptions.rules: ties='trec_eval'"):
+        rankaudit.SensitivityOptions(rules=("expected", "trec_eval"))
+    with pytest.raises(ValueError, match="SensitivityOptions.rules: a tie rule is given twice"):
+        rankaudit.SensitivityOptions(rules=("hash", "hash"))
+    with pytest.raises(ValueError, match="SensitivityOptions.tolerance"):
+        rankaudit.SensitivityOptions(tolerance=-1)
+    assert rankaudit.SensitivityOptions(rules=["hash"]).rules == ("hash",)

@@ -12,7 +12,9 @@ The public face of the library:
   the paired tests (options in :class:`ResamplingOptions`);
 - :func:`leaderboard` (runs and qrels) / :func:`build_leaderboard` (audits already made): many
   runs on one qrels, with what the tie order decides;
-- :func:`checklist` / :func:`run_checklist`: the reporting checklist, from rows or from a run;
+- :func:`checklist` / :func:`run_checklist`: the reporting checklist, from rows or from a run
+  (the rows' permutation audit and sensitivity analysis in :class:`PermutationOptions` and
+  :class:`SensitivityOptions`);
 - :func:`tie_prevalence`: how often exact ties can change a metric;
 - :func:`audit_row_order`: a permutation audit of any evaluator callable;
 - :class:`InputFileError`: the one error raised for a file that cannot be read as declared
@@ -54,7 +56,12 @@ from rankaudit._version import __version__
 from rankaudit.checklists.from_rows import checklist
 from rankaudit.checklists.from_run import run_checklist
 from rankaudit.errors import InputFileError
-from rankaudit.options import LongColumns, ResamplingOptions
+from rankaudit.options import (
+    LongColumns,
+    PermutationOptions,
+    ResamplingOptions,
+    SensitivityOptions,
+)
 from rankaudit.runs.compare import compare_measures, compare_runs
 from rankaudit.runs.evaluate import audit_run, evaluate_run
 from rankaudit.runs.leaderboard import build_leaderboard, leaderboard
@@ -66,7 +73,9 @@ from rankaudit.ties.prevalence import tie_prevalence
 __all__ = [
     "InputFileError",
     "LongColumns",
+    "PermutationOptions",
     "ResamplingOptions",
+    "SensitivityOptions",
     "__version__",
     "audit_row_order",
     "audit_run",

@@ -9,10 +9,15 @@ Each is a frozen dataclass whose fields are checked, when it is built, by the on
   and their seed.
 - :class:`LongColumns`: the column names of a long-format table (one line per row and
   candidate) given to :func:`rankaudit.evaluate`.
+- :class:`PermutationOptions`: the within-row permutation audit of :func:`rankaudit.checklist`
+  (:func:`rankaudit.audit_row_order`): how many random orders of every row, and their seed.
+- :class:`SensitivityOptions`: the checklist's sensitivity analysis: the tie rules it compares
+  and the NDCG@k range beyond which it asks for attention.
 
 A keyword that moved into a group is refused by name, never accepted silently
 (:func:`moved_keywords`): ``evaluate(frame, row_col="query")`` is a TypeError that says to
-write ``columns=LongColumns(row="query")``.
+write ``columns=LongColumns(row="query")``; ``checklist(s, y, n_permutations=5)`` one that
+says ``permutation=PermutationOptions(n_permutations=...)``.
 """
 
 from __future__ import annotations
@@ -22,14 +27,28 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from rankaudit._checks import BOOTSTRAP_RESAMPLES, SIGN_FLIPS, check_count, check_seed
+from rankaudit._checks import (
+    BOOTSTRAP_RESAMPLES,
+    RERUNS,
+    SIGN_FLIPS,
+    check_count,
+    check_number,
+    check_seed,
+)
+from rankaudit.measures.rules import check_rules
 
 __all__ = [
+    "CHECKLIST_KEYWORDS",
     "DEFAULT_COLUMNS",
+    "DEFAULT_PERMUTATION",
     "DEFAULT_RESAMPLING",
+    "DEFAULT_SENSITIVITY",
     "LONG_COLUMN_KEYWORDS",
     "LongColumns",
+    "PermutationOptions",
     "ResamplingOptions",
+    "SensitivityOptions",
+    "check_option",
     "moved_keywords",
 ]
 
@@ -88,6 +107,64 @@ DEFAULT_COLUMNS = LongColumns()
 LONG_COLUMN_KEYWORDS: dict[str, str] = {
     f"{f.name}_col": f"columns=LongColumns({f.name}=...)" for f in fields(LongColumns)
 }
+
+
+@dataclass(frozen=True)
+class PermutationOptions:
+    """The checklist's permutation audit (:func:`rankaudit.audit_row_order`): every row is
+    stored in ``n_permutations`` random within-row orders (``1..RERUNS``; each evaluates the
+    whole input again) drawn from ``seed`` (any integer)."""
+
+    n_permutations: int = 50
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        n = check_count(self.n_permutations, "PermutationOptions.n_permutations", RERUNS)
+        object.__setattr__(self, "n_permutations", n)
+        object.__setattr__(self, "seed", check_seed(self.seed, "PermutationOptions.seed"))
+
+
+#: The permutation audit's defaults: 50 permutations, seed 0.
+DEFAULT_PERMUTATION = PermutationOptions()
+
+
+@dataclass(frozen=True)
+class SensitivityOptions:
+    """The checklist's sensitivity analysis: NDCG@k under each tie rule of ``rules`` (rules of
+    the rectangular API, distinct; a sequence or one string separated by commas or blanks),
+    and ``tolerance`` (a finite number >= 0): a range of NDCG@k across them above it asks for
+    attention, as does a storage-order effect above it."""
+
+    rules: tuple[str, ...] = ("input_order", "hash", "expected", "pessimistic", "optimistic")
+    tolerance: float = 1e-3
+
+    def __post_init__(self) -> None:
+        try:
+            rules = tuple(check_rules(self.rules, api="rows"))
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"SensitivityOptions.rules: {err}") from None
+        object.__setattr__(self, "rules", rules)
+        tolerance = check_number(self.tolerance, "SensitivityOptions.tolerance", lo=0)
+        object.__setattr__(self, "tolerance", tolerance)
+
+
+#: The sensitivity analysis's defaults: the five deterministic and expected rules, 1e-3.
+DEFAULT_SENSITIVITY = SensitivityOptions()
+
+#: The former keywords of :func:`rankaudit.checklist` and their place now.
+CHECKLIST_KEYWORDS: dict[str, str] = {
+    "n_permutations": "permutation=PermutationOptions(n_permutations=...)",
+    "permutation_seed": "permutation=PermutationOptions(seed=...)",
+    "sensitivity_rules": "sensitivity=SensitivityOptions(rules=...)",
+    "tolerance": "sensitivity=SensitivityOptions(tolerance=...)",
+}
+
+
+def check_option(value: object, name: str, kind: type) -> Any:
+    """``value`` if it is a ``kind`` (an option group), else a ValueError naming ``name``."""
+    if not isinstance(value, kind):
+        raise ValueError(f"{name} must be a {kind.__name__}; got {type(value).__name__}")
+    return value
 
 
 def moved_keywords(moved: Mapping[str, str]) -> Callable[[F], F]:

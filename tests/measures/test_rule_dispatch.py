@@ -15,6 +15,7 @@ from rankaudit.measures import rules
 from rankaudit.measures.list_evaluate import envelope_role
 from rankaudit.measures.row_ordered import KEY, row_ordered_kernel
 from rankaudit.measures.rules import RULES, TieRule
+from rankaudit.options import PermutationOptions
 from rankaudit.runs.evaluate import audit_run, evaluate_run
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
@@ -103,7 +104,9 @@ def test_a_registered_rule_reaches_the_run_api_and_the_checklist(reversed_rule):
     scores, labels = _rows(5)
     rows_item = next(
         i
-        for i in checklist(scores, labels, ties=reversed_rule, n_permutations=2).items
+        for i in checklist(
+            scores, labels, ties=reversed_rule, permutation=PermutationOptions(2)
+        ).items
         if i.key == "tie_breaking"
     )
     assert "reverse input order" in rows_item.answer and rows_item.status == "warn"
@@ -125,7 +128,7 @@ def test_an_unknown_rule_is_an_error_everywhere(name):
         lambda: tie_keys(batch, name),
         lambda: row_tie_keys(rows, name),
         lambda: envelope_role(name),
-        lambda: checklist(scores, labels, ties=name, n_permutations=2),
+        lambda: checklist(scores, labels, ties=name, permutation=PermutationOptions(2)),
         lambda: run_checklist(run, qrels, ties=name, n_permutations=1),
     ]
     for call in calls:
@@ -139,7 +142,7 @@ def test_a_rule_without_a_common_order_has_no_key():
     for name in ("expected", "pessimistic", "optimistic"):
         with pytest.raises(ValueError, match="no common sort key"):
             tie_keys(batch, name)
-    with pytest.raises(ValueError, match="no list kernel"):
+    with pytest.raises(ValueError, match="not an envelope rule"):
         envelope_role("random")
     with pytest.raises(ValueError, match="does not fix an order"):
         RULES["expected"].kernel_mode  # noqa: B018
@@ -152,7 +155,7 @@ def test_an_unknown_row_kernel_mode_is_an_error():
 
     n, m = scores.shape
     disc, c1, c2 = discount_tables(3, m)
-    tables = RowTables(disc, c1, c2, np.zeros(1), np.zeros(1), m)
+    tables = RowTables(disc, c1, c2, np.zeros(1), np.zeros(1), m, np.ones(m + 1))
     out = RowOutput(
         *(np.empty(n) for _ in range(3)), *(np.empty(0) for _ in range(3)), np.empty(n, np.bool_)
     )
@@ -171,3 +174,37 @@ def test_a_declaration_is_checked():
         TieRule("x", "x", "bound", "x", rows=True, runs=True)
     with pytest.raises(ValueError, match="already declared"):
         rules.register_rule(RULES["hash"])
+
+
+def test_the_row_kernels_inner_dispatch_refuses_an_unknown_mode():
+    """Behind the kernel's entry check, the per-item rank and the sort path raise on a mode
+    they do not know rather than ranking by another rule."""
+    from rankaudit.measures.row_ordered import _rank_of, _sorted_ranks
+
+    scores = np.array([1.0, 1.0, 1.0, 0.0])
+    labels = np.array([1.0, 1.0, 0.0, 1.0])
+    z = np.zeros(4, np.int64)
+    h = np.uint64(0)
+    for mode in (KEY + 1, -1):
+        with pytest.raises(ValueError, match="unknown tie mode"):
+            _rank_of(scores, labels, 0, 4, 1, mode, h, z, z, z)
+        with pytest.raises(ValueError, match="unknown tie mode"):
+            ranks, gains = np.empty(4, np.int64), np.empty(4)
+            _sorted_ranks(scores, labels, 0, 4, mode, h, z, z, z, ranks, gains)
+
+
+def test_list_evaluation_and_rank_candidates_refuse_an_order_they_do_not_know(monkeypatch):
+    """A declaration whose order no dispatch knows (one that slipped past TieRule's own check)
+    is an error in the list core and in rank_candidates, never another rule's value."""
+    from rankaudit.measures.list_evaluate import evaluate_lists
+
+    odd = TieRule("odd", "x", "key", "x", rows=True, runs=True, key=lambda ctx: ctx.position())
+    object.__setattr__(odd, "order", "shuffle")
+    monkeypatch.setitem(RULES, "odd", odd)
+    assert odd.deterministic is False
+    scores, labels = _rows()
+    with pytest.raises(ValueError, match="order='shuffle'"):
+        evaluate_lists(None, None, [], "odd", 1)
+    monkeypatch.setattr(TieRule, "deterministic", property(lambda self: True))
+    with pytest.raises(ValueError, match="does not know order='shuffle'"):
+        rank_candidates(scores, labels, ties="odd")

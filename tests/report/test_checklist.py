@@ -7,6 +7,7 @@ import pytest
 
 import rankaudit
 from rankaudit.checklists.from_rows import SECTIONS, Checklist, checklist_template
+from rankaudit.options import PermutationOptions as Perm
 
 POLICY = {
     "evaluation": "sampled",
@@ -31,7 +32,7 @@ def _rows(tied: bool, n: int = 60, m: int = 31, seed: int = 0):
 def test_six_parts_in_order_with_dict_and_markdown() -> None:
     s, lab, items, users = _rows(tied=True)
     cl = rankaudit.checklist(
-        s, lab, item_ids=items, user_ids=users, candidates=POLICY, n_permutations=5
+        s, lab, item_ids=items, user_ids=users, candidates=POLICY, permutation=Perm(5)
     )
     assert isinstance(cl, Checklist)
     assert [i.key for i in cl.items] == [k for k, _ in SECTIONS]
@@ -52,7 +53,7 @@ def test_input_order_on_tied_relevant_first_rows_is_flagged() -> None:
         user_ids=users,
         ties="input_order",
         candidates=POLICY,
-        n_permutations=5,
+        permutation=Perm(5),
     )
     assert (
         cl["permutation_test"].status == "warn" and not cl["permutation_test"].facts["is_invariant"]
@@ -71,7 +72,13 @@ def test_input_order_on_tied_relevant_first_rows_is_flagged() -> None:
 def test_expected_rule_passes_permutation_and_hash_discloses_key() -> None:
     s, lab, items, users = _rows(tied=True)
     exp = rankaudit.checklist(
-        s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=5
+        s,
+        lab,
+        item_ids=items,
+        user_ids=users,
+        ties="expected",
+        candidates=POLICY,
+        permutation=Perm(5),
     )
     assert exp["permutation_test"].status == "ok" and exp["tie_breaking"].status == "ok"
     h = rankaudit.checklist(
@@ -82,7 +89,7 @@ def test_expected_rule_passes_permutation_and_hash_discloses_key() -> None:
         ties="hash",
         seed=7,
         candidates=POLICY,
-        n_permutations=5,
+        permutation=Perm(5),
     )
     assert h["permutation_test"].facts["is_invariant"]
     assert (
@@ -101,7 +108,13 @@ def test_no_ties_everything_ok_on_a_random_layout() -> None:
     s, lab, items, users = _rows(tied=False)
     s, lab = _shuffled(s, lab)
     cl = rankaudit.checklist(
-        s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=3
+        s,
+        lab,
+        item_ids=items,
+        user_ids=users,
+        ties="expected",
+        candidates=POLICY,
+        permutation=Perm(3),
     )
     assert cl.n_attention == 0, cl.to_markdown()
 
@@ -111,7 +124,13 @@ def test_relevant_first_with_no_ties_is_a_layout_to_attend_to() -> None:
     the result on these rows (its effect grows with the ties); everything else stays OK."""
     s, lab, items, users = _rows(tied=False)
     cl = rankaudit.checklist(
-        s, lab, item_ids=items, user_ids=users, ties="expected", candidates=POLICY, n_permutations=3
+        s,
+        lab,
+        item_ids=items,
+        user_ids=users,
+        ties="expected",
+        candidates=POLICY,
+        permutation=Perm(3),
     )
     item = cl["presort_order"]
     assert item.status == "warn", item.answer
@@ -123,7 +142,7 @@ def test_relevant_first_with_no_ties_is_a_layout_to_attend_to() -> None:
 def test_undisclosed_candidate_policy_is_marked() -> None:
     s, lab, items, users = _rows(tied=True)
     cl = rankaudit.checklist(
-        s, lab, item_ids=items, user_ids=users, n_permutations=2, candidates={"n_negatives": 30}
+        s, lab, item_ids=items, user_ids=users, permutation=Perm(2), candidates={"n_negatives": 30}
     )
     assert cl["candidate_set"].status == "missing"
     assert "seed" in cl["candidate_set"].facts["missing"]
@@ -144,7 +163,7 @@ def test_custom_evaluator_is_audited() -> None:
         user_ids=users,
         evaluator=argsort_eval,
         candidates=POLICY,
-        n_permutations=5,
+        permutation=Perm(5),
     )
     assert not cl["permutation_test"].facts["is_invariant"]
 

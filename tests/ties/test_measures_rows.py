@@ -1,16 +1,28 @@
 """``rankaudit.evaluate(..., measures=...)``: any registered measure on rectangular rows, by the
-same kernels as runs; HR@k / nDCG@k / RR equal the specialised row kernels under every rule."""
+same kernels as runs; HR@k / nDCG@k / RR equal the specialised row kernels under every rule
+(the same bits under every rule that does not sample, the same draws under ``random``)."""
 
 from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
+from rankaudit.measures.rules import RULES as DECLARED
+from rankaudit.measures.rules import TIE_RULES
 from rankaudit.runs import evaluate_run
 from rankaudit.runs.tables import Qrels, Run
 from rankaudit.ties import evaluate
+from rankaudit.ties.fast_path import default_measures, metric_names
 
 RULES = ["expected", "input_order", "pessimistic", "optimistic", "hash"]
+#: the documented rules that fix a value without sampling, read from the registry
+UNSAMPLED = [n for n in TIE_RULES if DECLARED[n].order != "sample"]
+PAIRS = [("hr@5", "Success@5"), ("ndcg@5", "nDCG@5"), ("rr", "RR")]
 
 
 def _rows(seed=0, n=150, m=12):
@@ -54,8 +66,6 @@ def test_bad_input_names_the_argument():
     half[1, 2] = 0.5
     with pytest.raises(ValueError, match="whole-number grades"):
         evaluate(scores, half, measures=["AP"])
-    with pytest.raises(ValueError, match="ties='random' is for the default"):
-        evaluate(scores, labels, ties="random", measures=["AP"])
     with pytest.raises(ValueError, match="did you mean 'nDCG'"):
         evaluate(scores, labels, measures=["nDGC@10"])
     graded = labels.copy()
@@ -64,3 +74,119 @@ def test_bad_input_names_the_argument():
         evaluate(scores, graded, measures=["ERR@5"])
     with pytest.raises(ValueError, match="needs item_ids"):
         evaluate(scores, labels, ties="hash", measures=["AP"])
+
+
+def _graded(seed, n=300, m=25, top=4, one=False):
+    """Random rows with many ties and graded labels (some rows with one relevant item; every
+    row with ``one``)."""
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 4, (n, m)).astype(float)
+    labels = rng.integers(0, top, (n, m)) * (rng.random((n, m)) < rng.random((n, 1)))
+    if one:
+        labels[:, 1:] = 0
+    labels[:, 0] = np.maximum(labels[:, 0], 1)
+    return scores, labels.astype(float), np.tile(np.arange(m), (n, 1))
+
+
+@pytest.mark.parametrize("ties", TIE_RULES)
+def test_every_documented_rule_works_with_and_without_measures(ties):
+    scores, labels, items = _graded(0, n=20, m=8)
+    a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
+    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=["HR@5", "nDCG@5", "RR"])
+    assert len(a) == len(b) == 20
+    for x, y in PAIRS:
+        assert np.all(np.isfinite(a[x])) and np.all(np.isfinite(b[y]))
+
+
+@pytest.mark.parametrize("one", [False, True])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("ties", UNSAMPLED)
+def test_row_kernels_and_list_kernels_are_the_same_bits(ties, seed, one):
+    """HR@k = Success@k, nDCG@k and RR: the row kernels sum as trec_eval and the list kernels
+    do (label / log2(r+1) in rank order) and take the expectation by the same formulas
+    (:mod:`rankaudit.measures.expectations`), rows with one relevant item included."""
+    # 700 rows of one relevant item: the (g, t) table path of the expected kernel
+    scores, labels, items = _graded(seed, n=700 if one else 300, top=3 + seed, one=one)
+    a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
+    declared = a.attrs["registry_measures"]  # the fast path's declaration: column -> measure
+    assert declared == default_measures(5) and list(declared) == list(metric_names(5))
+    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=list(declared.values()))
+    for x, y in declared.items():
+        np.testing.assert_array_equal(a[x].to_numpy(), b[y].to_numpy(), err_msg=f"{ties} {x}")
+
+
+@pytest.mark.parametrize("n_repeats", [1, 4])
+def test_random_with_measures_takes_the_row_kernels_draws(n_repeats):
+    """The same seed and user ids give the same tie orders on both paths: HR and RR (whose
+    values do not depend on the order of a sum) are the same bits, their spread too."""
+    scores, labels, _ = _graded(4, n=200, m=30)
+    users = [f"u{i}" for i in range(len(scores))]
+    kw = dict(ties="random", seed=9, n_repeats=n_repeats, user_ids=users)
+    a = evaluate(scores, labels, k=5, **kw)
+    b = evaluate(scores, labels, measures=["HR@5", "nDCG@5", "RR"], **kw)
+    for x, y in PAIRS:
+        np.testing.assert_allclose(a[x].to_numpy(), b[y].to_numpy(), rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(a["hr@5"].to_numpy(), b["Success@5"].to_numpy())
+    np.testing.assert_array_equal(a["rr"].to_numpy(), b["RR"].to_numpy())
+    if n_repeats > 1:
+        np.testing.assert_array_equal(a["rr_std"].to_numpy(), b["RR_std"].to_numpy())
+        assert b.attrs["measures"] == ["Success@5", "nDCG@5", "RR"]
+    else:
+        assert not [c for c in b.columns if c.endswith("_std")]
+
+
+def test_random_with_measures_is_row_order_invariant_and_seeded():
+    scores, labels, _ = _graded(5, n=60, m=12)
+    names = ["AP", "nDCG(dcg='exp-log2')@5", "ERR@5", "Bpref"]
+    base = evaluate(scores, labels, ties="random", seed=3, n_repeats=3, measures=names)
+    perm = np.random.default_rng(0).permuted(np.tile(np.arange(12), (60, 1)), axis=1)
+    moved = evaluate(
+        np.take_along_axis(scores, perm, 1),
+        np.take_along_axis(labels, perm, 1),
+        ties="random",
+        seed=3,
+        n_repeats=3,
+        measures=names,
+    )
+    for name in names:
+        np.testing.assert_array_equal(base[name].to_numpy(), moved[name].to_numpy())
+    other = evaluate(scores, labels, ties="random", seed=4, n_repeats=3, measures=names)
+    assert any(not np.array_equal(base[n].to_numpy(), other[n].to_numpy()) for n in names)
+
+
+def test_random_with_measures_averages_to_the_expectation():
+    """Many draws: each row's mean is within 5 standard errors of the exact expectation."""
+    scores, labels, _ = _graded(6, n=40, m=10)
+    names = ["AP", "nDCG@5", "P@3"]
+    exact = evaluate(scores, labels, ties="expected", measures=names)
+    drawn = evaluate(scores, labels, ties="random", n_repeats=4000, measures=names)
+    for name in names:
+        err = drawn[f"{name}_std"].to_numpy() / np.sqrt(4000)
+        gap = np.abs(drawn[name].to_numpy() - exact[name].to_numpy())
+        assert np.all(gap <= 5 * err + 1e-12), name
+
+
+_CHILD = """
+import json, sys
+import numpy as np
+from rankaudit.ties import evaluate
+rng = np.random.default_rng(7)
+s = rng.integers(0, 3, (30, 9)).astype(float)
+y = rng.integers(0, 3, (30, 9)).astype(float)
+y[:, 0] = 1
+f = evaluate(s, y, ties="random", seed=5, n_repeats=2, user_ids=[f"user-{i}" for i in range(30)],
+             measures=["AP", "RR"])
+json.dump([f["AP"].tolist(), f["RR"].tolist()], sys.stdout)
+"""
+
+
+def test_random_with_measures_is_the_same_in_another_process():
+    """String user ids enter through the library's own hash, never Python's salted hash()."""
+    runs = []
+    for salt in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": salt}
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD], env=env, capture_output=True, text=True, check=True
+        )
+        runs.append(json.loads(out.stdout))
+    assert runs[0] == runs[1]

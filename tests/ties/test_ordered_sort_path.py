@@ -38,8 +38,9 @@ def test_sort_path_equals_reference(rule, k):
 
 @pytest.mark.parametrize("rule", DETERMINISTIC_RULES)
 def test_sort_path_is_bit_identical_to_per_item_path(rule):
-    """Bit for bit: the sort path's NDCG equals the kernel's formula (gains summed in
-    rank order, IDCG from labels sorted decreasingly) applied to the reference ranks."""
+    """Bit for bit: the sort path's NDCG equals the kernel's formula (gains divided by
+    log2(rank + 1), summed in rank order, IDCG from labels sorted decreasingly) applied to the
+    reference ranks."""
     rng = np.random.default_rng(7)
     n = 60
     s = rng.integers(0, 3, (1, n)).astype(np.float32)
@@ -50,14 +51,13 @@ def test_sort_path_is_bit_identical_to_per_item_path(rule):
     ranked = np.take_along_axis(y, order, axis=1)[0]
     ranks = np.flatnonzero(ranked > 0) + 1
     gains = ranked[ranks - 1].astype(np.float64)
-    disc = np.where(ranks <= 10, 1.0 / np.log2(ranks + 1.0), 0.0)
-    dcg = 0.0
-    for g, d in zip(gains, disc, strict=True):
-        dcg += g * d
+    dcg = 0.0  # trec_eval's arithmetic: gain / log2(rank + 1), summed in rank order
+    for g, r in zip(gains, ranks, strict=True):
+        dcg += g / np.log2(r + 1.0) if r <= 10 else 0.0
     ideal = np.sort(y[0][y[0] > 0].astype(np.float64))[::-1]
     idcg = 0.0
     for i, g in enumerate(ideal):
-        idcg += g * (1.0 / np.log2(i + 2.0) if i < 10 else 0.0)
+        idcg += g / np.log2(i + 2.0) if i < 10 else 0.0
     got = evaluate(s, y, k=10, ties=rule, seed=11, item_ids=items)
     assert got["ndcg@10"].item() == dcg / idcg
     assert got["rr"].item() == 1.0 / ranks[0]

@@ -22,7 +22,7 @@ serialises with :meth:`Checklist.to_dict`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,15 @@ from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.checklists.template import SECTIONS, checklist_template
 from rankaudit.measures.hashing import hash_collisions
 from rankaudit.measures.rules import rule as tie_rule
+from rankaudit.options import (
+    CHECKLIST_KEYWORDS,
+    DEFAULT_PERMUTATION,
+    DEFAULT_SENSITIVITY,
+    PermutationOptions,
+    SensitivityOptions,
+    check_option,
+    moved_keywords,
+)
 from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
@@ -206,6 +215,7 @@ def _breaking_item(ties: str, seed: int, n_repeats: int, collisions: dict | None
     return ChecklistItem("tie_breaking", "Tie-breaking rule", status, answer, facts)
 
 
+@moved_keywords(CHECKLIST_KEYWORDS)
 def checklist(
     scores: np.ndarray,
     labels: np.ndarray,
@@ -218,16 +228,8 @@ def checklist(
     n_repeats: int = 1,
     candidates: Mapping[str, Any] | None = None,
     evaluator: Callable[..., Any] | None = None,
-    n_permutations: int = 50,
-    permutation_seed: int = 0,
-    sensitivity_rules: Sequence[str] = (
-        "input_order",
-        "hash",
-        "expected",
-        "pessimistic",
-        "optimistic",
-    ),
-    tolerance: float = 1e-3,
+    permutation: PermutationOptions = DEFAULT_PERMUTATION,
+    sensitivity: SensitivityOptions = DEFAULT_SENSITIVITY,
     label: str = "",
 ) -> Checklist:
     """Fill the six-part checklist from an evaluation of ``scores``/``labels`` (``(n, m)`` arrays).
@@ -245,12 +247,19 @@ def checklist(
     evaluator
         The evaluator to permutation-test, called as ``evaluator(scores, labels, item_ids=...,
         user_ids=...)``; default :func:`rankaudit.evaluate` with ``k``, ``ties``, ``seed``.
-    n_permutations, permutation_seed
-        Size and seed of the permutation test (:func:`rankaudit.audit_row_order`).
-    sensitivity_rules, tolerance
-        Rules to compare; the sensitivity item asks for attention when the NDCG@k range across
-        them exceeds ``tolerance``.
+    permutation
+        Size and seed of the permutation test (:func:`rankaudit.audit_row_order`), a
+        :class:`rankaudit.PermutationOptions` (default 50 permutations, seed 0).
+    sensitivity
+        The rules to compare and the tolerance, a :class:`rankaudit.SensitivityOptions`: the
+        sensitivity item asks for attention when the NDCG@k range across the rules exceeds the
+        tolerance.  The former ``n_permutations=``, ``permutation_seed=``,
+        ``sensitivity_rules=`` and ``tolerance=`` are a TypeError naming the option.
     """
+    check_option(permutation, "permutation", PermutationOptions)
+    check_option(sensitivity, "sensitivity", SensitivityOptions)
+    n_permutations, permutation_seed = permutation.n_permutations, permutation.seed
+    sensitivity_rules, tolerance = sensitivity.rules, sensitivity.tolerance
     for name, value in (("labels", labels), ("item_ids", item_ids), ("user_ids", user_ids)):
         check_not_masked(value, name)
     scores = exact_scores(scores)  # no lossy cast: int64 beyond 2**53 ties only when equal

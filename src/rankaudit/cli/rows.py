@@ -47,6 +47,7 @@ from rankaudit.distributed.synthetic import (
     synthetic_long_table,
 )
 from rankaudit.measures.registry import parse_measures
+from rankaudit.measures.rules import rule as tie_rule
 from rankaudit.options import LongColumns
 from rankaudit.runs.outputs import check_output, check_output_dir
 from rankaudit.ties.evaluate import evaluate
@@ -84,7 +85,7 @@ def _rule_options(args: argparse.Namespace, rule: str) -> dict[str, object]:
         k=args.k,
         ties=rule,
         seed=args.seed,
-        n_repeats=args.n_repeats if rule == "random" else 1,
+        n_repeats=args.n_repeats if tie_rule(rule).order == "sample" else 1,
         empty=args.empty,
         measures=args.measures,
         columns=_columns(args),
@@ -153,7 +154,7 @@ def _on_cluster(args: argparse.Namespace, rules: list[str], client: object) -> t
 
 def cmd_rows(args: argparse.Namespace) -> int:
     rules = tie_rules(args.ties, api="rows")
-    if args.n_repeats != 1 and "random" not in rules:
+    if args.n_repeats != 1 and all(tie_rule(r).order != "sample" for r in rules):
         raise ValueError(f"--n-repeats {args.n_repeats} applies only to --ties random")
     args.measures = parse_measures(args.measures) if args.measures else None
     check_output(args.output)

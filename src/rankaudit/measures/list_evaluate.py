@@ -8,6 +8,8 @@ measure alike (``trec_eval``, ``input_order``, ``hash``), pass the rule's sort k
 rules sort each tie block by the *measure's* utility instead (:func:`utility_class`,
 :func:`utility_key`): lowest first for ``pessimistic``, highest first for ``optimistic``, so
 each measure gets its own minimum and maximum; measures with the same utility share one sort.
+The ``random`` rule (rows only) draws each repeat's order of every tie block with the row
+kernel's stream (:func:`evaluate_sampled`) and averages the ordered kernel's values.
 
 The envelope holds in floating point, not only on paper (:func:`evaluate_envelope`):
 
@@ -32,6 +34,7 @@ rank intervals, Kendall's tau and the paired tests treat them as equal.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -45,15 +48,18 @@ from rankaudit.measures.list_support import (
     list_tables,
 )
 from rankaudit.measures.registry import FAMILIES, Measure, measure_spec
+from rankaudit.measures.row_sampled import random_tie_keys
 from rankaudit.measures.rules import rule
 
 __all__ = [
     "BOUND_RULES",
+    "Draws",
     "ROUNDING_TOLERANCE",
     "check_labels",
     "envelope_role",
     "evaluate_envelope",
     "evaluate_lists",
+    "evaluate_sampled",
     "rounding_tolerance",
     "utility_class",
     "utility_key",
@@ -68,6 +74,15 @@ BOUND_RULES = ("pessimistic", "optimistic")
 #: difference below 1e-12 (RBP(p=0.5) moved at rank 45 changes by 2**-45 = 2.8e-14) counts as
 #: none.  The same constant decides whether a tie moves a query (the prevalence).
 ROUNDING_TOLERANCE = 1e-12
+
+
+class Draws(NamedTuple):
+    """What the ``random`` rule draws from: one ``row_key`` per query
+    (:mod:`rankaudit.measures.row_sampled`: seed and query or user id) and the number of
+    orders averaged."""
+
+    row_keys: np.ndarray
+    n_repeats: int
 
 
 def rounding_tolerance(*values: object) -> float:
@@ -85,7 +100,8 @@ def envelope_role(ties: str) -> str | None:
     """Which array of :func:`evaluate_envelope` a rule is, as its declaration says
     (:mod:`rankaudit.measures.rules`): ``"expected"``, ``"pessimistic"`` (a bound worst
     first), ``"optimistic"`` (best first), or None for a rule that orders by a key.  A
-    ``sample`` rule has no list kernel: a ValueError."""
+    ``sample`` rule is not part of the envelope (:func:`evaluate_sampled` draws its orders):
+    a ValueError."""
     declared = rule(ties)
     if declared.order == "expected":
         return "expected"
@@ -94,8 +110,8 @@ def envelope_role(ties: str) -> str | None:
     if declared.order == "key":
         return None
     raise ValueError(
-        f"ties={ties!r} (order={declared.order!r}) has no list kernel: the measures' kernels "
-        "give the rules that fix an order, the bounds and the exact expectation"
+        f"ties={ties!r} (order={declared.order!r}) is not an envelope rule nor a key rule: "
+        "its orders are drawn (evaluate_sampled)"
     )
 
 
@@ -259,6 +275,46 @@ def _tables(docs: ListDocs, judg: QueryJudgments) -> Tables:
     return list_tables(longest)
 
 
+def evaluate_sampled(
+    docs: ListDocs,
+    judg: QueryJudgments,
+    measures: Sequence[Measure],
+    relevance_level: int,
+    draws: Draws,
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(mean, std)``, ``(queries, measures)`` arrays, of every measure over ``n_repeats``
+    seeded uniform random orders of every tie block (the ``random`` rule).
+
+    Repeat ``r`` orders each query's tie blocks by
+    :func:`rankaudit.measures.row_sampled.random_tie_keys` (the row kernel's draws, from
+    ``row_keys[q]``) and scores that order with the ordered kernel; the repeats are averaged by
+    Welford's running mean ``mean += (x - mean) / (r + 1)`` and ``std`` is the sample standard
+    deviation (``ddof = 1``; None for one repeat), as
+    :func:`rankaudit.measures.row_sampled.row_random_kernel` computes them.  A Python loop runs
+    over the repeats only; each repeat is two compiled passes over every query.
+    """
+    check_labels(measures, judg.labels)
+    row_keys = np.ascontiguousarray(draws.row_keys, dtype=np.uint64)
+    nq = len(docs.offsets) - 1
+    if len(row_keys) != nq:
+        raise ValueError(f"draws.row_keys holds {len(row_keys)} keys for {nq} queries")
+    spec = measure_spec(measures, relevance_level)
+    tables = _tables(docs, judg)
+    keys = np.empty(len(docs.scores), np.int64)
+    x = np.empty((nq, len(measures)))
+    mean = np.zeros_like(x)
+    m2 = np.zeros_like(x)
+    for rep in range(draws.n_repeats):
+        random_tie_keys(docs.offsets, docs.order, docs.scores, docs.labels, row_keys, rep, keys)
+        list_ordered_kernel(docs, judg, spec, tables, keys, x)
+        d = x - mean
+        mean += d / (rep + 1.0)
+        m2 += d * (x - mean)
+    if draws.n_repeats == 1:
+        return mean, None
+    return mean, np.sqrt(np.maximum(m2, 0.0) / (draws.n_repeats - 1))
+
+
 def evaluate_lists(
     docs: ListDocs,
     judg: QueryJudgments,
@@ -266,14 +322,24 @@ def evaluate_lists(
     ties: str,
     relevance_level: int,
     keys: np.ndarray | None = None,
+    draws: Draws | None = None,
 ) -> np.ndarray:
-    """``(queries, measures)`` values under ``ties``: the exact expectation, the bounds
-    (:func:`evaluate_envelope`), or the order of ``keys`` (ascending inside a tie block;
-    required by every other rule)."""
-    role = envelope_role(ties)
-    if role is not None:
+    """``(queries, measures)`` values under ``ties``, as its declaration's ``order`` says:
+    the exact expectation or a bound (:func:`evaluate_envelope`), the order of ``keys``
+    (``"key"``: ascending inside a tie block, required) or the mean over seeded random orders
+    (``"sample"``: :func:`evaluate_sampled` with ``draws``, required).  An order this function
+    does not know is a ValueError (no default branch)."""
+    order = rule(ties).order
+    if order in ("expected", "bound"):
+        role = envelope_role(ties)
         wanted = role == "expected"
         return evaluate_envelope(docs, judg, measures, relevance_level, expected=wanted)[role]
+    if order == "sample":
+        if draws is None:
+            raise ValueError(f"ties={ties!r} needs its draws (row keys and n_repeats)")
+        return evaluate_sampled(docs, judg, measures, relevance_level, draws)[0]
+    if order != "key":
+        raise ValueError(f"ties={ties!r}: the list kernels do not know order={order!r}")
     check_labels(measures, judg.labels)
     if keys is None:
         raise ValueError(f"ties={ties!r} needs the rule's sort key")

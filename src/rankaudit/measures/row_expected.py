@@ -101,6 +101,7 @@ def _expected_row_general(
     k,
     want_var,
     disc,
+    log2k,
     cum1,
     cum2,
     h1,
@@ -119,7 +120,7 @@ def _expected_row_general(
     block (:func:`~rankaudit.measures.row_support.relevant_blocks`), allocated once a batch."""
     # several relevant items: walk their tie blocks from the best score down
     sort_relevant_canonical(rel, m, scores, labels, a)
-    idcg = ideal_dcg(rel, m, labels, a, disc, gains)
+    idcg = ideal_dcg(rel, m, labels, a, log2k, gains)
     blk_start, blk_g, blk_t = blocks[0], blocks[1], blocks[2]
     n_blocks, bad = relevant_blocks(scores, a, n, rel, m, blk_start, blk_g, blk_t)
     if bad >= 0:
@@ -144,16 +145,17 @@ def _expected_row_general(
         t = blk_t[b]
         _block_labels_ascending(labels, a, rel, blk_start[b], mb, gains)
         for i in range(mb):  # optimistic: labels descending from g + 1
-            hi_dcg += gains[mb - 1 - i] * disc[g + 1 + i]
+            hi_dcg += gains[mb - 1 - i] / log2k[g + 1 + i]
         for i in range(mb):  # pessimistic: labels ascending, last in the block
-            lo_dcg += gains[i] * disc[g + t - mb + 1 + i]
+            lo_dcg += gains[i] / log2k[g + t - mb + 1 + i]
         if g + t - mb < k:
             lo_hit = 1.0
         # a block of one: its discount itself, not a difference of cumulative sums, so the
         # variance of a row that no tie moves is exactly 0 (its mean's bits come from the clamp)
         s1 = disc[g + 1] if t == 1 else cum1[g + t] - cum1[g]
         mu = s1 / t
-        e_dcg += g1 * mu
+        # the mean as the list kernel sums it, (G (C(g+t) - C(g))) / t, so both are the same bits
+        e_dcg += g1 * (cum1[g + t] - cum1[g]) / t
         if want_var:
             s2 = disc[g + 1] * disc[g + 1] if t == 1 else cum2[g + t] - cum2[g]
             v = g2 * (s2 / t - mu * mu)
@@ -199,17 +201,19 @@ def _block_labels_ascending(labels, a, rel, start, mb, out):  # pragma: no cover
 def _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, want_var):  # pragma: no cover - compiled
     """Expectation and (if ``want_var``, else 0) variance of (HR@k, NDCG@k, RR) for a row
     whose one relevant item has ``g`` better candidates and a tie block of ``t`` (the
-    formulas above with m = 1; the gain cancels against IDCG = gain * D(1))."""
+    formulas above with m = 1; the gain cancels against IDCG = gain * D(1)).  HR and RR come
+    from :mod:`rankaudit.measures.expectations`, as the list kernels take them (the same
+    bits)."""
     inv_t = 1.0 / t
     c = min(max(k - g, 0), t)
-    p = c * inv_t
+    p = 1.0 - miss_after_block(1.0, t, 1, c)
     mu = (cum1[g + t] - cum1[g]) * inv_t
-    e_rr = (h1[g + t] - h1[g]) * inv_t
+    e_rr, e_rr2 = first_relevant_block(g, t, 1, t, h1, h2)
     p_var = ndcg_var = rr_var = 0.0
     if want_var:
         p_var = p * (1.0 - p)
         ndcg_var = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (inv_d1 * inv_d1)
-        rr_var = max((h2[g + t] - h2[g]) * inv_t - e_rr * e_rr, 0.0)
+        rr_var = max(e_rr2 - e_rr * e_rr, 0.0)
     return p, mu * inv_d1, e_rr, p_var, ndcg_var, rr_var
 
 
@@ -248,7 +252,7 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
     ``_expected_row_general``.
     """
     n_rows, row_len, offsets, scores, labels = rows
-    disc, cum1, cum2, h1, h2, max_len = tables
+    disc, cum1, cum2, h1, h2, max_len, log2k = tables
     hr, ndcg, rr, hr_var, ndcg_var, rr_var, has_rel = out
     size = max(max_len, 1)
     rel = np.empty(size, np.int64)
@@ -302,9 +306,14 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
             # into the envelope, computed with the ordered kernels' arithmetic: exact bounds,
             # and with no tie (t == 1, lo == hi) exactly the ordered rules' bits
             lab = float(labels[a + w])
-            idcg1 = 0.0 + lab * disc[1]
+            idcg1 = 0.0 + lab / log2k[1]
+            # the mean as the list kernel computes it (a label times the block's mean discount
+            # over the IDCG), so that both paths are the same bits; the table's nDCG is the
+            # label-free value, which this replaces at a division's cost
+            ndcg[row] = (0.0 + lab * (cum1[g + t] - cum1[g]) / t) / idcg1
             ndcg[row] = min(
-                max(ndcg[row], (0.0 + lab * disc[g + t]) / idcg1), (0.0 + lab * disc[g + 1]) / idcg1
+                max(ndcg[row], (0.0 + lab / log2k[g + t]) / idcg1),
+                (0.0 + lab / log2k[g + 1]) / idcg1,
             )
             rr[row] = min(max(rr[row], 1.0 / (g + t)), 1.0 / (g + 1))
             hr[row] = min(max(hr[row], 1.0 if g + t <= k else 0.0), 1.0 if g < k else 0.0)
@@ -334,6 +343,7 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
                 k,
                 want_var,
                 disc,
+                log2k,
                 cum1,
                 cum2,
                 h1,

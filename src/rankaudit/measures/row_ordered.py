@@ -100,10 +100,12 @@ def _rank_of(
             elif mode == HASH:
                 hj = hash_order_key_nb(row_key, item_keys[a + j])
                 cnt += (hj < hp) or (hj == hp and item_codes[a + j] < item_codes[a + p])
-            else:  # KEY (the kernel refuses any other mode)
+            elif mode == KEY:
                 kj = order_keys[a + j]
                 kp = order_keys[a + p]
                 cnt += (kj < kp) or (kj == kp and j < p)
+            else:  # never another rule's rank (row_ordered_kernel refuses it before the loop)
+                raise ValueError("row kernels: unknown tie mode")
     return cnt + 1, bad
 
 
@@ -166,7 +168,7 @@ def _sorted_ranks(
                         ranks[m] = b + q + 1
                         gains[m] = lab
                         m += 1
-            else:  # HASH: order by (key, item code) within the block
+            elif mode == HASH:  # order by (key, item code) within the block
                 t = e - b
                 hs = np.empty(t, np.uint64)
                 for q in range(t):
@@ -195,6 +197,8 @@ def _sorted_ranks(
                         m += 1
                 if m - r0 > 1:
                     sort_by_rank(ranks[r0:m], gains[r0:m], m - r0)
+            else:  # never another rule's ranks (row_ordered_kernel refuses it before the loop)
+                raise ValueError("row kernels: unknown tie mode")
         b = e
     return m
 
@@ -228,7 +232,7 @@ def row_ordered_kernel(
         if mode != HASH and mode != KEY:
             raise ValueError("row_ordered_kernel: unknown tie mode")
     n_rows, row_len, offsets, scores, labels = rows
-    disc = tables.disc
+    log2k = tables.log2k  # trec_eval's arithmetic: label / log2(r + 1) (row_support.log2_table)
     max_len = tables.max_len
     hr, ndcg, rr, _, _, _, has_rel = out
     size = max(max_len, 1)
@@ -273,7 +277,7 @@ def row_ordered_kernel(
             ideal[:m] = np.sort(ideal[:m])[::-1]  # the same values ideal_dcg sorts, O(m log m)
             idcg = 0.0
             for i in range(m):
-                idcg += ideal[i] * disc[i + 1]
+                idcg += ideal[i] / log2k[i + 1]
         else:
             for i in range(m):
                 r, nbad = _rank_of(
@@ -283,11 +287,11 @@ def row_ordered_kernel(
                     return NONFINITE_SCORE, row, first_nonfinite(scores, a, n)
                 ranks[i] = r
                 gains[i] = labels[a + rel[i]]
-            idcg = ideal_dcg(rel, m, labels, a, disc, ideal)
+            idcg = ideal_dcg(rel, m, labels, a, log2k, ideal)
             sort_by_rank(ranks, gains, m)
         dcg = 0.0
         for i in range(m):
-            dcg += gains[i] * disc[ranks[i]]
+            dcg += gains[i] / log2k[ranks[i]]
         hr[row] = 1.0 if ranks[0] <= k else 0.0
         ndcg[row] = dcg / idcg
         rr[row] = 1.0 / ranks[0]

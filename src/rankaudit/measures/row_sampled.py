@@ -22,6 +22,15 @@ Random stream (documented, deterministic, platform-independent)
     Draws are consumed in a canonical order: blocks by decreasing score and,
     inside a block, relevant items by decreasing label.
 
+The list kernels' ``random`` (:func:`random_tie_keys`)
+    Any measure of the registry under this rule (``rankaudit.evaluate(..., measures=)``)
+    orders each tie block by the *same* draws: the relevant documents of a block, in the
+    canonical order, take the slots drawn above, the other documents the free slots in input
+    order (every non-relevant document of a row is judged with label 0, so their order among
+    themselves changes no measure), and :func:`rankaudit.measures.list_evaluate.evaluate_sampled`
+    scores each repeat with the ordered list kernel and averages them as this kernel does.  A
+    row's tie orders are therefore the same on both paths, draw for draw.
+
 What it depends on
     The result of a row depends only on ``(seed, user id or row position,
     repeat count)`` and on the row's multiset of (score, label) pairs, never on
@@ -52,7 +61,7 @@ from rankaudit.measures.row_support import (
     sort_relevant_canonical,
 )
 
-__all__ = ["RANDOM_DOMAIN", "row_random_kernel"]
+__all__ = ["RANDOM_DOMAIN", "random_tie_keys", "row_random_kernel"]
 
 RANDOM_DOMAIN = 0x72616E646F6D7469  # ASCII "randomti": separates this stream from the hash rule
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
@@ -102,7 +111,7 @@ def row_random_kernel(rows, k, n_repeats, row_keys, tables, out):  # pragma: no 
     (labels finite, >= 0 and < ``MAX_LABEL``; scores finite).
     """
     n_rows, row_len, offsets, scores, labels = rows
-    disc = tables.disc
+    log2k = tables.log2k
     max_len = tables.max_len
     hr, ndcg, rr, hr_std, ndcg_std, rr_std, has_rel = out
     size = max(max_len, 1)
@@ -135,7 +144,7 @@ def row_random_kernel(rows, k, n_repeats, row_keys, tables, out):  # pragma: no 
             continue
         if m > 1:
             sort_relevant_canonical(rel, m, scores, labels, a)
-        idcg = ideal_dcg(rel, m, labels, a, disc, ideal)
+        idcg = ideal_dcg(rel, m, labels, a, log2k, ideal)
         n_blocks, bad = relevant_blocks(scores, a, n, rel, m, blk_start, blk_g, blk_t)
         if bad >= 0:
             return NONFINITE_SCORE, row, bad
@@ -178,7 +187,7 @@ def row_random_kernel(rows, k, n_repeats, row_keys, tables, out):  # pragma: no 
                     if r < best:
                         best = r
             for q in range(m):
-                dcg += labels[a + rel[q]] * disc[ranks[q]]
+                dcg += labels[a + rel[q]] / log2k[ranks[q]]
             x_hr = 1.0 if best <= k else 0.0
             x_ndcg = dcg / idcg
             x_rr = 1.0 / best
@@ -203,6 +212,71 @@ def row_random_kernel(rows, k, n_repeats, row_keys, tables, out):  # pragma: no 
     return OK, -1, -1
 
 
+@numba.njit(cache=True, parallel=True)
+def random_tie_keys(offsets, order, scores, labels, row_keys, rep, keys):  # pragma: no cover
+    """Repeat ``rep``'s tie order of every query as sort keys: ``keys[offsets[q] + i]`` is the
+    slot (``0 .. t-1``) of document ``i`` of query ``q`` inside its tie block of ``t``.
+
+    ``order`` is :func:`rankaudit.measures.list_support.score_order_kernel`'s (positions by
+    score descending, ties in input order), ``row_keys[q]`` the query's ``row_key`` (module
+    docstring).  The relevant documents (label > 0) of each block, by label descending (equal
+    labels in input order), take the slots :func:`row_random_kernel` draws for them, from the
+    same stream consumed in the same order (blocks by decreasing score); the other documents
+    take the free slots in input order.  Queries run in parallel; each query's draws are
+    sequential, so the keys do not depend on the number of threads.
+    """
+    gamma = numba.uint64(GAMMA)
+    for q in numba.prange(len(offsets) - 1):
+        a = offsets[q]
+        n = offsets[q + 1] - a
+        state = splitmix64_nb(row_keys[q] ^ numba.uint64(rep))
+        tree = np.empty(n + 1, np.int64)
+        slots = np.empty(n, np.int64)
+        rel = np.empty(n, np.int64)
+        neg = np.empty(n, np.float64)
+        free = np.empty(n, np.bool_)
+        i = 0
+        while i < n:
+            s = scores[a + order[a + i]]
+            e = i + 1
+            while e < n and scores[a + order[a + e]] == s:
+                e += 1
+            t = e - i
+            mb = 0
+            for x in range(i, e):
+                p = order[a + x]
+                if labels[a + p] > 0:
+                    rel[mb] = p
+                    mb += 1
+            if mb == 0:
+                for x in range(i, e):
+                    keys[a + order[a + x]] = x - i
+                i = e
+                continue
+            if mb > 1:  # the canonical order: label descending, then input order
+                for z in range(mb):
+                    neg[z] = -float(labels[a + rel[z]])
+                by_label = np.argsort(neg[:mb], kind="mergesort")
+                rel[:mb] = rel[:mb][by_label]
+            _draw_block_fenwick(state, gamma, 0, t, mb, 0, slots, tree, t + 1)
+            state += gamma * numba.uint64(mb)
+            for z in range(t):
+                free[z] = True
+            for z in range(mb):
+                keys[a + rel[z]] = slots[z] - 1
+                free[slots[z] - 1] = False
+            nxt = 0
+            for x in range(i, e):
+                p = order[a + x]
+                if labels[a + p] <= 0:
+                    while not free[nxt]:
+                        nxt += 1
+                    keys[a + p] = nxt
+                    nxt += 1
+            i = e
+
+
 refresh_stale_cache(
-    [_draw_block_fenwick, row_random_kernel], [__file__, row_support.__file__, hashing.__file__]
+    [_draw_block_fenwick, row_random_kernel, random_tie_keys],
+    [__file__, row_support.__file__, hashing.__file__],
 )

@@ -23,6 +23,7 @@ import numba
 import numpy as np
 
 from rankaudit._checks import LABEL_LIMIT
+from rankaudit.measures.list_support import list_tables
 from rankaudit.measures.row_metrics import discount
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "first_nonfinite",
     "harmonic_tables",
     "ideal_dcg",
+    "log2_table",
     "padded_stop",
     "relevant_positions",
     "row_bounds",
@@ -62,8 +64,8 @@ class RowBatch(NamedTuple):
 
 
 class RowTables(NamedTuple):
-    """Rank-indexed tables (:func:`discount_tables`, :func:`harmonic_tables`) and the
-    longest row (scratch size)."""
+    """Rank-indexed tables (:func:`discount_tables`, :func:`harmonic_tables`,
+    :func:`log2_table`) and the longest row (scratch size)."""
 
     disc: np.ndarray
     cum1: np.ndarray
@@ -71,6 +73,7 @@ class RowTables(NamedTuple):
     h1: np.ndarray
     h2: np.ndarray
     max_len: int
+    log2k: np.ndarray
 
 
 class RowOutput(NamedTuple):
@@ -110,6 +113,18 @@ def discount_tables(k: int, max_len: int) -> tuple[np.ndarray, np.ndarray, np.nd
     cum1 = np.concatenate(([0.0], np.cumsum(d)))
     cum2 = np.concatenate(([0.0], np.cumsum(d * d)))
     return disc, cum1, cum2
+
+
+def log2_table(k: int, max_len: int) -> np.ndarray:
+    """``log2k[r] = log2(r + 1)`` for ranks ``r <= k`` and ``inf`` beyond (index 0 unused).
+
+    DCGs are summed as trec_eval and the list kernels sum them, ``label / log2(r+1)`` in rank
+    order (not ``label * (1/log2(r+1))``, which rounds differently): the same bits on both
+    paths, from the list kernels' own table (:func:`~rankaudit.measures.list_support.list_tables`);
+    past the cutoff a label over ``inf`` adds ``0.0``, which changes no sum."""
+    out = list_tables(max(max_len, 1)).log2r.copy()
+    out[min(k, len(out) - 1) + 1 :] = np.inf
+    return out
 
 
 def harmonic_tables(max_len: int) -> tuple[np.ndarray, np.ndarray]:
@@ -342,8 +357,9 @@ def relevant_blocks(scores, a, n, rel, m, blk_start, blk_g, blk_t):  # pragma: n
 
 
 @numba.njit(cache=True)
-def ideal_dcg(rel, m, labels, a, disc, gains):  # pragma: no cover - compiled
-    """IDCG@k of a row: its relevant labels sorted descending, discounted (linear gain)."""
+def ideal_dcg(rel, m, labels, a, log2k, gains):  # pragma: no cover - compiled
+    """IDCG@k of a row: its relevant labels sorted descending, each divided by
+    ``log2k[rank]`` (:func:`log2_table`; linear gain), summed in rank order."""
     for i in range(m):
         gains[i] = labels[a + rel[i]]
     if m > INSERTION_SORT_MAX:  # the same values in the same order as the insertion sort
@@ -357,7 +373,7 @@ def ideal_dcg(rel, m, labels, a, disc, gains):  # pragma: no cover - compiled
         gains[j + 1] = v
     total = 0.0
     for i in range(m):
-        total += gains[i] * disc[i + 1]
+        total += gains[i] / log2k[i + 1]
     return total
 
 

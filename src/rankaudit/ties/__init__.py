@@ -13,7 +13,8 @@ Modules (one job each); the measures, the rules and their kernels live in the co
 
 from rankaudit.measures.hashing import tie_hash
 from rankaudit.measures.rules import TIE_RULES
-from rankaudit.ties.evaluate import evaluate, metric_names, summarize
+from rankaudit.ties.evaluate import evaluate, summarize
+from rankaudit.ties.fast_path import metric_names
 from rankaudit.ties.ranking import rank_candidates
 
 __all__ = ["TIE_RULES", "evaluate", "metric_names", "rank_candidates", "summarize", "tie_hash"]

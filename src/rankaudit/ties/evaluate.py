@@ -33,9 +33,11 @@ from rankaudit.measures.row_support import (
     RowTables,
     discount_tables,
     harmonic_tables,
+    log2_table,
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule, rule
 from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
+from rankaudit.ties.fast_path import default_measures, metric_names
 from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
@@ -50,16 +52,11 @@ from rankaudit.ties.validation import (
     row_keys,
 )
 
-__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "metric_names", "summarize"]
+__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "summarize"]
 
 _METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
 
 _EMPTY = np.zeros(1)
-
-
-def metric_names(k: int) -> tuple[str, str, str]:
-    """The metric column names for cutoff ``k``: ``('hr@k', 'ndcg@k', 'rr')``."""
-    return f"hr@{k}", f"ndcg@{k}", "rr"
 
 
 @moved_keywords(LONG_COLUMN_KEYWORDS)
@@ -153,13 +150,19 @@ def evaluate(
         "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too), computed by the
         kernels of :func:`rankaudit.runs.evaluate_run` with every candidate judged (labels
         are then whole-number grades; relevant = label >= 1; ``ideal_labels`` give R, N and
-        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used;
-        ``ties="random"`` and ``return_variance`` belong to the default measures;
+        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used; every rule
+        applies: ``ties="random"`` orders each tie block by the same draws as the default
+        measures (:func:`rankaudit.measures.row_sampled.random_tie_keys`; with
+        ``n_repeats > 1`` a ``str(measure)_std`` column each), while ``return_variance``
+        belongs to the default measures;
         ``pessimistic`` / ``optimistic`` bound each measure by its own utility, and
         ``pessimistic <= expected <= optimistic`` holds exactly (the same bits where no tie
         moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
         mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
-        Default None: ``hr@k``, ``ndcg@k`` and ``rr`` by the specialised row kernels.
+        Default None: the registry's ``Success@k``, ``nDCG@k`` and ``RR`` as ``hr@k``,
+        ``ndcg@k`` and ``rr``, by the row kernels, their fast path
+        (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`, which also states how the two paths'
+        label rules differ).
 
     Returns
     -------
@@ -204,9 +207,9 @@ def evaluate(
     seed = check_seed(seed)
     empty = check_empty_policy(empty)
     n_repeats = check_count(n_repeats, "n_repeats", RANDOM_REPEATS)
-    if n_repeats != 1 and ties != "random":
+    if n_repeats != 1 and rule(ties).order != "sample":
         raise ValueError(f"n_repeats={n_repeats} applies only to ties='random' (got ties={ties!r})")
-    if return_variance and ties != "expected":
+    if return_variance and rule(ties).order != "expected":
         raise ValueError(
             "return_variance=True applies only to ties='expected' "
             "(ties='random' with n_repeats > 1 reports *_std columns)"
@@ -230,13 +233,14 @@ def evaluate(
         )
 
     if measures is not None:
-        if return_variance or n_repeats != 1:
-            raise ValueError("return_variance and n_repeats apply to the default measures only")
+        if return_variance:
+            raise ValueError("return_variance applies to the default measures only")
+        parsed = parse_measures(measures)
         values, has_rel = evaluate_measures(
-            batch, parse_measures(measures), ties, seed=seed, ideal_labels=ideal_labels
+            batch, parsed, ties, seed=seed, ideal_labels=ideal_labels, n_repeats=n_repeats
         )
         frame = _to_frame(batch, values, has_rel, empty)
-        frame.attrs.update(ties=ties, measures=list(values))
+        frame.attrs.update(ties=ties, measures=[str(m) for m in parsed])
         return frame
     values, has_rel = evaluate_batch(
         batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
@@ -244,7 +248,7 @@ def evaluate(
     if ideal_labels is not None:
         rescale_to_ideal(values, batch, ideal_labels, k)
     frame = _to_frame(batch, values, has_rel, empty)
-    frame.attrs.update(k=k, ties=ties)
+    frame.attrs.update(k=k, ties=ties, registry_measures=default_measures(k))
     return frame
 
 
@@ -275,7 +279,7 @@ def evaluate_batch(
     expected = declared.order == "expected"
     sample = declared.order == "sample"
     h1, h2 = harmonic_tables(max_len) if expected else (_EMPTY, _EMPTY)
-    tables = RowTables(disc, cum1, cum2, h1, h2, max_len)
+    tables = RowTables(disc, cum1, cum2, h1, h2, max_len, log2_table(k, max_len))
     rows = RowBatch(*batch.kernel_layout(), batch.scores, batch.labels)
     extra = (expected and return_variance) or (sample and n_repeats > 1)
     width = n if extra else 0

@@ -6,6 +6,10 @@ Every candidate of a row is judged (its label is its qrels label); the judged la
 from which ``R``, ``N`` and IDCG come, are its candidates' labels, or ``ideal_labels`` (one
 sequence per row: every judged label of the row's query, as trec_eval's qrels) when given.
 Labels must be whole numbers here (the registry's measures take integer grades, as trec_eval).
+Every rule of the rectangular API works here: a key rule sorts by its key, the bounds and the
+expectation come from the envelope, and ``random`` orders each tie block by the row kernel's
+own draws (:func:`rankaudit.measures.row_sampled.random_tie_keys`), averaged over
+``n_repeats``.
 """
 
 from __future__ import annotations
@@ -15,18 +19,15 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankaudit._checks import LABEL_LIMIT
-from rankaudit.measures.list_evaluate import envelope_role, evaluate_lists
+from rankaudit.measures.list_evaluate import Draws, evaluate_lists, evaluate_sampled
 from rankaudit.measures.list_support import ListDocs, QueryJudgments, score_order_kernel
 from rankaudit.measures.registry import Measure
-from rankaudit.measures.rules import RULES, TIE_RULES
+from rankaudit.measures.row_sampled import RANDOM_DOMAIN
+from rankaudit.measures.rules import rule
 from rankaudit.ties.tie_context import row_tie_keys
-from rankaudit.ties.validation import Batch
+from rankaudit.ties.validation import Batch, row_keys
 
-__all__ = ["ROW_MEASURE_RULES", "evaluate_measures"]
-
-#: the documented rules the list kernels give on rows (``random``, a ``sample`` rule, is the
-#: specialised kernels' alone); read from the registry
-ROW_MEASURE_RULES = tuple(n for n in TIE_RULES if RULES[n].order != "sample")
+__all__ = ["evaluate_measures"]
 
 
 def _flat(batch: Batch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -80,22 +81,27 @@ def evaluate_measures(
     *,
     seed: int = 0,
     ideal_labels: object = None,
+    n_repeats: int = 1,
 ) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """``({str(measure): per-row values}, has_relevant)`` of the rows under ``ties``."""
-    try:
-        keyed = envelope_role(ties) is None
-    except ValueError:
-        raise ValueError(
-            f"ties={ties!r} with measures=: use one of {', '.join(ROW_MEASURE_RULES)} "
-            "(ties='random' is for the default HR@k / NDCG@k / RR)"
-        ) from None
+    """``({str(measure): per-row values}, has_relevant)`` of the rows under ``ties``; under
+    ``random`` with ``n_repeats > 1`` also ``{str(measure)}_std``, the sample standard
+    deviation over the repeats (as the default measures' ``*_std`` columns)."""
+    declared = rule(ties)
     offsets, scores, labels = _flat(batch)
     _check(batch, scores, labels)
     order, _ = score_order_kernel(offsets, scores)
     docs = ListDocs(offsets, order, scores, labels.astype(np.int64), np.ones(len(scores), bool))
     judg = _judged(batch, labels, ideal_labels)
-    keys = row_tie_keys(batch, ties, seed) if keyed else None
-    out = evaluate_lists(docs, judg, measures, ties, 1, keys)
+    names = [str(m) for m in measures]
+    values: dict[str, np.ndarray] = {}
+    if declared.order == "sample":
+        draws = Draws(row_keys(batch, seed, domain=RANDOM_DOMAIN), n_repeats)
+        out, std = evaluate_sampled(docs, judg, measures, 1, draws)
+        if std is not None:
+            values.update({f"{name}_std": std[:, j] for j, name in enumerate(names)})
+    else:
+        keys = row_tie_keys(batch, ties, seed) if declared.order == "key" else None
+        out = evaluate_lists(docs, judg, measures, ties, 1, keys)
     has_rel = (
         np.bincount(
             np.repeat(np.arange(batch.n_rows), np.diff(offsets)),
@@ -104,4 +110,4 @@ def evaluate_measures(
         )
         > 0
     )
-    return {str(m): out[:, j] for j, m in enumerate(measures)}, has_rel
+    return {**{name: out[:, j] for j, name in enumerate(names)}, **values}, has_rel

@@ -86,11 +86,13 @@ def rank_candidates(
             raise ValueError(f"labels are required for ties={ties!r}")
         y = np.asarray(labels, dtype=np.float64)
         keys: tuple[np.ndarray, ...] = (position, -declared.bound * y, -s)
-    else:
+    elif declared.order == "key":
         if declared.needs_items and item_ids is None:
             raise ValueError(f"item_ids are required for ties={ties!r}")
         context = _ArrayTieContext(s.shape, seed, user_ids, item_ids)
         keys = (position, declared.key(context).reshape(s.shape), -s)  # type: ignore[misc]
+    else:  # a deterministic order this function does not know: never another rule's order
+        raise ValueError(f"ties={ties!r}: rank_candidates does not know order={declared.order!r}")
     return np.lexsort(keys, axis=-1)
 
 
