@@ -198,12 +198,15 @@ def _block_labels_ascending(labels, a, rel, start, mb, out):  # pragma: no cover
 
 
 @numba.njit(cache=True, inline="always")
-def _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, want_var):  # pragma: no cover - compiled
+def _one_relevant(
+    g, t, k, cum1, cum2, h1, h2, inv_d1, inv_log2k, want_var
+):  # pragma: no cover - compiled
     """Expectation and (if ``want_var``, else 0) variance of (HR@k, NDCG@k, RR) for a row
     whose one relevant item has ``g`` better candidates and a tie block of ``t`` (the
     formulas above with m = 1; the gain cancels against IDCG = gain * D(1)).  HR and RR come
     from :mod:`rankaudit.measures.expectations`, as the list kernels take them (the same
-    bits)."""
+    bits); NDCG is a label-1 item's, ``(C(g+t) - C(g)) / t`` as the list kernel divides, held
+    in its envelope ``[1/log2(g+t+1), 1/log2(g+2)]`` (the ordered kernels' ``1 / log2``)."""
     inv_t = 1.0 / t
     c = min(max(k - g, 0), t)
     p = 1.0 - miss_after_block(1.0, t, 1, c)
@@ -214,7 +217,11 @@ def _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, want_var):  # pragma: no 
         p_var = p * (1.0 - p)
         ndcg_var = max((cum2[g + t] - cum2[g]) * inv_t - mu * mu, 0.0) * (inv_d1 * inv_d1)
         rr_var = max(e_rr2 - e_rr * e_rr, 0.0)
-    return p, mu * inv_d1, e_rr, p_var, ndcg_var, rr_var
+    # each held in its envelope (pessimistic: last of the block; optimistic: first)
+    ndcg = min(max((cum1[g + t] - cum1[g]) / t, inv_log2k[g + t]), inv_log2k[g + 1])
+    p = min(max(p, 1.0 if g + t <= k else 0.0), 1.0 if g < k else 0.0)
+    e_rr = min(max(e_rr, 1.0 / (g + t)), 1.0 / (g + 1))
+    return p, ndcg, e_rr, p_var, ndcg_var, rr_var
 
 
 # rows of at most this many candidates read the m = 1 results from a (g, t) table
@@ -222,7 +229,9 @@ TABLE_MAX_LEN = 64
 
 
 @numba.njit(cache=True)
-def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no cover - compiled
+def _one_relevant_table(
+    max_len, k, cum1, cum2, h1, h2, inv_d1, inv_log2k
+):  # pragma: no cover - compiled
     """``_one_relevant`` for every ``(g, t)`` with ``g + t <= max_len``, flat with stride 6
     at ``(g * (max_len + 1) + t) * 6``: the same arithmetic, so lookups are bit-identical."""
     width = max_len + 1
@@ -230,7 +239,7 @@ def _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1):  # pragma: no c
     for g in range(width):
         for t in range(1, width - g):
             i = (g * width + t) * 6
-            vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, True)
+            vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, inv_log2k, True)
             for q in range(6):
                 table[i + q] = vals[q]
     return table
@@ -259,10 +268,14 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
     gains = np.empty(size, np.float64)
     blocks = np.empty((3, size + 1), np.int64)  # tie-block scratch of the multi-relevant rows
     inv_d1 = 1.0 / disc[1]
+    # ``1 / log2(r+1)`` as the ordered kernels divide (``1.0 / x`` rounds as ``lab / x`` does
+    # for ``lab = 1``); ``log2(2)`` is exactly 1, which the label-1 shortcut below relies on
+    inv_log2k = 1.0 / log2k
+    unit_idcg = log2k[1] == 1.0
     width = max_len + 1
     use_table = max_len <= TABLE_MAX_LEN and n_rows >= width * width
     if use_table:
-        table = _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1)
+        table = _one_relevant_table(max_len, k, cum1, cum2, h1, h2, inv_d1, inv_log2k)
     else:
         table = np.zeros(0)
     guess = 0  # where the relevant item sat in the last one-relevant row
@@ -295,7 +308,7 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
                     ndcg_var[row] = table[i + 4]
                     rr_var[row] = table[i + 5]
             else:
-                vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, want_var)
+                vals = _one_relevant(g, t, k, cum1, cum2, h1, h2, inv_d1, inv_log2k, want_var)
                 hr[row] = vals[0]
                 ndcg[row] = vals[1]
                 rr[row] = vals[2]
@@ -303,20 +316,22 @@ def row_expected_kernel(rows, k, want_var, tables, out):  # pragma: no cover - c
                     hr_var[row] = vals[3]
                     ndcg_var[row] = vals[4]
                     rr_var[row] = vals[5]
-            # into the envelope, computed with the ordered kernels' arithmetic: exact bounds,
-            # and with no tie (t == 1, lo == hi) exactly the ordered rules' bits
+            # HR and RR come in their envelopes (``_one_relevant``), computed with the ordered
+            # kernels' arithmetic: exact bounds, and with no tie (t == 1, lo == hi) exactly
+            # the ordered rules' bits.  So does nDCG for a label of 1: its IDCG is exactly 1,
+            # and the divisions below by it return their dividends; another label's nDCG is
+            # recomputed here as the list kernel computes it, and clamped the same way
             lab = float(labels[a + w])
-            idcg1 = 0.0 + lab / log2k[1]
-            # the mean as the list kernel computes it (a label times the block's mean discount
-            # over the IDCG), so that both paths are the same bits; the table's nDCG is the
-            # label-free value, which this replaces at a division's cost
-            ndcg[row] = (0.0 + lab * (cum1[g + t] - cum1[g]) / t) / idcg1
-            ndcg[row] = min(
-                max(ndcg[row], (0.0 + lab / log2k[g + t]) / idcg1),
-                (0.0 + lab / log2k[g + 1]) / idcg1,
-            )
-            rr[row] = min(max(rr[row], 1.0 / (g + t)), 1.0 / (g + 1))
-            hr[row] = min(max(hr[row], 1.0 if g + t <= k else 0.0), 1.0 if g < k else 0.0)
+            if lab != 1.0 or not unit_idcg:
+                idcg1 = 0.0 + lab / log2k[1]
+                # the mean as the list kernel computes it (a label times the block's mean
+                # discount over the IDCG), so that both paths are the same bits; the table's
+                # nDCG is the label-free value, which this replaces
+                ndcg[row] = (0.0 + lab * (cum1[g + t] - cum1[g]) / t) / idcg1
+                ndcg[row] = min(
+                    max(ndcg[row], (0.0 + lab / log2k[g + t]) / idcg1),
+                    (0.0 + lab / log2k[g + 1]) / idcg1,
+                )
             if want_var and t == 1:
                 hr_var[row] = 0.0
                 ndcg_var[row] = 0.0
