@@ -17,6 +17,7 @@ from rankbook.report.pipeline import (
     chapter_names,
     run_chapter,
 )
+from tests.perturbed_results import perturb_file, seed_from_env
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +50,16 @@ class SmokeBook:
 
 @pytest.fixture(scope="session")
 def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
-    """Every chapter executed once, at its smoke parameters, into a temporary build tree."""
+    """Every chapter executed once, at its smoke parameters, into a temporary build tree.
+
+    With ``RANKBOOK_PERTURB_RESULTS=<seed>`` set, every float of each chapter's own numbers in
+    its results file is then moved by a random ±5% (``tests/perturbed_results.py``; the
+    unmoved file is kept in ``results/unperturbed/``), so that every test reading the results
+    shows it holds wherever a run's numbers fall. The files are moved once every chapter has
+    run, not after each: a chapter may read an earlier chapter's results (chapter 12 reads
+    chapter 11's), and it must execute on what that chapter computed.
+    """
+    seed = seed_from_env()
     tmp = tmp_path_factory.mktemp("smoke_book")
     book = tmp / "book"
     shutil.copytree(
@@ -62,6 +72,10 @@ def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
             run_chapter(name, paths=paths, smoke=True, log=lambda *_: None)
         except ChapterFailed as err:
             result.failures[name] = str(err)
+    if seed is not None:
+        for name in chapter_names(paths.notebooks):
+            if name not in result.failures:
+                perturb_file(paths.results / f"{name}.json", seed)
     return result
 
 

@@ -244,7 +244,7 @@ def swap_verdict(estimate_a: float, verdict_a: str, estimate_b: float, verdict_b
     for name, v in (("verdict_a", verdict_a), ("verdict_b", verdict_b)):
         if v not in directions:
             raise ValueError(f"{name} must be a direction verdict, got {v!r}")
-    if ea * eb >= 0:
+    if not (ea > 0 > eb or ea < 0 < eb):  # signs, not a product that underflows to 0
         return SAME_ORDER
     resolved = verdict_a != NOT_RESOLVED and verdict_b != NOT_RESOLVED
     return RESOLVED_SWAP if resolved else UNRESOLVED_SWAP
@@ -260,9 +260,10 @@ def family_z(n_tests: int, *, alpha: float = ALPHA, z_min: float = Z_AGREE) -> f
     """The ``|z|`` that the largest of ``n_tests`` independent standard normal z-scores stays
     at or below with probability ``1 - alpha`` (Sidak, 1967), and never below ``z_min``: the
     threshold :func:`expectation_verdict` reads a family's largest ``|z|`` against."""
-    n = int(n_tests)
-    if n != n_tests or n < 1:
+    whole = not isinstance(n_tests, bool) and math.isfinite(n_tests) and n_tests == int(n_tests)
+    if not whole or n_tests < 1:
         raise ValueError(f"n_tests must be a positive integer, got {n_tests!r}")
+    n = int(n_tests)
     a = _level(alpha)
     sidak = NormalDist().inv_cdf(1.0 - (1.0 - (1.0 - a) ** (1.0 / n)) / 2.0)
     return max(sidak, _finite(z_min, "z_min"))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankaudit._checks import check_unit_interval
 from rankaudit.runs.decision import (
     ALPHA,
     MIN_POWER,
@@ -57,12 +58,15 @@ SMALL_RATIO = 0.5
 
 def verdict_with_power(verdict: str, power: float | None) -> str:
     """``verdict``, with "(power 0.46)" appended when it is :data:`NOT_RESOLVED` and the power
-    is known (a non-result is read with the power it had)."""
+    is known (a non-result is read with the power it had). ``power`` must be a probability
+    (NaN or an infinity is refused, naming it, even when it is not printed)."""
     if verdict not in VERDICTS:
         raise ValueError(f"not a verdict of the decision standard: {verdict!r}")
+    if power is not None:
+        power = check_unit_interval(power, "power")
     if verdict != NOT_RESOLVED or power is None:
         return verdict
-    return f"{verdict} (power {float(power):.2f})"
+    return f"{verdict} (power {power:.2f})"
 
 
 def row_claim_verdict(row: Mapping[str, Any], power: float | None) -> str:

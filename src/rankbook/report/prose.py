@@ -63,6 +63,14 @@ def _finite(value: float, name: str) -> float:
     return v
 
 
+def _whole(value: int, name: str) -> int:
+    """``value`` as an ``int`` when it is a finite whole number (``3`` or ``3.0``, not a bool);
+    NaN, an infinity or ``2.5`` is a ValueError naming ``name``."""
+    if isinstance(value, bool) or not math.isfinite(v := float(value)) or v != int(v):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    return int(v)
+
+
 def count_phrase(
     k: int, n: int, noun: str = "", *, verb: tuple[str, str] | None = None
 ) -> str:
@@ -74,7 +82,7 @@ def count_phrase(
     swap", "1 of 4 pairs is a resolved swap"), plural otherwise ("none of the 4 pairs are
     resolved swaps", "both pairs are resolved swaps", "3 of 4 pairs are resolved swaps").
     """
-    k, n = int(k), int(n)
+    k, n = _whole(k, "k"), _whole(n, "n")
     if n < 1 or not 0 <= k <= n:
         raise ValueError(f"count_phrase needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
     tail = f" {noun}" if noun else ""
@@ -100,6 +108,7 @@ def share_word(
     f = _finite(frac, "frac")
     if not 0.0 <= f <= 1.0:
         raise ValueError(f"frac must lie in [0, 1], got {frac!r}")
+    few_below, most_above = _finite(few_below, "few_below"), _finite(most_above, "most_above")
     if not 0.0 < few_below <= most_above < 1.0:
         raise ValueError("share_word needs 0 < few_below <= most_above < 1")
     if f == 0.0:
@@ -118,7 +127,7 @@ def direction_word(
     words: tuple[str, str, str] = ("rises", "falls", "does not move"),
 ) -> str:
     """``words[0]`` when ``delta > tol``, ``words[1]`` when ``delta < -tol``, else ``words[2]``."""
-    d = _finite(delta, "delta")
+    d, tol = _finite(delta, "delta"), _finite(tol, "tol")
     if tol < 0:
         raise ValueError(f"tol must be >= 0, got {tol!r}")
     if d > tol:
@@ -157,10 +166,12 @@ def size_word(value: float, reference: float, *, ratio: float = SMALL_RATIO) -> 
     The sentence must name the reference ("small against the oracle's lift"): a size is small
     only relative to something.
     """
-    v, r = _finite(value, "value"), _finite(reference, "reference")
+    v, r, q = _finite(value, "value"), _finite(reference, "reference"), _finite(ratio, "ratio")
     if r == 0:
         raise ValueError("reference must be non-zero: nothing is small against zero")
-    return "small" if abs(v) < ratio * abs(r) else "not small"
+    if q <= 0:
+        raise ValueError(f"ratio must be > 0, got {ratio!r}")
+    return "small" if abs(v) < q * abs(r) else "not small"
 
 
 def p_value_phrase(
@@ -179,7 +190,7 @@ def p_value_phrase(
     if not 0.0 <= v <= 1.0:
         raise ValueError(f"p must lie in [0, 1], got {p!r}")
     if n_perm is not None:
-        b = int(n_perm)
+        b = _whole(n_perm, "n_perm")
         if b < 1:
             raise ValueError(f"n_perm must be >= 1, got {n_perm!r}")
         if sides not in (1, 2):
@@ -261,7 +272,8 @@ def list_phrase(names: Sequence[str], *, conjunction: str = "and", empty: str | 
 
 def plural_phrase(n: int, singular: str, plural: str) -> str:
     """A count with its noun in the right number: "1 false rejection", "0 false rejections"."""
-    if isinstance(n, bool) or float(n) != int(n) or int(n) < 0:
+    bad = isinstance(n, bool) or not math.isfinite(float(n)) or float(n) != int(n) or n < 0
+    if bad:
         raise ValueError(f"n must be a count (an integer >= 0), got {n!r}")
     return f"{int(n):,} {singular if int(n) == 1 else plural}"
 

@@ -33,7 +33,8 @@ def threshold_word(
     not hold"))``. A z or a p-value is read by :mod:`rankaudit.runs.decision`, not here.
     """
     v, t = float(value), float(threshold)
-    if not (math.isfinite(v) and math.isfinite(t)):
-        raise ValueError(f"threshold_word needs finite numbers, got {value!r} and {threshold!r}")
+    for name, x, given in (("value", v, value), ("threshold", t, threshold)):
+        if not math.isfinite(x):
+            raise ValueError(f"threshold_word: {name} must be a finite number, got {given!r}")
     below = v <= t if inclusive else v < t
     return words[0] if below else words[1]
