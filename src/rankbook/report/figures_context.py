@@ -73,6 +73,7 @@ def plot_click_rate_by_position(serp: pd.DataFrame):
         ylabel="rate per shown item",
         xticks=range(1, len(ctr) + 1, 2),
     )
+    sns.move_legend(ax, "upper left", bbox_to_anchor=(1.01, 1))  # beside the curves, not on them
     fig.tight_layout()
     return fig
 
@@ -108,6 +109,7 @@ def plot_intent_shifts(queries: pd.DataFrame, max_index: int = 8):
         xlabel="query index in session",
         ylabel="share of queries",
     )
+    ax.legend(title="intent", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the bars
     fig.tight_layout()
     return fig
 
