@@ -47,6 +47,40 @@ def test_the_overlap_check_can_fail():
     assert _overlaps(fig)
 
 
+def _arrows_into_boxes(fig) -> list[str]:
+    """Names of the boxed labels an annotation's arrow runs into (it should stop at the edge)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        arrows = [
+            t.arrow_patch.get_window_extent(renderer)
+            for t in ax.texts
+            if getattr(t, "arrow_patch", None) is not None
+        ]
+        for t in ax.texts:
+            patch = t.get_bbox_patch()
+            if patch is None or getattr(t, "arrow_patch", None) is not None:
+                continue
+            box = patch.get_window_extent(renderer)
+            found += [t.get_text() for arrow in arrows if arrow.overlaps(box)]
+    return found
+
+
+def test_design_arrows_stop_at_the_boxes():
+    windows = {"real log": dict(PART3_FRACTIONS)}
+    assert _arrows_into_boxes(plot_ablation_design(windows)) == []
+
+
+def test_the_arrow_check_can_fail():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.text(0.5, 0.5, "a wide box name", ha="center", bbox={"boxstyle": "round"})
+    ax.annotate("", xy=(0.5, 0.5), xytext=(0.1, 0.5), arrowprops={"arrowstyle": "-|>"})
+    assert _arrows_into_boxes(fig) == ["a wide box name"]
+
+
 def _ablation_table():
     return pd.DataFrame(
         {
