@@ -129,3 +129,16 @@ def test_table1_views_names_a_length_mismatch():
             paper_online={},
             extra={"encoder": [1]},
         )
+
+
+def test_progression_tick_labels_do_not_overlap():
+    import seaborn as sns
+
+    from rankbook.report.figures_context import plot_progression
+
+    sets = ["MLR", "P1", "P2", "P2 + CosSim_seq:trans", "P2 + CosSim_seq:perc"]
+    prog = pd.DataFrame(
+        {"feature_set": sets * 2, "mrr_sale": [0.71, 0.72, 0.74, 0.75, 0.75] * 2}
+    )
+    with sns.axes_style("whitegrid"), sns.plotting_context("notebook"):  # the chapter's theme
+        assert not _overlaps(plot_progression(prog, "progression"))

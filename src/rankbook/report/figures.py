@@ -409,6 +409,7 @@ def plot_epoch_curves(history: pd.DataFrame, title: str):
         best.epoch, best.valid_ndcg, marker="*", s=180, color="black", zorder=4, label="kept epoch"
     )
     ax.set(title=title, xlabel="epoch (0 = untrained)", ylabel="validation NDCG@10")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))  # whole epochs, never "0.5"
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     return fig
