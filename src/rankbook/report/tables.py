@@ -26,6 +26,7 @@ with :func:`rankbook.report.prose.p_value_phrase` (never 0.000: the floor is 1 /
 from __future__ import annotations
 
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -33,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_int
-from rankbook.report.prose import number_text, p_value_phrase
+from rankbook.report.prose import number_text, p_value_phrase, power_of_ten
 
 __all__ = ["display_frame", "format_frame", "format_values", "key_value_text", "table1_views"]
 
@@ -50,16 +51,29 @@ def format_values(
 ) -> list[str]:
     """Each value of a table column printed with the format ``spec`` after ``prefix``;
     ``missing`` where there is no value (None or NaN); whole numbers with ``integer_spec``
-    when one is given (counts beside rates in one column)."""
+    when one is given (counts beside rates in one column). A value the spec writes with an
+    exponent ("2.2e-16" under ``.2g``) is written in powers of ten, "2.2 × 10⁻¹⁶"."""
     out = []
     for v in values:
         if v is None or pd.isna(v):
             out.append(missing)
         elif integer_spec is not None and float(v).is_integer():
-            out.append(prefix + format(float(v), integer_spec))
+            out.append(prefix + _no_exponent(format(float(v), integer_spec)))
         else:
-            out.append(prefix + format(float(v), spec))
+            out.append(prefix + _no_exponent(format(float(v), spec)))
     return out
+
+
+_EXPONENT = re.compile(r"-?\d(?:\.(\d+))?e[+-]\d+")
+
+
+def _no_exponent(text: str) -> str:
+    """A number ``format`` wrote as "2.2e-16" (a ``g`` or ``e`` spec) in powers of ten, with the
+    same mantissa ("2.2 × 10⁻¹⁶"); any other text as it is."""
+    match = _EXPONENT.fullmatch(text)
+    if match is None:
+        return text
+    return power_of_ten(float(text), len(match.group(1) or ""))
 
 
 def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—") -> pd.DataFrame:
