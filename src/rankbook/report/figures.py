@@ -152,38 +152,20 @@ def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
         title="Progressive design: each step is tested against the one before it",
     )
     top.axis("off")
-    boxes = []
-    for i, (name, added) in enumerate(DESIGN_STEPS):
-        boxes.append(
-            top.text(
-                i + 0.5,
-                0.75,
-                name,
-                ha="center",
-                va="center",
-                fontsize=13,
-                weight="bold",
-                bbox={"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"},
-            )
+    box = {"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"}
+    boxes = [
+        top.text(
+            i + 0.5, 0.75, name, ha="center", va="center", fontsize=13, weight="bold", bbox=box
         )
+        for i, (name, _) in enumerate(DESIGN_STEPS)
+    ]
+    for i, (_, added) in enumerate(DESIGN_STEPS):
         top.text(i + 0.5, 0.22, added, ha="center", va="center", fontsize=9.5)
+    # from the right edge of one box to the left edge of the next, whatever the names' widths
+    # (the shrinks, in points, clear the boxes' padding: 0.5 of the 13-point font)
+    arrow = {"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f", "shrinkA": 10, "shrinkB": 10}
     for before, after in itertools.pairwise(boxes):
-        # from the right edge of one box to the left edge of the next, whatever the names' widths
-        # (the shrinks clear the boxes' padding: 0.5 of the 13-point font)
-        top.annotate(
-            "",
-            xy=(0, 0.5),
-            xycoords=after,
-            xytext=(1, 0.5),
-            textcoords=before,
-            arrowprops={
-                "arrowstyle": "-|>",
-                "lw": 1.8,
-                "color": "#35608f",
-                "shrinkA": 10,
-                "shrinkB": 10,
-            },
-        )
+        top.annotate("", (0, 0.5), (1, 0.5), xycoords=after, textcoords=before, arrowprops=arrow)
     labels = list(windows)
     for y, label in enumerate(labels):
         left = 0.0
