@@ -142,3 +142,21 @@ def test_progression_tick_labels_do_not_overlap():
     )
     with sns.axes_style("whitegrid"), sns.plotting_context("notebook"):  # the chapter's theme
         assert not _overlaps(plot_progression(prog, "progression"))
+
+
+def test_sensitivity_figure_writes_no_exponent():
+    import re
+
+    import matplotlib.pyplot as plt
+
+    from rankbook.report.figures import plot_tie_rule_sensitivity
+
+    summary = pd.DataFrame(
+        {"audit": ["exact", "rounded", "popularity"], "NDCG@10 range": [0.0, 2.2e-16, 0.031]}
+    )
+    plot_tie_rule_sensitivity(summary, 1e-4)  # draws on a new current figure
+    fig = plt.gcf()
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    texts += [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
+    assert "2.2 × 10⁻¹⁶" in texts and "tolerance 10⁻⁴" in texts, texts
+    assert not [t for t in texts if re.search(r"\d[eE][+-]?\d", t)], texts

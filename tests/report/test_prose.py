@@ -103,6 +103,8 @@ def test_p_value_is_never_zero():
     assert two == "p ≤ 0.002 (1,000 bootstrap resamples)"
     assert p_value_phrase(0.0421, 1000, sides=2) == "p = 0.042"
     assert p_value_phrase(0.0004) == "p = 0.0004"
+    assert p_value_phrase(3e-5) == "p = 3.0 × 10⁻⁵"  # not Python's "3e-05"
+    assert p_value_phrase(3e-5, 1_000_000) == "p = 3.0 × 10⁻⁵"
     assert p_value_phrase(1 / 100001, 100000) == "p ≤ 0.00001 (100,000 permutations)"
     with pytest.raises(ValueError, match="n_perm"):
         p_value_phrase(0.0)

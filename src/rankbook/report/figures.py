@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import require
-from rankbook.report.prose import plural_phrase
+from rankbook.report.prose import number_text, plural_phrase, power_of_ten
 
 plt = require("matplotlib.pyplot", purpose="rankbook.report.figures")
 sns = require("seaborn", purpose="rankbook.report.figures")
@@ -106,11 +106,10 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
         dodge=False,
         palette={"beyond tolerance": "C3", "within tolerance": "C0"},
     )
-    ax.axvline(
-        tolerance, color="firebrick", linestyle="-", linewidth=2.5, label=f"tolerance {tolerance:g}"
-    )
+    tolerance_label = f"tolerance {power_of_ten(tolerance, 0)}"  # "10⁻⁴", never "0.0001"/"1e-04"
+    ax.axvline(tolerance, color="firebrick", linestyle="-", linewidth=2.5, label=tolerance_label)
     for y, (value, shown) in enumerate(zip(values, frame["shown"], strict=True)):
-        ax.text(shown * 1.15, y, "0" if value == 0 else f"{value:.2g}", va="center")
+        ax.text(shown * 1.15, y, "0" if value == 0 else number_text(float(value), 3), va="center")
     ax.set_xscale("log")
     ax.set_xlim(floor, max(frame["shown"].max() * 4, tolerance * 10))
     ax.set(

@@ -182,7 +182,8 @@ def p_value_phrase(
     significant figures; ``unit`` names the draws, e.g. "bootstrap resamples" for a bootstrap
     p-value; ``sides=2`` for the two-sided bootstrap p-value of
     :func:`rankaudit.runs.significance.dual_interval_test`, whose floor is ``2 / (B + 1)``).
-    Otherwise three decimals, or two significant figures below 0.001.
+    Otherwise three decimals, two significant figures below 0.001, and in powers of ten below
+    0.0001 ("p = 3.0 × 10⁻⁵").
     """
     v = _finite(p, "p")
     if not 0.0 <= v <= 1.0:
@@ -202,6 +203,8 @@ def p_value_phrase(
             )
     elif v == 0.0:
         raise ValueError("p = 0 is not a p-value: pass n_perm for a Monte Carlo floor")
+    if v < 0.0001:
+        return f"p = {power_of_ten(v, 1)}"  # never Python's "3e-05"
     if v < 0.001:
         return f"p = {v:.2g}"
     return f"p = {v:.3f}"
