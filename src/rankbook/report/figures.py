@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import require
-from rankbook.report.prose import number_text, plural_phrase, power_of_ten
+from rankbook.report.prose import plural_phrase, power_of_ten
+from rankbook.report.tables import format_values
 
 plt = require("matplotlib.pyplot", purpose="rankbook.report.figures")
 sns = require("seaborn", purpose="rankbook.report.figures")
@@ -109,7 +110,7 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
     tolerance_label = f"tolerance {power_of_ten(tolerance, 0)}"  # "10⁻⁴", never "0.0001"/"1e-04"
     ax.axvline(tolerance, color="firebrick", linestyle="-", linewidth=2.5, label=tolerance_label)
     for y, (value, shown) in enumerate(zip(values, frame["shown"], strict=True)):
-        ax.text(shown * 1.15, y, "0" if value == 0 else number_text(float(value), 3), va="center")
+        ax.text(shown * 1.15, y, format_values([value], ".2g")[0], va="center")  # 2 significant
     ax.set_xscale("log")
     ax.set_xlim(floor, max(frame["shown"].max() * 4, tolerance * 10))
     ax.set(
