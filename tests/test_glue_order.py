@@ -384,22 +384,26 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: 16's exact-check size, 17's number of model pairs).
 LATE_WORDS: dict[str, str] = {
     "01_stable_sort_bias": (
-        "io_perfect ex_layout ex_layout_gap_words exact_tol ex_verdict ex_change_words "
-        "first_hr_below_one"
+        "io_perfect ex_layout ex_layout_gap_words layout_tol_text ex_verdict ex_change_words "
+        "first_hr_below_one audit_atol_text"
     ),
     "02_random_tie_expectation": (
         "worked_gap_words worked_sd_vs_mean err_enum_words err_sklearn_words rounding_words "
-        "multi_words tested_words mc_verdict"
+        "multi_words tested_words mc_verdict exact_tol_text"
     ),
     "03_tie_breaking_rules": (
-        "io_on_optimistic exact_tol io_direction fallback_words seed_mean_verdict failing_rules "
-        "invariant_rules random_verdict last_is_pess"
+        "io_on_optimistic exact_tol_text io_direction fallback_words seed_mean_verdict "
+        "failing_rules invariant_rules random_verdict last_is_pess collision_bound_text "
+        "audit_atol_text"
     ),
-    "04_evaluator_audit": "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean",
+    "04_evaluator_audit": (
+        "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean observed_atol_text "
+        "invariance_atol_text"
+    ),
     "05_movielens_audit": (
         "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
         "direction_agrees overlap_p_phrase overlap_loses syn_sparse_direction syn_vs_paper "
-        "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol"
+        "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
     ),
     "06_amazon_audit": (
         "kind hash_ndcg_words hash_ndcg_vs_model_words model_vs_paper residualized_move_words "
@@ -408,7 +412,8 @@ LATE_WORDS: dict[str, str] = {
         "holm_words"
     ),
     "07_hash_seeds_vs_expectation": (
-        "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence"
+        "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
+        "expected_collisions_text atol_text"
     ),
     "08_session_data": "switch_vs_p p_switch_here sps_cmp buy_cmp click_base_note",
     "09_heuristic_features": (

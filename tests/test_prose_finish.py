@@ -9,6 +9,9 @@
 * A largest difference of exactly zero reads "exactly equal", never "at most 0.0e+00"
   (:func:`rankbook.report.prose.difference_phrase`, tested in ``tests/report/test_prose.py``):
   no page types "differ by at most" beside a glued number.
+* No number glued in Python's exponent format (``{glue:text}`tol:.0e``` reads "1e-09"): a small
+  number a page shows is a word of its page words, written by
+  :func:`rankbook.report.prose.power_of_ten` ("10⁻⁹", "3.8 × 10⁻¹⁴"), or a plain decimal.
 """
 
 from __future__ import annotations
@@ -135,7 +138,21 @@ def test_no_difference_glued_in_bare_e_notation(path):
     assert not found, f"{path.name}: {found}"
 
 
+#: A glue role whose format spec ends in ``e``/``E``: Python's exponent format on the page.
+_EXPONENT_SPEC = re.compile(r"\{glue(?::text)?\}`[\w.-]+:[^`]*[eE]`")
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_number_glued_in_exponent_format(path):
+    found = _EXPONENT_SPEC.findall(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.name}: write it with power_of_ten (a page word): {found}"
+
+
 def test_scans_catch_their_patterns():
+    assert _EXPONENT_SPEC.findall("a tolerance of {glue:text}`exact_tol:.0e`, and") == [
+        "{glue:text}`exact_tol:.0e`"
+    ]
+    assert _EXPONENT_SPEC.findall("{glue:text}`n_rows:,` rows, {glue:text}`exact_tol_text`") == []
     assert _HEDGE.findall(reader_prose("the 3 system(s) with it")) == ["system(s)"]
     assert _HEDGE.findall(reader_prose("the 3 systems with it, `f(s)`")) == []
     found = bare_integers("22146 rows, 22,146 rows, 0.12345, in 2016, ex-1234")

@@ -12,7 +12,11 @@ Each pattern caught a real sentence on the rendered book once:
 * ``n-of-n``: "only 24 of the 24 points" or "8 of the 8 rows" (say "all 24": words come from
   :func:`rankbook.report.prose.count_phrase`);
 * ``p-zero``: "p = 0.000" (a permutation p-value is never 0: "p ≤ 0.001 (1,000 permutations)");
-* ``raw-label``: a raw ``fig-``/``eq-`` label in the text, a reference that did not resolve.
+* ``raw-label``: a raw ``fig-``/``eq-`` label in the text, a reference that did not resolve;
+* ``e-notation``: "5e-05", "2.2e-16" or "1.2E+04" in a sentence, a caption or a table cell
+  (Python's exponent format; a page writes "5 × 10⁻⁵" through
+  :func:`rankbook.report.prose.power_of_ten`, a table's cells go through
+  :func:`rankbook.report.tables.display_frame`). Code and math are not scanned.
 
 The unit tests at the bottom show each pattern caught on a small HTML string (and its fixed
 sentence passing); ``test_no_page_reads_wrong`` runs them over every page of the site built from
@@ -37,6 +41,8 @@ _CELL = re.compile(r"<t[dh]\b[^>]*>(.*?)</t[dh]>", flags=re.S | re.I)
 _PROSE = re.compile(r"<(p|li|dd|figcaption|h[1-6])\b[^>]*>(.*?)</\1>", flags=re.S | re.I)
 _TAG = re.compile(r"<[^>]+>")
 _NUMBER = r"\d"
+#: Python's exponent format for a number: "5e-05", "2.2e-16", "1.2E+04", "-3e7".
+_E_NOTATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+\b")
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,8 @@ def scan_html(page: str) -> list[Finding]:
     for cell in _CELL.findall(body):
         if _text(cell) in {"NaN", "nan", "<NA>", "NaT", "None"}:
             found.append(Finding("nan-in-table", _text(cell)))
+        if _E_NOTATION.search(_text(cell)):
+            found.append(Finding("e-notation", _text(cell)))
 
     bold = re.sub(r"<(?!/?strong\b)[^>]*>", "", body)  # keep <strong>, drop glue spans etc.
     for match in re.finditer(
@@ -93,6 +101,8 @@ def scan_html(page: str) -> list[Finding]:
     for rule, pattern in rules.items():
         for match in re.finditer(pattern, prose):
             found.append(Finding(rule, prose[max(0, match.start() - 40) : match.end() + 40]))
+    for match in _E_NOTATION.finditer(prose):
+        found.append(Finding("e-notation", prose[max(0, match.start() - 40) : match.end() + 40]))
     return found
 
 
@@ -159,7 +169,7 @@ def _page(body: str) -> str:
         (
             "raw-float-format",
             "<p>The run compares 4.380300e+07 pairs.</p>",
-            "<p>The run compares 43,803,000 pairs; the error is 2.2e-16.</p>",
+            "<p>The run compares 43,803,000 pairs; the error is 2.2 × 10⁻¹⁶.</p>",
         ),
         (
             "n-of-n",
@@ -184,7 +194,7 @@ def _page(body: str) -> str:
         (
             "zero-in-e-notation",
             "<p>The two layouts differ by at most 0.0e+00.</p>",
-            "<p>The two layouts are exactly equal; the other gap is 2.2e-16.</p>",
+            "<p>The two layouts are exactly equal; the other gap is 2.2 × 10⁻¹⁶.</p>",
         ),
         (
             "plural-hedge",
@@ -195,6 +205,23 @@ def _page(body: str) -> str:
             "count-without-separator",
             "<p>The table holds 20000 rows in 620000 lines.</p>",
             "<p>The table holds 20,000 rows in 620,000 lines, from 2016.</p>",
+        ),
+        (
+            "e-notation",
+            "<p>A move below 5e-05 changes no fourth decimal (tolerance 1e-09).</p>",
+            "<p>A move below 5 × 10⁻⁵ changes no fourth decimal (tolerance 10⁻⁹), in 2016.</p>",
+        ),
+        (
+            "e-notation",
+            "<figure><figcaption>Expected collisions 1.2E+04 of an ideal hash.</figcaption>"
+            "</figure>",
+            "<figure><figcaption>Expected collisions 1.2 × 10⁴ of an ideal hash."
+            "</figcaption></figure>",
+        ),
+        (
+            "e-notation",
+            "<table><tr><th>expected</th></tr><tr><td>2.710505e-08</td></tr></table>",
+            "<table><tr><th>expected</th></tr><tr><td>2.7 × 10⁻⁸</td></tr></table>",
         ),
         (
             "bool-in-prose",
@@ -212,7 +239,7 @@ def test_each_pattern_is_caught_and_its_fix_passes(rule, bad, good):
 def test_code_math_and_styles_are_not_scanned():
     page = _page(
         "<pre>invariant: True, by -1, 4.380300e+07</pre>"
-        "<p>Call <code>evaluate(stable=True)</code>; "
+        "<p>Call <code>evaluate(stable=True, atol=1e-12)</code>; "
         '<span class="math notranslate nohighlight">\\(x = -1\\)</span>.</p>'
         "<script>var by = -1; var x = True;</script>"
     )

@@ -47,6 +47,40 @@ def test_the_overlap_check_can_fail():
     assert _overlaps(fig)
 
 
+def _arrows_into_boxes(fig) -> list[str]:
+    """Names of the boxed labels an annotation's arrow runs into (it should stop at the edge)."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        arrows = [
+            t.arrow_patch.get_window_extent(renderer)
+            for t in ax.texts
+            if getattr(t, "arrow_patch", None) is not None
+        ]
+        for t in ax.texts:
+            patch = t.get_bbox_patch()
+            if patch is None or getattr(t, "arrow_patch", None) is not None:
+                continue
+            box = patch.get_window_extent(renderer)
+            found += [t.get_text() for arrow in arrows if arrow.overlaps(box)]
+    return found
+
+
+def test_design_arrows_stop_at_the_boxes():
+    windows = {"real log": dict(PART3_FRACTIONS)}
+    assert _arrows_into_boxes(plot_ablation_design(windows)) == []
+
+
+def test_the_arrow_check_can_fail():
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.text(0.5, 0.5, "a wide box name", ha="center", bbox={"boxstyle": "round"})
+    ax.annotate("", xy=(0.5, 0.5), xytext=(0.1, 0.5), arrowprops={"arrowstyle": "-|>"})
+    assert _arrows_into_boxes(fig) == ["a wide box name"]
+
+
 def _ablation_table():
     return pd.DataFrame(
         {
@@ -95,3 +129,34 @@ def test_table1_views_names_a_length_mismatch():
             paper_online={},
             extra={"encoder": [1]},
         )
+
+
+def test_progression_tick_labels_do_not_overlap():
+    import seaborn as sns
+
+    from rankbook.report.figures_context import plot_progression
+
+    sets = ["MLR", "P1", "P2", "P2 + CosSim_seq:trans", "P2 + CosSim_seq:perc"]
+    prog = pd.DataFrame(
+        {"feature_set": sets * 2, "mrr_sale": [0.71, 0.72, 0.74, 0.75, 0.75] * 2}
+    )
+    with sns.axes_style("whitegrid"), sns.plotting_context("notebook"):  # the chapter's theme
+        assert not _overlaps(plot_progression(prog, "progression"))
+
+
+def test_sensitivity_figure_writes_no_exponent():
+    import re
+
+    import matplotlib.pyplot as plt
+
+    from rankbook.report.figures import plot_tie_rule_sensitivity
+
+    summary = pd.DataFrame(
+        {"audit": ["exact", "rounded", "popularity"], "NDCG@10 range": [0.0, 2.2e-16, 0.0014]}
+    )
+    plot_tie_rule_sensitivity(summary, 1e-4)  # draws on a new current figure
+    fig = plt.gcf()
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    texts += [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
+    assert {"0", "2.2 × 10⁻¹⁶", "0.0014", "tolerance 10⁻⁴"} <= set(texts), texts
+    assert not [t for t in texts if re.search(r"\d[eE][+-]?\d", t)], texts

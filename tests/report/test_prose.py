@@ -103,6 +103,8 @@ def test_p_value_is_never_zero():
     assert two == "p ≤ 0.002 (1,000 bootstrap resamples)"
     assert p_value_phrase(0.0421, 1000, sides=2) == "p = 0.042"
     assert p_value_phrase(0.0004) == "p = 0.0004"
+    assert p_value_phrase(3e-5) == "p = 3.0 × 10⁻⁵"  # not Python's "3e-05"
+    assert p_value_phrase(3e-5, 1_000_000) == "p = 3.0 × 10⁻⁵"
     assert p_value_phrase(1 / 100001, 100000) == "p ≤ 0.00001 (100,000 permutations)"
     with pytest.raises(ValueError, match="n_perm"):
         p_value_phrase(0.0)
@@ -193,12 +195,12 @@ def test_a_zero_difference_reads_exactly_equal_not_at_most_zero():
     assert difference_phrase(0.0, "scikit-learn's value", plural=False) == (
         "is exactly equal to scikit-learn's value"
     )
-    assert difference_phrase(2.2e-16) == "differ by at most 2.2e-16"
+    assert difference_phrase(2.2e-16) == "differ by at most 2.2 × 10⁻¹⁶"
     assert difference_phrase(2.2e-16, "scikit-learn's value", plural=False) == (
-        "differs from scikit-learn's value by at most 2.2e-16"
+        "differs from scikit-learn's value by at most 2.2 × 10⁻¹⁶"
     )
     assert gap_phrase(0.0) == "no difference at all"
-    assert gap_phrase(3e-17, name="largest gap") == "largest gap 3.0e-17"
+    assert gap_phrase(3e-17, name="largest gap") == "largest gap 3.0 × 10⁻¹⁷"
     for text in (difference_phrase(0.0), gap_phrase(0.0)):
         assert "0.0e+00" not in text and "at most" not in text
     for bad in (-1e-9, float("nan")):
@@ -210,4 +212,42 @@ def test_gap_phrase_names_a_zero_in_the_callers_words():
     from rankbook.report.prose import gap_phrase
 
     assert gap_phrase(0.0, name="by", zero="not at all") == "not at all"
-    assert gap_phrase(1e-16, name="by", zero="not at all") == "by 1.0e-16"
+    assert gap_phrase(1e-16, name="by", zero="not at all") == "by 1.0 × 10⁻¹⁶"
+
+
+def test_power_of_ten_writes_a_small_number_as_a_reader_reads_it():
+    from rankbook.report.prose import power_of_ten
+
+    assert power_of_ten(2.2e-16) == "2.2 × 10⁻¹⁶"
+    assert power_of_ten(5e-5, 0) == "5 × 10⁻⁵"
+    assert power_of_ten(1e-9, 0) == "10⁻⁹"
+    assert power_of_ten(-1e-12, 0) == "-10⁻¹²"
+    assert power_of_ten(1e-9) == "1.0 × 10⁻⁹"
+    assert power_of_ten(3.1e7, 1) == "3.1 × 10⁷"
+    assert power_of_ten(4.0, 1) == "4.0"
+    assert power_of_ten(0.0) == "0"
+    assert power_of_ten(9.96e-5, 1) == "1.0 × 10⁻⁴"  # rounds as Python's :.1e does
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="value"):
+            power_of_ten(bad)
+    with pytest.raises(ValueError, match="digits"):
+        power_of_ten(1e-9, -1)
+
+
+def test_number_text_shows_counts_with_separators_and_no_e_notation():
+    import numpy as np
+
+    from rankbook.report.prose import number_text
+
+    assert number_text(22146) == "22,146"
+    assert number_text(np.int64(100000)) == "100,000"
+    assert number_text(1234.5) == "1,234.500"
+    assert number_text(0.1254, 2) == "0.13"
+    assert number_text(5e-5) == "5.0 × 10⁻⁵"  # "0.000" would hide it
+    assert number_text(0.0) == "0.000"
+    assert number_text(-0.25, 1) == "-0.2"
+    for bad in (True, np.bool_(False), float("nan")):
+        with pytest.raises(ValueError, match="value"):
+            number_text(bad)
+    with pytest.raises(ValueError, match="digits"):
+        number_text(1.0, 1.5)

@@ -1,4 +1,9 @@
-"""No table cell a reader sees is cut with "...".
+"""No table cell a reader sees is cut with "...", and no count in one is bare.
+
+A count of five or more digits in a displayed table carries thousands separators ("22,146",
+never "22146" or "100000.00"): a chapter shows a DataFrame through
+:func:`rankbook.report.tables.display_frame`, which prints integers with separators and floats at
+a stated precision.
 
 pandas cuts a cell longer than ``display.max_colwidth`` (50 characters by default) to its first
 characters and "...". A chapter shows long text (titles, reasons, hyperparameters) inside
@@ -16,7 +21,7 @@ import pandas as pd
 import pytest
 
 from rankbook.report.pipeline import chapter_names
-from rankbook.report.tables import key_value_text
+from rankbook.report.tables import display_frame, format_frame, format_values, key_value_text
 from tests.conftest import ROOT
 
 _CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.S)
@@ -32,6 +37,55 @@ def cut_cells(notebook: dict) -> list[str]:
             for text in _CELL.findall(html):
                 if re.sub(r"<[^>]+>", "", text).strip().endswith(("...", "…")):
                     found.append(text.strip())
+    return found
+
+
+#: A number of five or more integer digits without separators ("22146", "100000.00", "-16654.0").
+_BARE_COUNT = re.compile(r"-?\d{5,}(?:\.\d+)?")
+
+
+#: A column of identifiers ("row_id", "item_id", "query id"): a label, not a count.
+_ID_HEADER = re.compile(r"(?:^|[_ ])id$", re.I)
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
+_ROW = re.compile(r"<tr\b.*?</tr>", re.S)
+
+
+def _text(cell: str) -> str:
+    return re.sub(r"<[^>]+>", "", cell).strip()
+
+
+def bare_counts(notebook: dict) -> list[str]:
+    """The HTML table cells of an executed notebook's outputs that show a number >= 10,000
+    without thousands separators (a column headed as an identifier, ``*_id``, left out)."""
+    found = []
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            for table in _TABLE.findall(html):
+                rows = [[_text(c) for c in _CELL.findall(row)] for row in _ROW.findall(table)]
+                header = rows[0] if rows else []
+                for row in rows:
+                    for j, text in enumerate(row):
+                        is_id = j < len(header) and _ID_HEADER.search(header[j])
+                        if _BARE_COUNT.fullmatch(text) and not is_id:
+                            found.append(text)
+    return found
+
+
+#: Python's exponent format: "5e-05", "2.2e-16", "6.975000e+05".
+_EXPONENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+\b")
+
+
+def exponent_cells(notebook: dict) -> list[str]:
+    """The HTML table cells of an executed notebook's outputs that show a number in Python's
+    exponent format (a table writes "3.8 × 10⁻¹⁴": :func:`rankbook.report.tables.display_frame`)."""
+    found = []
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            html = "".join(html) if isinstance(html, list) else html
+            found += [_text(c) for c in _CELL.findall(html) if _EXPONENT.search(_text(c))]
     return found
 
 
@@ -57,6 +111,97 @@ def test_cut_cells_reads_html_tables():
         "cut he..."
     ]
     assert cut_cells(_notebook("<table><tr><th>p ≤ 0.001</th><td>1.0</td></tr></table>")) == []
+
+
+def test_display_frame_prints_counts_with_separators_and_floats_at_their_precision():
+    frame = pd.DataFrame(
+        {
+            "count": [100000.0, 512.0],
+            "rows": [22146, 7],
+            "mean": [0.123456, float("nan")],
+            "tiny": [5e-5, 0.0],
+            "name": ["a", None],
+            "flag": [True, False],
+        },
+        index=pd.Index([10000, 20000], name="n_sessions"),
+    )
+    shown = display_frame(frame, {"mean": 2}, counts=["count"])
+    assert shown.to_dict("list") == {
+        "count": ["100,000", "512"],
+        "rows": ["22,146", "7"],
+        "mean": ["0.12", "—"],
+        "tiny": ["5.0 × 10⁻⁵", "0.000"],
+        "name": ["a", "—"],
+        "flag": [True, False],
+    }
+    assert shown.index.tolist() == ["10,000", "20,000"] and shown.index.name == "n_sessions"
+    assert display_frame(frame[["mean"]], 1)["mean"].tolist() == ["0.1", "—"]
+
+
+def test_display_frame_names_what_it_refuses():
+    frame = pd.DataFrame({"count": [1.5], "x": [1.0]})
+    with pytest.raises(ValueError, match="counts column 'count'"):
+        display_frame(frame, counts=["count"])
+    with pytest.raises(ValueError, match="counts names \\['rows'\\]"):
+        display_frame(frame, counts=["rows"])
+    with pytest.raises(ValueError, match="digits names"):
+        display_frame(frame, {"y": 2})
+    with pytest.raises(ValueError, match="digits"):
+        display_frame(frame, -1)
+    with pytest.raises(ValueError, match="frame must be a pandas DataFrame"):
+        display_frame(frame.x)
+
+
+def test_format_values_writes_no_exponent():
+    assert format_values([2.2e-16, 1e-16, 1.2, None, 0.0], ".2g") == [
+        "2.2 × 10⁻¹⁶",
+        "10⁻¹⁶",
+        "1.2",
+        "—",
+        "0",
+    ]
+    assert format_values([3.781155e-14], ".3e") == ["3.781 × 10⁻¹⁴"]
+    frame = pd.DataFrame({"ndcg@k": [2.2e-16, 2.4]}, index=["max gap", "max |z|"])
+    assert format_frame(frame, ".2g")["ndcg@k"].tolist() == ["2.2 × 10⁻¹⁶", "2.4"]
+
+
+def test_bare_counts_reads_html_tables():
+    frame = pd.DataFrame({"rows": [22146, 512], "share": [0.25, 100000.0]}, index=["a", "b"])
+    assert sorted(bare_counts(_notebook(frame._repr_html_()))) == ["100000.00", "22146"]
+    assert bare_counts(_notebook(display_frame(frame)._repr_html_())) == []
+    ids = pd.DataFrame({"row_id": [0, 0], "item_id": [85064, 92983], "score": [1.0, 2.0]})
+    assert bare_counts(_notebook(ids._repr_html_())) == []  # identifiers, not counts
+    assert bare_counts(_notebook(ids.rename(columns={"item_id": "items"})._repr_html_())) == [
+        "85064",
+        "92983",
+    ]
+
+
+def test_exponent_cells_reads_html_tables():
+    frame = pd.DataFrame({"value": [0.0, 697500.0, 3.781155e-14]})
+    assert exponent_cells(_notebook(frame._repr_html_())) == [
+        "0.000000e+00",
+        "6.975000e+05",
+        "3.781155e-14",
+    ]
+    shown = display_frame(pd.Series([0, 697500, 3.781155e-14], dtype=object).to_frame("value"))
+    assert exponent_cells(_notebook(shown._repr_html_())) == []
+
+
+@pytest.mark.parametrize("name", chapter_names(ROOT / "notebooks"))
+def test_no_smoke_chapter_table_writes_an_exponent(smoke_book, name):
+    assert name not in smoke_book.failures, smoke_book.failures.get(name)
+    notebook = json.loads((smoke_book.paths.executed / f"{name}.ipynb").read_text())
+    found = exponent_cells(notebook)
+    assert not found, f"{name}: numbers in exponent format (display_frame): {found[:5]}"
+
+
+@pytest.mark.parametrize("name", chapter_names(ROOT / "notebooks"))
+def test_no_smoke_chapter_table_shows_a_bare_count(smoke_book, name):
+    assert name not in smoke_book.failures, smoke_book.failures.get(name)
+    notebook = json.loads((smoke_book.paths.executed / f"{name}.ipynb").read_text())
+    found = bare_counts(notebook)
+    assert not found, f"{name}: counts without thousands separators (display_frame): {found[:5]}"
 
 
 @pytest.mark.parametrize("name", chapter_names(ROOT / "notebooks"))

@@ -6,6 +6,7 @@ axes; the caption is the chapter's (a MyST ``figure`` around the cell output).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -13,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._optional import require
-from rankbook.report.prose import plural_phrase
+from rankbook.report.prose import plural_phrase, power_of_ten
+from rankbook.report.tables import format_values
 
 plt = require("matplotlib.pyplot", purpose="rankbook.report.figures")
 sns = require("seaborn", purpose="rankbook.report.figures")
@@ -105,11 +107,10 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
         dodge=False,
         palette={"beyond tolerance": "C3", "within tolerance": "C0"},
     )
-    ax.axvline(
-        tolerance, color="firebrick", linestyle="-", linewidth=2.5, label=f"tolerance {tolerance:g}"
-    )
+    tolerance_label = f"tolerance {power_of_ten(tolerance, 0)}"  # "10⁻⁴", never "0.0001"/"1e-04"
+    ax.axvline(tolerance, color="firebrick", linestyle="-", linewidth=2.5, label=tolerance_label)
     for y, (value, shown) in enumerate(zip(values, frame["shown"], strict=True)):
-        ax.text(shown * 1.15, y, "0" if value == 0 else f"{value:.2g}", va="center")
+        ax.text(shown * 1.15, y, format_values([value], ".2g")[0], va="center")  # 2 significant
     ax.set_xscale("log")
     ax.set_xlim(floor, max(frame["shown"].max() * 4, tolerance * 10))
     ax.set(
@@ -151,25 +152,20 @@ def plot_ablation_design(windows: Mapping[str, Mapping[str, float]]):
         title="Progressive design: each step is tested against the one before it",
     )
     top.axis("off")
-    for i, (name, added) in enumerate(DESIGN_STEPS):
+    box = {"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"}
+    boxes = [
         top.text(
-            i + 0.5,
-            0.75,
-            name,
-            ha="center",
-            va="center",
-            fontsize=13,
-            weight="bold",
-            bbox={"boxstyle": "round,pad=0.5", "fc": "#eef3fb", "ec": "#35608f"},
+            i + 0.5, 0.75, name, ha="center", va="center", fontsize=13, weight="bold", bbox=box
         )
+        for i, (name, _) in enumerate(DESIGN_STEPS)
+    ]
+    for i, (_, added) in enumerate(DESIGN_STEPS):
         top.text(i + 0.5, 0.22, added, ha="center", va="center", fontsize=9.5)
-        if i:
-            top.annotate(
-                "",
-                xy=(i + 0.25, 0.75),
-                xytext=(i - 0.25, 0.75),
-                arrowprops={"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f"},
-            )
+    # from the right edge of one box to the left edge of the next, whatever the names' widths
+    # (the shrinks, in points, clear the boxes' padding: 0.5 of the 13-point font)
+    arrow = {"arrowstyle": "-|>", "lw": 1.8, "color": "#35608f", "shrinkA": 10, "shrinkB": 10}
+    for before, after in itertools.pairwise(boxes):
+        top.annotate("", (0, 0.5), (1, 0.5), xycoords=after, textcoords=before, arrowprops=arrow)
     labels = list(windows)
     for y, label in enumerate(labels):
         left = 0.0
@@ -395,6 +391,7 @@ def plot_epoch_curves(history: pd.DataFrame, title: str):
         best.epoch, best.valid_ndcg, marker="*", s=180, color="black", zorder=4, label="kept epoch"
     )
     ax.set(title=title, xlabel="epoch (0 = untrained)", ylabel="validation NDCG@10")
+    ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True))  # whole epochs, never "0.5"
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()
     return fig

@@ -73,6 +73,7 @@ def plot_click_rate_by_position(serp: pd.DataFrame):
         ylabel="rate per shown item",
         xticks=range(1, len(ctr) + 1, 2),
     )
+    sns.move_legend(ax, "upper left", bbox_to_anchor=(1.01, 1))  # beside the curves, not on them
     fig.tight_layout()
     return fig
 
@@ -108,6 +109,7 @@ def plot_intent_shifts(queries: pd.DataFrame, max_index: int = 8):
         xlabel="query index in session",
         ylabel="share of queries",
     )
+    ax.legend(title="intent", loc="upper left", bbox_to_anchor=(1.01, 1))  # beside the bars
     fig.tight_layout()
     return fig
 
@@ -239,7 +241,12 @@ def plot_progression(prog: pd.DataFrame, title: str):
     (``prog``: columns ``feature_set``, ``mrr_sale``, in display order)."""
     _need(prog, ("feature_set", "mrr_sale"), "prog")
     means = prog.groupby("feature_set", sort=False).mrr_sale.mean()
-    fig, ax = plt.subplots(figsize=(8, 3.8))
+    labels = [name.replace(" + ", "\n+ ").replace(":", ":\n") for name in means.index]
+    # each tick label gets the width of its longest line (about 0.09 inch a character at 10 pt),
+    # so that neighbouring names never overlap
+    longest = max(len(line) for label in labels for line in label.split("\n"))
+    slot = max(1.2, 0.09 * longest + 0.2)
+    fig, ax = plt.subplots(figsize=(max(8.0, 2.6 + slot * len(labels)), 3.8))
     sns.stripplot(
         data=prog, x="feature_set", y="mrr_sale", color="black", size=5, jitter=0.1, ax=ax
     )
@@ -253,8 +260,7 @@ def plot_progression(prog: pd.DataFrame, title: str):
         zorder=3,
         label="mean over seeds",
     )
-    labels = [name.replace(" + ", "\n+ ").replace(":", ":\n") for name in means.index]
-    ax.set_xticks(range(len(means)), labels)
+    ax.set_xticks(range(len(means)), labels, fontsize=10)
     ax.set(title=title, xlabel="feature set", ylabel="MRR (sold item)")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.tight_layout()

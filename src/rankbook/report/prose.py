@@ -19,9 +19,13 @@ Flags          ``flag_word(flag, (yes, no))``: the caller's two words for a comp
 Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
 Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections";
                every count prints with thousands separators ("22,146 rows").
-Differences    ``difference_phrase(gap)``: "differ by at most 2.2e-16", or "are exactly equal"
-               when the largest difference is exactly 0 (never "at most 0.0e+00");
-               ``gap_phrase(gap)``: "largest difference 2.2e-16" / "no difference at all".
+Differences    ``difference_phrase(gap)``: "differ by at most 2.2 × 10⁻¹⁶", or "are exactly
+               equal" when the largest difference is exactly 0 (never "at most 0.0e+00");
+               ``gap_phrase(gap)``: "largest difference 2.2 × 10⁻¹⁶" / "no difference at all".
+Small numbers  ``power_of_ten(x)``: "2.2 × 10⁻¹⁶", "10⁻⁹" (``digits=0``), never Python's
+               "2.2e-16" on a page; ``number_text(x, digits)``: a plain decimal with
+               thousands separators ("22,146", "0.125"), in powers of ten only where the
+               decimal would show no significant digit.
 Intervals      ``interval_phrase(lo, hi, ref, name="the paper's")``: where a CI lies against a
                reference value: "lies above the paper's 0.1702", "lies below ...", "includes ...".
 p-values       ``p_value_phrase(p, n_perm)``: a Monte Carlo p-value is never 0; its smallest
@@ -36,6 +40,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
+from rankaudit._checks import check_int
 from rankbook.report.decision import FEW_BELOW, MOST_ABOVE, SMALL_RATIO
 
 __all__ = [
@@ -47,7 +54,9 @@ __all__ = [
     "gap_phrase",
     "interval_phrase",
     "list_phrase",
+    "number_text",
     "plural_phrase",
+    "power_of_ten",
     "same_word",
     "p_value_phrase",
     "share_word",
@@ -184,7 +193,8 @@ def p_value_phrase(
     significant figures; ``unit`` names the draws, e.g. "bootstrap resamples" for a bootstrap
     p-value; ``sides=2`` for the two-sided bootstrap p-value of
     :func:`rankaudit.runs.significance.dual_interval_test`, whose floor is ``2 / (B + 1)``).
-    Otherwise three decimals, or two significant figures below 0.001.
+    Otherwise three decimals, two significant figures below 0.001, and in powers of ten below
+    0.0001 ("p = 3.0 × 10⁻⁵").
     """
     v = _finite(p, "p")
     if not 0.0 <= v <= 1.0:
@@ -204,6 +214,8 @@ def p_value_phrase(
             )
     elif v == 0.0:
         raise ValueError("p = 0 is not a p-value: pass n_perm for a Monte Carlo floor")
+    if v < 0.0001:
+        return f"p = {power_of_ten(v, 1)}"  # never Python's "3e-05"
     if v < 0.001:
         return f"p = {v:.2g}"
     return f"p = {v:.3f}"
@@ -278,6 +290,43 @@ def plural_phrase(n: int, singular: str, plural: str) -> str:
     return f"{int(n):,} {singular if int(n) == 1 else plural}"
 
 
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def power_of_ten(value: float, digits: int = 1) -> str:
+    """``value`` as a mantissa with ``digits`` decimals times a power of ten, the way a page
+    writes a small number: ``power_of_ten(2.2e-16)`` is "2.2 × 10⁻¹⁶", ``power_of_ten(1e-9, 0)``
+    is "10⁻⁹" (a mantissa of exactly 1 at ``digits=0`` is left out), 0 is "0". The mantissa is
+    Python's ``format(value, f".{digits}e")``, so the rounding is the same as ``:.1e``."""
+    v = _finite(value, "value")
+    digits = check_int(digits, "digits", lo=0)
+    if v == 0.0:
+        return "0"
+    mantissa, exponent = format(v, f".{digits}e").split("e")
+    power = "10" + str(int(exponent)).translate(_SUPERSCRIPT)
+    if int(exponent) == 0:
+        return mantissa
+    if digits == 0 and mantissa.lstrip("-") == "1":
+        return ("-" if mantissa.startswith("-") else "") + power
+    return f"{mantissa} × {power}"
+
+
+def number_text(value: float, digits: int = 3) -> str:
+    """A table's or sentence's number: an integer with thousands separators ("22,146"), any
+    other value as a decimal with ``digits`` places and separators ("1,234.500", "0.125"), and
+    a nonzero value too small to show a significant digit at ``digits`` places in powers of ten
+    with two significant digits ("5.0 × 10⁻⁵" at ``digits=3``), never "0.000" for it."""
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"value must be a number, not a flag, got {value!r}")
+    v = _finite(value, "value")
+    digits = check_int(digits, "digits", lo=0)
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}"
+    if v != 0.0 and abs(v) < 0.5 * 10.0**-digits:
+        return power_of_ten(v, 1)
+    return f"{v:,.{digits}f}"
+
+
 def _gap(gap: float) -> float:
     g = _finite(gap, "gap")
     if g < 0:
@@ -286,7 +335,7 @@ def _gap(gap: float) -> float:
 
 
 def difference_phrase(gap: float, other: str = "", *, plural: bool = True, digits: int = 1) -> str:
-    """A largest absolute difference as a verb phrase: "differ by at most 2.2e-16" (``other``:
+    """A largest absolute difference as a verb phrase: "differ by at most 2.2 × 10⁻¹⁶" (``other``:
     "differ from scikit-learn's value by at most ..."), or "are exactly equal" ("... to
     scikit-learn's value") when ``gap`` is exactly 0. ``plural=False`` for a singular subject
     ("differs", "is")."""
@@ -294,7 +343,7 @@ def difference_phrase(gap: float, other: str = "", *, plural: bool = True, digit
     if g == 0.0:
         return f"{'are' if plural else 'is'} exactly equal" + (f" to {other}" if other else "")
     verb = "differ" if plural else "differs"
-    return f"{verb}{f' from {other}' if other else ''} by at most {g:.{digits}e}"
+    return f"{verb}{f' from {other}' if other else ''} by at most {power_of_ten(g, digits)}"
 
 
 def gap_phrase(
@@ -304,7 +353,7 @@ def gap_phrase(
     zero: str = "no difference at all",
     digits: int = 1,
 ) -> str:
-    """A largest absolute difference as a noun phrase: "largest difference 2.2e-16", or ``zero``
-    ("no difference at all") when ``gap`` is exactly 0."""
+    """A largest absolute difference as a noun phrase: "largest difference 2.2 × 10⁻¹⁶", or
+    ``zero`` ("no difference at all") when ``gap`` is exactly 0."""
     g = _gap(gap)
-    return zero if g == 0.0 else f"{name} {g:.{digits}e}"
+    return zero if g == 0.0 else f"{name} {power_of_ten(g, digits)}"

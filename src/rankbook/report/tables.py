@@ -1,4 +1,13 @@
-"""Table 1 of the progressive ablation (chapters 11 and 12) as two projector-width tables.
+"""Tables a page shows: Table 1 of the progressive ablation as two projector-width tables, and
+the one formatter of a displayed DataFrame's numbers.
+
+:func:`display_frame` prints every number of a DataFrame as a reader reads it: an integer count
+with thousands separators ("22,146", never "22146" or "100000.00"), a float at the precision the
+caller states ("0.125"), a nonzero float too small for that precision in powers of ten
+("5.0 × 10⁻⁵", never Python's "5e-05"), "—" where there is no value; text, dates and flags as
+they are (:func:`rankbook.report.prose.number_text` for each number).
+
+Table 1 of the progressive ablation (chapters 11 and 12):
 
 The ablation's table has a dozen columns; at 1280 px they do not fit one text column. This
 module splits it with the **key columns first**: :func:`table1_views` returns
@@ -16,14 +25,18 @@ with :func:`rankbook.report.prose.p_value_phrase` (never 0.000: the floor is 1 /
 
 from __future__ import annotations
 
+import numbers
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from rankbook.report.prose import p_value_phrase
+from rankaudit._checks import check_int
+from rankbook.report.prose import number_text, p_value_phrase, power_of_ten
 
-__all__ = ["format_frame", "format_values", "key_value_text", "table1_views"]
+__all__ = ["display_frame", "format_frame", "format_values", "key_value_text", "table1_views"]
 
 _KEY = "variant vs baseline"
 
@@ -38,16 +51,29 @@ def format_values(
 ) -> list[str]:
     """Each value of a table column printed with the format ``spec`` after ``prefix``;
     ``missing`` where there is no value (None or NaN); whole numbers with ``integer_spec``
-    when one is given (counts beside rates in one column)."""
+    when one is given (counts beside rates in one column). A value the spec writes with an
+    exponent ("2.2e-16" under ``.2g``) is written in powers of ten, "2.2 × 10⁻¹⁶"."""
     out = []
     for v in values:
         if v is None or pd.isna(v):
             out.append(missing)
         elif integer_spec is not None and float(v).is_integer():
-            out.append(prefix + format(float(v), integer_spec))
+            out.append(prefix + _no_exponent(format(float(v), integer_spec)))
         else:
-            out.append(prefix + format(float(v), spec))
+            out.append(prefix + _no_exponent(format(float(v), spec)))
     return out
+
+
+_EXPONENT = re.compile(r"-?\d(?:\.(\d+))?e[+-]\d+")
+
+
+def _no_exponent(text: str) -> str:
+    """A number ``format`` wrote as "2.2e-16" (a ``g`` or ``e`` spec) in powers of ten, with the
+    same mantissa ("2.2 × 10⁻¹⁶"); any other text as it is."""
+    match = _EXPONENT.fullmatch(text)
+    if match is None:
+        return text
+    return power_of_ten(float(text), len(match.group(1) or ""))
 
 
 def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—") -> pd.DataFrame:
@@ -55,6 +81,69 @@ def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—"
     return frame.apply(
         lambda column: pd.Series(format_values(column, spec, missing=missing), index=column.index)
     )
+
+
+def _cell(value: Any, digits: int, whole: bool, missing: str, where: str) -> Any:
+    if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
+        return missing
+    if isinstance(value, (bool, np.bool_, str)) or not isinstance(value, (numbers.Real, np.number)):
+        return value  # text, a flag, a date, an object: as pandas prints it
+    if whole:
+        if not float(value).is_integer():
+            raise ValueError(f"counts column {where} holds {value!r}, not a whole number")
+        return number_text(int(value))
+    return number_text(value, digits)
+
+
+def display_frame(
+    frame: pd.DataFrame,
+    digits: int | Mapping[str, int] = 3,
+    *,
+    counts: Sequence[str] = (),
+    missing: str = "—",
+) -> pd.DataFrame:
+    """``frame`` with every number printed for a reader (same index and columns, str cells).
+
+    Integers get thousands separators, floats ``digits`` decimals (one number for every column,
+    or a mapping column -> digits, 3 for a column it leaves out) through
+    :func:`rankbook.report.prose.number_text`; the columns named in ``counts`` hold whole numbers
+    stored as floats (``describe()``'s count) and print as integers. A numeric index (not a
+    MultiIndex) is printed the same way. A ``counts`` or ``digits`` name that is not a column, or
+    a non-whole value in a ``counts`` column, raises a ValueError naming it.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    per_column = dict(digits) if isinstance(digits, Mapping) else {}
+    default = 3 if isinstance(digits, Mapping) else check_int(digits, "digits", lo=0)
+    for name, value in per_column.items():
+        check_int(value, f"digits[{name!r}]", lo=0)
+    for kind, names in (("digits", per_column), ("counts", counts)):
+        unknown = [name for name in names if name not in frame.columns]
+        if unknown:
+            raise ValueError(f"{kind} names {unknown}, not columns of frame {list(frame.columns)}")
+    out = pd.DataFrame(
+        {
+            column: [
+                _cell(
+                    v,
+                    per_column.get(column, default),
+                    column in counts,
+                    missing,
+                    repr(column),
+                )
+                for v in frame[column].tolist()
+            ]
+            for column in frame.columns
+        },
+        index=frame.index,
+        columns=frame.columns,
+    )
+    if not isinstance(frame.index, pd.MultiIndex) and pd.api.types.is_numeric_dtype(frame.index):
+        out.index = pd.Index(
+            [_cell(v, default, False, missing, "index") for v in frame.index.tolist()],
+            name=frame.index.name,
+        )
+    return out
 
 
 def key_value_text(params: Mapping[str, Any]) -> str:

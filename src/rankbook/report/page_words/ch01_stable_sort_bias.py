@@ -1,6 +1,7 @@
 """Chapter 01's computed words: whether the constant scorer's stable-sort score is perfect,
 whether the expectation depends on the layout, the invariance verdict of the expected rule, the
-first tie block size whose expected HR@k is below 1, and whether exercise 2's identity holds.
+first tie block size whose expected HR@k is below 1, whether exercise 2's identity holds, and
+the tolerances in powers of ten ("10⁻⁹", :func:`rankbook.report.prose.power_of_ten`).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import difference_phrase, gap_phrase, same_word
+from rankbook.report.prose import difference_phrase, gap_phrase, power_of_ten, same_word
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -62,6 +63,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             inclusive=True,
             words=("holds", "does not hold"),
         ),
+        "layout_tol_text": power_of_ten(lay["tolerance"], 0),
+        "audit_atol_text": power_of_ten(ex["atol"], 0),
+        "formula_tol_text": power_of_ten(formula["tolerance"], 0),
     }
 
 

@@ -4,7 +4,8 @@ are within rounding (against :data:`rankbook.report.checks.EXACT_TOL`, stated on
 whether the Monte Carlo agrees with its expectation (the decision standard's verdict,
 :func:`rankaudit.runs.decision.expectation_verdict`, its largest ``|z|`` against the family's
 bound :func:`rankaudit.runs.decision.family_z`), and whether the
-small rows cover several relevant items and a hit rate below 1.
+small rows cover several relevant items and a hit rate below 1; the tolerance in powers of ten
+("10⁻⁹", :func:`rankbook.report.prose.power_of_ten`).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankaudit.runs.decision import expectation_verdict
-from rankbook.report.prose import comparison_word, difference_phrase
+from rankbook.report.prose import comparison_word, difference_phrase, power_of_ten
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -38,6 +39,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             inclusive=True,
             words=("floating-point rounding", "more than floating-point rounding"),
         ),
+        "exact_tol_text": power_of_ten(cf["tolerance"], 0),
         "mc_verdict": expectation_verdict(mc["max_abs_z"], z_max=mc["z_chance"]),
         "multi_words": threshold_word(
             rows["share_multi_relevant"],

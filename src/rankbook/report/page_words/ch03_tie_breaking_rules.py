@@ -3,7 +3,8 @@ expectation, whether the hash collision fallback was needed, whether the mean ov
 agrees with the expectation (the book's one rule, ``|z| <= z_agree``,
 :func:`rankaudit.runs.decision.expectation_verdict`), which rules passed the
 permutation test (largest row change against the audit's ``atol``), and whether moving the
-relevant item last equals the pessimistic bound (to a stated tolerance).
+relevant item last equals the pessimistic bound (to a stated tolerance); the tolerances and the
+expected collisions in powers of ten ("10⁻⁹", :func:`rankbook.report.prose.power_of_ten`).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import direction_word, flag_word, list_phrase
+from rankbook.report.prose import direction_word, flag_word, list_phrase, power_of_ten
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "words"]
@@ -38,6 +39,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
     passed = [a["rule"] for a in audits if _invariant(a)]
     failed = [a["rule"] for a in audits if not _invariant(a)]
     random = next(a for a in audits if a["rule"] == "random")
+    expected = next(a for a in audits if a["rule"] == "expected")
     return {
         "io_on_optimistic": threshold_word(
             abs(ndcg["input_order"] - ndcg["optimistic"]),
@@ -70,6 +72,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             inclusive=True,
             words=("equals", "differs from"),
         ),
+        "exact_tol_text": power_of_ten(tol, 0),
+        "audit_atol_text": power_of_ten(expected["atol"], 0),
+        "collision_bound_text": power_of_ten(results["collisions"]["expected_bound"], 1),
     }
 
 
@@ -82,6 +87,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  #
         (key, None, "optimistic"),
         (key, None, "expected"),
         ("collisions", None, "n_collisions"),
+        ("collisions", None, "expected_bound"),
         ("hash_seed_check", None, "verdict"),
         *[("rule_audit", i, "max_row_change") for i in range(len(results["rule_audit"]))],
         ("restored_rows", None, "relevant_last"),

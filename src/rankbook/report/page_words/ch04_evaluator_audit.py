@@ -1,7 +1,8 @@
 """Chapter 04's computed words: each quoted evaluator's observed tie rule and invariance verdict
 (its largest row change under permutation against the audit's ``atol``, stated on the page), how
 many evaluators are invariant, how many could be audited at all, and which way ``np.argsort``'s
-unstable order leans (relevant-first against relevant-last).
+unstable order leans (relevant-first against relevant-last); the two tolerances in powers of ten
+("10⁻¹²", :func:`rankbook.report.prose.power_of_ten`).
 
 An evaluator the page quotes but could not audit (its library missing) reads "not audited".
 
@@ -14,7 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import count_phrase, difference_phrase, direction_word, flag_word
+from rankbook.report.prose import (
+    count_phrase,
+    difference_phrase,
+    direction_word,
+    flag_word,
+    power_of_ten,
+)
 from rankbook.report.prose_rules import threshold_word
 
 __all__ = ["DEPENDS", "PEER_NAMES", "words"]
@@ -79,6 +86,8 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         if dev is not None
         else "were not computed (torchmetrics is not installed)"
     )
+    out["observed_atol_text"] = power_of_ten(results["observed_rule_atol"], 0)
+    out["invariance_atol_text"] = power_of_ten(results["invariance_atol"], 0)
     return out
 
 

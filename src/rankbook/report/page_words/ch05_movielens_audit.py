@@ -38,6 +38,7 @@ from rankbook.report.prose import (
     flag_word,
     list_phrase,
     p_value_phrase,
+    power_of_ten,
 )
 from rankbook.report.prose_rules import threshold_word
 
@@ -205,6 +206,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             io_opt_gap, tol, inclusive=True, words=("is identical to", "differs from")
         ),
         "rules_vs_families": comparison_word(abs(gap), results["family_spread"]["ndcg10_range"]),
+        # the tolerances in powers of ten ("5 × 10⁻⁵", "10⁻⁹"), never Python's "5e-05"
+        "four_decimals_tol_text": power_of_ten(results["word_tolerance"]["four_decimals"], 0),
+        "exact_tol_text": power_of_ten(tol, 0),
     }
 
 

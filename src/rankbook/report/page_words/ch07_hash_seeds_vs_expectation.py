@@ -1,7 +1,8 @@
 """Chapter 07's computed words: whether the hash-seed mean agrees with the exact expectation
 by the book's one expectation rule (``|z| <= z_agree``, :mod:`rankaudit.runs.decision`),
 whether each rule's permutation check moved a row by more than ``1e-12``, whether any key
-collided, and how the run relates to the paper's setting.
+collided, how the run relates to the paper's setting, and the expected collisions and the
+tolerance in powers of ten ("3.8 × 10⁻¹⁴", "10⁻¹²": :func:`rankbook.report.prose.power_of_ten`).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rankaudit.runs.decision import MATCHES_EXPECTATION
-from rankbook.report.prose import direction_word
+from rankbook.report.prose import direction_word, power_of_ten
 from rankbook.report.prose_limits import within_word
 
 __all__ = ["ATOL", "DEPENDS", "words"]
@@ -65,17 +66,20 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             words=("occurred", "occurred", "did not occur"),
         ),
         "dataset_label": f"{results['params']['dataset']} ({kind})",
+        "expected_collisions_text": power_of_ten(results["collisions"]["expected_collisions"], 1),
+        "atol_text": power_of_ten(ATOL, 0),
         "paper_comparable": _setting(results),
     }
 
 
 def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  # noqa: N802
-    """The hash-mean verdict, the collision count, input order's largest mean change and the
-    hash's and the expectation's largest row change."""
+    """The hash-mean verdict, the collision count and its expectation, input order's largest
+    mean change and the hash's and the expectation's largest row change."""
     rules = [row["tie_rule"] for row in results["permutation"]]
     return [
         ("table3", None, "verdict"),
         ("collisions", None, "collisions"),
+        ("collisions", None, "expected_collisions"),
         ("permutation", rules.index("input_order"), "max_mean_change"),
         ("permutation", rules.index("hash"), "max_row_change"),
         ("permutation", rules.index("expected"), "max_row_change"),
