@@ -8,8 +8,6 @@ be ``<=`` fails here whatever a chapter's run gives.
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from rankaudit.runs.decision import NOT_RESOLVED, RESOLVED_ABOVE, VERDICTS
@@ -21,25 +19,17 @@ from rankbook.report.prose import (
     direction_word,
     gap_phrase,
     interval_phrase,
+    number_text,
     p_value_phrase,
     plural_phrase,
+    power_of_ten,
     share_word,
     signed_phrase,
     size_word,
 )
 from rankbook.report.prose_limits import best_name, covers_word, order_word, within_word
 from rankbook.report.prose_rules import threshold_word
-
-NON_FINITE = [math.nan, math.inf, -math.inf]
-
-
-def below(x: float) -> float:
-    return math.nextafter(x, -math.inf)
-
-
-def above(x: float) -> float:
-    return math.nextafter(x, math.inf)
-
+from tests.thresholds import NON_FINITE, above, below
 
 # --- both sides of every threshold, and at it ---
 
@@ -216,6 +206,8 @@ REFUSALS = [
     (lambda x: share_word(0.3, few_below=x), "few_below"),
     (lambda x: share_word(0.3, most_above=x), "most_above"),
     (lambda x: direction_word(x), "delta"),
+    (lambda x: number_text(x), "value"),
+    (lambda x: power_of_ten(x), "value"),
     (lambda x: direction_word(0.1, tol=x), "tol"),
     (lambda x: signed_phrase(x), "delta"),
     (lambda x: size_word(x, 1.0), "value"),

@@ -7,8 +7,6 @@ and "just above" are the neighbouring floats, so a ``<`` that should be ``<=`` f
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from rankaudit.runs.decision import (
@@ -36,16 +34,7 @@ from rankaudit.runs.decision import (
     swap_verdict,
     z_score,
 )
-
-NON_FINITE = [math.nan, math.inf, -math.inf]
-
-
-def below(x: float) -> float:
-    return math.nextafter(x, -math.inf)
-
-
-def above(x: float) -> float:
-    return math.nextafter(x, math.inf)
+from tests.thresholds import NON_FINITE, above, below
 
 
 @pytest.mark.parametrize("alpha", [ALPHA, 0.01, 0.2])
