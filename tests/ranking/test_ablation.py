@@ -169,10 +169,17 @@ def test_table1_share_of_oracle_and_rr_by_feature_set(exp):
     assert lift == pytest.approx(oracle)
 
 
-def test_context_sweep_grid_oracle_and_measured_returns():
+@pytest.fixture(scope="module")
+def sweep_setup():
+    """The small session configuration the sweep tests re-simulate, and an embedder fitted on
+    its log."""
     cfg = SessionConfig(n_products=300, n_sessions=400, n_days=4, seed=2)
     log = simulate_sessions(cfg, progress=False)
-    emb = PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
+    return cfg, PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
+
+
+def test_context_sweep_grid_oracle_and_measured_returns(sweep_setup):
+    cfg, emb = sweep_setup
     out = context_sweep(
         [0.5],
         [0.0, 0.9],
@@ -191,12 +198,10 @@ def test_context_sweep_grid_oracle_and_measured_returns():
         context_sweep([], [0.1], config=cfg, embedder=emb, features=["CosSim_lc"])
 
 
-def test_context_sweep_runs_a_repeated_log_once_and_marks_it():
+def test_context_sweep_runs_a_repeated_log_once_and_marks_it(sweep_setup):
     """At p_switch = 0 no intent shifts, so p_return changes nothing: the two grid points are one
     configuration (same rows, the repeat not distinct), and a real change of p_return is not."""
-    cfg = SessionConfig(n_products=300, n_sessions=400, n_days=4, seed=2)
-    log = simulate_sessions(cfg, progress=False)
-    emb = PPMISVDEmbedder(dim=8).fit(log.items.title.tolist(), log.clicks)
+    cfg, emb = sweep_setup
     out = context_sweep(
         [0.0, 0.5],
         [0.0, 0.9],
