@@ -72,11 +72,13 @@ def _finite(value: float, name: str) -> float:
     return v
 
 
-def _whole(value: int, name: str) -> int:
-    """``value`` as an ``int`` when it is a finite whole number (``3`` or ``3.0``, not a bool);
-    NaN, an infinity or ``2.5`` is a ValueError naming ``name``."""
-    if isinstance(value, bool) or not math.isfinite(v := float(value)) or v != int(v):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+def _whole(value: int, name: str, *, lo: int | None = None, what: str = "a whole number") -> int:
+    """``value`` as an ``int`` when it is a finite whole number (``3`` or ``3.0``, not a bool)
+    and at least ``lo`` (when given); NaN, an infinity, ``2.5`` or a value below ``lo`` is a
+    ValueError naming ``name`` and saying it must be ``what``."""
+    bad = isinstance(value, bool) or not math.isfinite(v := float(value)) or v != int(v)
+    if bad or (lo is not None and v < lo):
+        raise ValueError(f"{name} must be {what}, got {value!r}")
     return int(v)
 
 
@@ -284,10 +286,8 @@ def list_phrase(names: Sequence[str], *, conjunction: str = "and", empty: str | 
 
 def plural_phrase(n: int, singular: str, plural: str) -> str:
     """A count with its noun in the right number: "1 false rejection", "0 false rejections"."""
-    bad = isinstance(n, bool) or not math.isfinite(float(n)) or float(n) != int(n) or n < 0
-    if bad:
-        raise ValueError(f"n must be a count (an integer >= 0), got {n!r}")
-    return f"{int(n):,} {singular if int(n) == 1 else plural}"
+    count = _whole(n, "n", lo=0, what="a count (an integer >= 0)")
+    return f"{count:,} {singular if count == 1 else plural}"
 
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
