@@ -188,25 +188,28 @@ def test_exponent_cells_reads_html_tables():
     assert exponent_cells(_notebook(shown._repr_html_())) == []
 
 
+def _executed(smoke_book, name: str) -> dict:
+    """Chapter ``name``'s smoke-executed notebook (the chapter must have run)."""
+    assert name not in smoke_book.failures, smoke_book.failures.get(name)
+    return json.loads((smoke_book.paths.executed / f"{name}.ipynb").read_text())
+
+
 @pytest.mark.parametrize("name", chapter_names(ROOT / "notebooks"))
 def test_no_smoke_chapter_table_writes_an_exponent(smoke_book, name):
-    assert name not in smoke_book.failures, smoke_book.failures.get(name)
-    notebook = json.loads((smoke_book.paths.executed / f"{name}.ipynb").read_text())
+    notebook = _executed(smoke_book, name)
     found = exponent_cells(notebook)
     assert not found, f"{name}: numbers in exponent format (display_frame): {found[:5]}"
 
 
 @pytest.mark.parametrize("name", chapter_names(ROOT / "notebooks"))
 def test_no_smoke_chapter_table_shows_a_bare_count(smoke_book, name):
-    assert name not in smoke_book.failures, smoke_book.failures.get(name)
-    notebook = json.loads((smoke_book.paths.executed / f"{name}.ipynb").read_text())
+    notebook = _executed(smoke_book, name)
     found = bare_counts(notebook)
     assert not found, f"{name}: counts without thousands separators (display_frame): {found[:5]}"
 
 
 @pytest.mark.parametrize("name", chapter_names(ROOT / "notebooks"))
 def test_no_smoke_chapter_table_cuts_a_cell(smoke_book, name):
-    assert name not in smoke_book.failures, smoke_book.failures.get(name)
-    notebook = json.loads((smoke_book.paths.executed / f"{name}.ipynb").read_text())
+    notebook = _executed(smoke_book, name)
     found = cut_cells(notebook)
     assert not found, f"{name}: table cells cut with '...': {found[:5]}"
