@@ -5,7 +5,7 @@ comes after the code cell that glues it.
 The check is static: no chapter is executed. The names a code cell glues are read from its
 ``glue``/``glue_many`` calls with :mod:`ast`:
 
-- ``glue("name", ...)`` and ``glue_many(name=...)`` glue that name;
+- ``glue("name", ...)``, ``glue_many(name=...)`` and ``glue_words(name=...)`` glue that name;
 - an f-string name (``glue(f"env_{key}", ...)``, a dict comprehension keyed ``f"{score}_io"``)
   glues every name that fits its pattern (each ``{...}`` stands for one or more characters);
 - a name bound by ``for key in ("a", "b")`` is each of those strings;

@@ -63,8 +63,21 @@ from rankbook.report.prose_limits import covers_word
 from rankbook.report.prose_rules import threshold_word
 from tests.conftest import ROOT
 from tests.perturbed_results import unperturbed_path
+from tests.words_cells import read_paths, words_chapters, words_function
 
 CHAPTERS = chapter_names(ROOT / "notebooks")
+
+#: chapter stem -> its words function: the chapter's own words cells (``tests/words_cells.py``)
+#: or, for a chapter not yet moved to them, its words module.
+WORDS = {**PAGE_WORDS, **{stem: words_function(stem) for stem in words_chapters()}}
+
+
+def depends_of(stem: str, results) -> list:
+    """The results values chapter ``stem``'s words depend on: read by running its words cells
+    (:func:`tests.words_cells.read_paths`), or listed in its words module's ``DEPENDS``."""
+    if stem not in PAGE_WORDS:
+        return read_paths(WORDS[stem], results)
+    return DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
 
 
 def _node(results, path):
@@ -90,7 +103,10 @@ _DECADES = range(-15, 16)
 
 def module_thresholds(words) -> dict[str, float]:
     """The numeric constants of the module that defines ``words`` (``BUDGET_SECONDS``,
-    ``ATOL``, ...): a threshold a chapter's words read besides the decision module's."""
+    ``ATOL``, ...), or the numbers its words cells state (``words.thresholds``): a threshold a
+    chapter's words read besides the decision module's."""
+    if hasattr(words, "thresholds"):
+        return dict(words.thresholds)
     module = sys.modules[words.__module__]
     return {
         name: float(v)
@@ -359,19 +375,19 @@ def page_results(smoke_book, stem: str) -> tuple[dict, dict]:
     return (json.loads(kept.read_text()) if kept.exists() else read), read
 
 
-@pytest.mark.parametrize("stem", sorted(PAGE_WORDS))
+@pytest.mark.parametrize("stem", sorted(WORDS))
 def test_page_words_are_on_the_page_and_flip(smoke_book, stem):
     assert stem not in smoke_book.failures, smoke_book.failures.get(stem)
     page, results = page_results(smoke_book, stem)
-    words = PAGE_WORDS[stem](page)
+    words = WORDS[stem](page)
     glued = glued_values(json.loads((smoke_book.paths.executed / f"{stem}.ipynb").read_text()))
     for key, text in words.items():
         assert glued.get(key) == repr(text), (
             f"{stem}: {key!r} glued {glued.get(key)!r}, not {text!r}"
         )
-    depends = DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
+    depends = depends_of(stem, results)
     assert depends, f"{stem}: no value listed for its words"
-    stuck = unflipped(PAGE_WORDS[stem], results, depends)
+    stuck = unflipped(WORDS[stem], results, depends)
     assert not stuck, f"{stem}: no word depends on {stuck}"
 
 
@@ -428,7 +444,7 @@ def test_every_glued_string_comes_from_page_words(smoke_book, stem):
     """Every str value a chapter glues is one of its page words (or a results identifier)."""
     assert stem not in smoke_book.failures, smoke_book.failures.get(stem)
     results, _ = page_results(smoke_book, stem)  # the page's own words, beside its glue
-    words = PAGE_WORDS[stem](results) if stem in PAGE_WORDS else {}
+    words = WORDS[stem](results) if stem in WORDS else {}
     glued = glued_values(json.loads((smoke_book.paths.executed / f"{stem}.ipynb").read_text()))
     stray = stray_words(glued, words, results)
     assert not stray, f"{stem}: glued strings not from page_words: {stray}"
