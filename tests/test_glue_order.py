@@ -415,7 +415,6 @@ LATE_WORDS: dict[str, str] = {
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
         "expected_collisions_text atol_text"
     ),
-    "08_session_data": "switch_vs_p p_switch_here sps_cmp buy_cmp click_base_note",
     "09_heuristic_features": (
         "ncd_sale_vs_none ncd_mean_sale ncd_mean_none cos_sale_vs_none cos_mean_sale cos_mean_none "
         "beat_random logged_vs_best same_lc_word"

@@ -76,7 +76,8 @@ def depends_of(stem: str, results) -> list:
     """The results values chapter ``stem``'s words depend on: read by running its words cells
     (:func:`tests.words_cells.read_paths`), or listed in its words module's ``DEPENDS``."""
     if stem not in PAGE_WORDS:
-        return read_paths(WORDS[stem], results)
+        paths = read_paths(WORDS[stem], results)
+        return [p for p in paths if not lookup_key(WORDS[stem], results, p)]
     return DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
 
 
@@ -99,6 +100,24 @@ _BESIDE = 1e-6
 #: magnitudes ``10**k`` of the grid every number is also moved to: a threshold anywhere in
 #: ``[1e-15, 1e15]``, stated or not, has grid points on both sides of it.
 _DECADES = range(-15, 16)
+
+
+def lookup_key(words, results, path) -> bool:
+    """True when the value at ``path`` is a name (a str, not a verdict) that the words only use
+    to find a record, as a table's ``statistic`` column read into a dict: no other name there
+    changes the words, or the words then fail to find it (``KeyError``). Such a name is not a
+    value the words depend on; a verdict string always is."""
+    value = _node(results, path).get(path[2]) if not isinstance(path[2], tuple) else None
+    if not isinstance(value, str) or value in VERDICTS:
+        return False
+    base = words(results)
+    for state in _perturbed(results, path):
+        try:
+            if words(state) != base:
+                return False
+        except KeyError:
+            continue
+    return True
 
 
 def module_thresholds(words) -> dict[str, float]:
@@ -575,3 +594,23 @@ def test_a_wrong_depends_entry_fails():
     assert unflipped(_two_rows, results, [("rows", 0, ("ci_low", "ci_high"))]) == [
         ("rows", 0, ("ci_low", "ci_high"))
     ]
+
+
+def test_a_name_used_only_to_find_a_record_is_not_a_dependency():
+    """A table's ``statistic`` names read into a dict are lookup keys; a verdict string, or a
+    name whose value the words print, is a dependency."""
+    results = {
+        "rows": [{"statistic": "a", "v": 0.2}, {"statistic": "b", "v": 0.7}],
+        "verdict": VERDICTS[0],
+        "model": "bpr",
+    }
+
+    def words(r):
+        rows = {row["statistic"]: row for row in r["rows"]}
+        return {"w": share_word(rows["b"]["v"]), "v": r["verdict"], "m": r["model"]}
+
+    assert lookup_key(words, results, ("rows", 0, "statistic"))  # read, never flips
+    assert lookup_key(words, results, ("rows", 1, "statistic"))  # moved: KeyError
+    assert not lookup_key(words, results, (None, None, "verdict"))
+    assert not lookup_key(words, results, (None, None, "model"))
+    assert not lookup_key(words, results, ("rows", 1, "v"))
