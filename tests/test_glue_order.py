@@ -415,10 +415,6 @@ LATE_WORDS: dict[str, str] = {
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
         "expected_collisions_text atol_text"
     ),
-    "09_heuristic_features": (
-        "ncd_sale_vs_none ncd_mean_sale ncd_mean_none cos_sale_vs_none cos_mean_sale cos_mean_none "
-        "beat_random logged_vs_best same_lc_word"
-    ),
     "10_intent_aware_features": (
         "emb_vs_lc txt_vs_lc sweep_sig_phrase oracle_sig_phrase returned_share_word gap_low_phrase "
         "gap_high_phrase gap_noise"

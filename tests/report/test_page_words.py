@@ -107,7 +107,7 @@ def lookup_key(words, results, path) -> bool:
     to find a record, as a table's ``statistic`` column read into a dict: no other name there
     changes the words, or the words then fail to find it (``KeyError``). Such a name is not a
     value the words depend on; a verdict string always is."""
-    value = _node(results, path).get(path[2]) if not isinstance(path[2], tuple) else None
+    value = _leaf(results, path)
     if not isinstance(value, str) or value in VERDICTS:
         return False
     base = words(results)
@@ -212,11 +212,24 @@ def file_numbers(results) -> list[float]:
     return list(dict.fromkeys(_numbers({k: v for k, v in results.items() if k not in skip})))
 
 
+def _entries(node) -> list:
+    """``(key, value)`` pairs of a record, or ``(index, value)`` of a list of values."""
+    return list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+
+
+def _leaf(results, path):
+    """The value at ``path`` (None for an interval or a missing field)."""
+    node, field = _node(results, path), path[2]
+    if isinstance(field, tuple):
+        return None
+    return dict(_entries(node)).get(field)
+
+
 def _siblings(node, field) -> list[float]:
     """The other numbers of the record holding the value (a count's total, say)."""
     return [
         float(v)
-        for k, v in node.items()
+        for k, v in _entries(node)
         if k != field and isinstance(v, (int, float)) and not isinstance(v, bool)
     ]
 
@@ -257,12 +270,14 @@ def _perturbed(results, path, thresholds: dict[str, float] | None = None):
             moves += _siblings(node, field) + file_numbers(results)
         values = [{field: c} for c in dict.fromkeys(moves)]
         if isinstance(v, str):  # a name moved to another name of the same record
-            values += [{field: w} for k, w in node.items() if k != field and isinstance(w, str)]
+            values += [{field: w} for k, w in _entries(node) if k != field and isinstance(w, str)]
     keep = {f: node[f] for f in values[0]} if values else {}
     for update in values:
-        node.update(update)
+        for f, w in update.items():
+            node[f] = w
         yield out
-        node.update(keep)
+        for f, w in keep.items():
+            node[f] = w
 
 
 def glued_values(notebook: dict) -> dict[str, str]:
@@ -295,7 +310,7 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
     place; :func:`flips` then compares each such state with the same state in which only
     ``path``'s value moved."""
     field = path[2]
-    v = _node(results, path).get(field) if not isinstance(field, tuple) else None
+    v = _leaf(results, path)
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return
     key, index, _ = path
@@ -304,7 +319,7 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
     for c in dict.fromkeys(values):
         record = copy.deepcopy(results)
         node = _node(record, path)
-        for k, w in node.items():
+        for k, w in _entries(node):
             if _is_number(w):
                 node[k] = c
         yield record
