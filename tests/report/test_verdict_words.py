@@ -1,5 +1,6 @@
-"""Verdict words of chapters 05, 10, 11 and 17 on small hand-made results: each follows the one
-decision standard (its family, its power, its p-value floor) and names what it chose once.
+"""Verdict words of chapters 05, 10, 11, 12 and 17 on small hand-made results: each follows
+the one decision standard (its family, its power, its p-value floor) and names what it chose
+once.
 
 The results here are built for the rule under test, not copied from a run: each test states
 the numbers that put a verdict on one side of its threshold and moves one of them across.
@@ -7,6 +8,7 @@ the numbers that put a verdict on one side of its threshold and moves one of the
 
 from __future__ import annotations
 
+import ast
 import copy
 
 import pytest
@@ -21,6 +23,7 @@ from rankbook.ranking.power import power_paired
 from rankbook.report.page_words import ch05_movielens_audit as ch05
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
+from rankbook.report.page_words import ch12_sequence_models as ch12
 from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
@@ -125,6 +128,73 @@ def test_table1_views_reads_the_two_sided_floor_when_told():
     two, _ = table1_views(table, records, n_perm=4999, sides=2, paper={}, paper_online={})
     assert one.loc["MLR + Oracle_intent vs MLR", "p"] == "0.0004"
     assert "≤ 0.0004 (4,999 permutations)" in two.loc["MLR + Oracle_intent vs MLR", "p"]
+
+
+# --- chapter 12: a difference between two rows is judged by its own paired interval ---
+
+
+def _claim(half: float, test: str = "superiority") -> dict:
+    return {"claim": f"{test} {half}", "test": test, "ci_low": 0.1 - half, "ci_high": 0.1 + half}
+
+
+def _ch12(row_half: float, pair_half: float) -> dict:
+    encoder = {"best_epoch_per_seed": [1], "seed_spread": 0.0, "gain_se": 0.0, "gain_min": 0.0}
+    row = {"variant": "P2 + A", "lift_pct": 1.0, "paper_lift_pct": 1.5}
+    return {
+        "encoders": {k: {**encoder, "feature": k} for k in ch12.KINDS},
+        "table1": [],
+        "power": [],
+        "oracle_variant": None,
+        "paper_comparison": [{**row, "ci_low": 1.0 - row_half, "ci_high": 1.0 + row_half}],
+        "paired_claims": [_claim(pair_half), _claim(10 * pair_half, "equivalence")],
+    }
+
+
+def test_ch12_pair_half_width_reads_the_paired_differences_only():
+    claims = [_claim(0.3), _claim(0.4), _claim(0.5), _claim(9.0, "equivalence")]
+    assert ch12.pair_half_width(claims) == pytest.approx(0.4)
+    with pytest.raises(ValueError, match="superiority"):
+        ch12.pair_half_width([_claim(0.3, "equivalence")])
+
+
+@pytest.mark.parametrize(
+    ("row_half", "pair_half", "word"),
+    [(3.0, 0.3, "can be resolved"), (0.2, 0.7, "cannot be resolved")],
+)
+def test_ch12_precision_judges_row_differences_by_their_paired_interval(row_half, pair_half, word):
+    """Wide single-lift intervals with narrow paired differences (and the reverse): the word
+    follows the paired intervals, on either side of the threshold."""
+    out: dict[str, str] = {}
+    ch12._row_words(_ch12(row_half, pair_half), out)
+    assert out["resolvable"] == f"{word} at this size"
+    assert (pair_half < ch12.RESOLVE_PCT) == (word == "can be resolved")
+
+
+def _unsided_bootstrap_p(source: str) -> list[int]:
+    """Lines of calls that print a bootstrap p-value (``unit="bootstrap resamples"``) without
+    saying how many sides its floor has (``sides=``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            keys = {k.arg: k.value for k in node.keywords}
+            unit = keys.get("unit")
+            if isinstance(unit, ast.Constant) and unit.value == "bootstrap resamples":
+                if "sides" not in keys:
+                    found.append(node.lineno)
+    return found
+
+
+def test_unsided_bootstrap_p_is_found():
+    assert _unsided_bootstrap_p('p_value_phrase(p, b, unit="bootstrap resamples")') == [1]
+    assert not _unsided_bootstrap_p('p_value_phrase(p, b, unit="bootstrap resamples", sides=2)')
+
+
+@pytest.mark.parametrize("stem", ["06_amazon_audit", "11_ablation", "12_sequence_models"])
+def test_bootstrap_p_values_name_their_sides(stem):
+    """A paired bootstrap p-value is two-sided (floor 2 / (B + 1)); every cell that prints one
+    passes ``sides`` so its floor phrase is the right bound."""
+    cells = code_cells(NOTEBOOKS / f"{stem}.md")
+    assert not [(c.number, line) for c in cells for line in _unsided_bootstrap_p(c.source)]
 
 
 # --- chapter 17: a model chosen by a maximum is chosen once, with its numbers ---
