@@ -106,6 +106,7 @@ def test_p_column_prints_the_floor_as_its_bound_never_zero():
     assert cells == ["p ≤ 0.002 (1,000 bootstrap resamples)", "0.013", "—"]
     assert p_column([1 / 201], n_perm=200) == ["p ≤ 0.005 (200 permutations)"]
     assert p_column([0.0, 1e-9], n_perm=5000) == ["p ≤ 0.0002 (5,000 permutations)"] * 2
+    assert p_column([3e-5, 0.0, 0.25], n_perm=None) == ["3.0 × 10⁻⁵", "< 2.2 × 10⁻³⁰⁸", "0.250"]
 
 
 def test_key_value_text_keeps_every_value():

@@ -1,4 +1,4 @@
-"""Verdict words of chapters 05, 10, 11, 12 and 17 on small hand-made results: each follows
+"""Verdict words of chapters 05, 10, 11, 12, 16 and 17 on small hand-made results: each follows
 the one decision standard (its family, its power, its p-value floor) and names what it chose
 once.
 
@@ -24,6 +24,7 @@ from rankbook.report.page_words import ch05_movielens_audit as ch05
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.page_words import ch12_sequence_models as ch12
+from rankbook.report.page_words import ch16_comparing_rankers as ch16
 from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
@@ -90,9 +91,11 @@ def _ch10(verdicts: list[str], *, repeat: bool = True) -> dict:
 def test_ch10_counts_distinct_points_by_their_family_verdicts():
     w = ch10.words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))  # 3 distinct configurations
     assert w["sweep_sig_phrase"].startswith(
-        f"2 of 6 distinct (feature, grid point) points are {RESOLVED_ABOVE}"
+        f"2 of 6 distinct (feature, grid point) pairs are {RESOLVED_ABOVE}"
     )
-    assert "(Holm within the 6 distinct feature points)" in w["sweep_sig_phrase"]
+    assert w["sweep_sig_phrase"].endswith("(Holm within one family of them all)")
+    assert w["sweep_sig_takeaway"].startswith("2 of 6 distinct feature points")
+    assert "(Holm within the 6 distinct feature points)" in w["sweep_sig_takeaway"]
     assert w["oracle_sig_phrase"].startswith(f"all 3 distinct oracle points are {RESOLVED_ABOVE}")
     assert w["sweep_sig_takeaway"].endswith(f"; 4 of 6 are {NOT_RESOLVED}")
 
@@ -101,7 +104,17 @@ def test_ch10_a_count_of_one_takes_a_singular_verb():
     one = _ch10([NOT_RESOLVED, NOT_RESOLVED])
     one["context_sweep"][0]["verdict"] = RESOLVED_ABOVE
     phrase = ch10.words(one)["sweep_sig_phrase"]
-    assert phrase.startswith(f"1 of 6 distinct (feature, grid point) points is {RESOLVED_ABOVE}")
+    assert phrase.startswith(f"1 of 6 distinct (feature, grid point) pairs is {RESOLVED_ABOVE}")
+
+
+@pytest.mark.parametrize(
+    "verdicts", [[NOT_RESOLVED, NOT_RESOLVED], [RESOLVED_ABOVE, NOT_RESOLVED], [RESOLVED_ABOVE]]
+)
+def test_ch10_sweep_clause_names_its_points_once(verdicts):
+    """The sweep's clause says "points" once at most (never "... points are ... (Holm within the
+    ... points)"), however many are resolved."""
+    phrase = ch10.words(_ch10(verdicts))["sweep_sig_phrase"]
+    assert phrase.count("points") + phrase.count("pairs") == 1
 
 
 def test_ch10_a_repeated_grid_point_moves_no_count():
@@ -189,12 +202,74 @@ def test_unsided_bootstrap_p_is_found():
     assert not _unsided_bootstrap_p('p_value_phrase(p, b, unit="bootstrap resamples", sides=2)')
 
 
-@pytest.mark.parametrize("stem", ["06_amazon_audit", "11_ablation", "12_sequence_models"])
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "06_amazon_audit",
+        "10_intent_aware_features",
+        "11_ablation",
+        "12_sequence_models",
+        "16_comparing_rankers",
+    ],
+)
 def test_bootstrap_p_values_name_their_sides(stem):
     """A paired bootstrap p-value is two-sided (floor 2 / (B + 1)); every cell that prints one
     passes ``sides`` so its floor phrase is the right bound."""
     cells = code_cells(NOTEBOOKS / f"{stem}.md")
     assert not [(c.number, line) for c in cells for line in _unsided_bootstrap_p(c.source)]
+
+
+# --- chapter 16: a sign-flip p-value at its floor is printed as the bound ---
+
+
+def _ch16(p: float, n_perm: int) -> dict:
+    return {
+        "data_source": {"details": {"effects": {"v1": 0.02}}},
+        "v1_ci_low": 1.0,
+        "v1_ci_high": 3.0,
+        "v1_p_value": p,
+        "params": {"n_perm": n_perm},
+        "decisions": {"unadjusted": {"false": 1}, "holm": {"false": 0}},
+    }
+
+
+def test_ch16_v1_p_value_at_its_floor_reads_as_the_bound():
+    assert ch16.words(_ch16(1 / 5001, 5000))["v1_p_text"] == "p ≤ 0.0002 (5,000 sign flips)"
+    assert ch16.words(_ch16(1 / 501, 500))["v1_p_text"] == "p ≤ 0.002 (500 sign flips)"
+    assert ch16.words(_ch16(0.0132, 5000))["v1_p_text"] == "p = 0.013"
+
+
+def _rounded_p_columns(source: str) -> list[str]:
+    """p-value columns a cell rounds for display (``.round({"p_value": 3})``): rounding prints a
+    Monte Carlo p at its floor as a measured value ("0.002", "0.0000") with no count of draws."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "round"
+            and node.args
+            and isinstance(node.args[0], ast.Dict)
+        ):
+            found += [
+                k.value
+                for k in node.args[0].keys
+                if isinstance(k, ast.Constant) and str(k.value).startswith("p_")
+            ]
+    return found
+
+
+def test_rounded_p_columns_are_found():
+    assert _rounded_p_columns('t.round({"lift": 2, "p_value": 3})') == ["p_value"]
+    assert not _rounded_p_columns('t.round({"lift": 2})')
+
+
+@pytest.mark.parametrize(
+    "stem", ["06_amazon_audit", "10_intent_aware_features", "12_sequence_models"]
+)
+def test_no_p_value_column_is_rounded_for_display(stem):
+    cells = code_cells(NOTEBOOKS / f"{stem}.md")
+    assert not [(c.number, k) for c in cells for k in _rounded_p_columns(c.source)]
 
 
 # --- chapter 17: a model chosen by a maximum is chosen once, with its numbers ---

@@ -160,15 +160,20 @@ def key_value_text(params: Mapping[str, Any]) -> str:
 
 
 def p_column(
-    values: Sequence[Any], *, n_perm: int, unit: str = "permutations", sides: int = 1
+    values: Sequence[Any], *, n_perm: int | None, unit: str = "permutations", sides: int = 1
 ) -> list[str]:
     """Each p-value of a table column as :func:`rankbook.report.prose.p_value_phrase` prints
     it, without its "p = ": "0.013", or at the Monte Carlo floor ``sides / (n_perm + 1)`` "p ≤
-    0.002 (1,000 bootstrap resamples)" (never "0.0000"); "—" where there is no value."""
+    0.002 (1,000 bootstrap resamples)" (never "0.0000"); "—" where there is no value.
+
+    ``n_perm=None`` for an analytic p-value (a t-test's): below 0.0001 in powers of ten, and one
+    that underflowed to 0 as "< 2.2 × 10⁻³⁰⁸" (the smallest normal double), never "0"."""
     out = []
     for value in values:
         if value is None or pd.isna(value):
             out.append("—")
+        elif n_perm is None and float(value) == 0.0:
+            out.append(f"< {power_of_ten(float(np.finfo(np.float64).tiny), 1)}")
         else:
             phrase = p_value_phrase(float(value), n_perm, unit=unit, sides=sides)
             out.append(phrase.removeprefix("p = "))
