@@ -413,7 +413,7 @@ LATE_WORDS: dict[str, str] = {
     ),
     "07_hash_seeds_vs_expectation": (
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
-        "expected_collisions_text atol_text"
+        "expected_collisions_text atol_text rows_choice"
     ),
     "08_session_data": "switch_vs_p p_switch_here sps_cmp buy_cmp click_base_note",
     "09_heuristic_features": (
@@ -443,7 +443,9 @@ LATE_WORDS: dict[str, str] = {
         "not_resolved_word book_claims perc_verdict learned_both perc_mechanism power_oracle "
         "null_reading resolvable"
     ),
-    "13_reporting_checklist": "n_amazon_rows same_rows_note sensitive_audits",
+    "13_reporting_checklist": (
+        "n_amazon_rows same_rows_note amazon_rows_choice sensitive_audits"
+    ),
     "14_evaluating_at_scale": "identical max_diff_words speedup_text best_dask_layout",
     "16_comparing_rankers": "v1_truth ci_verdict v1_p_text n_exact mt_sample",
     "17_real_recommenders": (

@@ -1,6 +1,6 @@
-"""Verdict words of chapters 05, 10, 11, 12, 16 and 17 on small hand-made results: each follows
-the one decision standard (its family, its power, its p-value floor) and names what it chose
-once.
+"""Verdict words of chapters 05, 07, 10, 11, 12, 16 and 17 on small hand-made results: each
+follows the one decision standard (its family, its power, its p-value floor) and names what it
+chose once.
 
 The results here are built for the rule under test, not copied from a run: each test states
 the numbers that put a verdict on one side of its threshold and moves one of them across.
@@ -21,6 +21,7 @@ from rankaudit.runs.decision import (
 )
 from rankbook.ranking.power import power_paired
 from rankbook.report.page_words import ch05_movielens_audit as ch05
+from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.page_words import ch12_sequence_models as ch12
@@ -64,6 +65,24 @@ def test_ch05_the_opposite_side_contradicts_only_with_power():
     weak["row_bootstrap"][0].update(delta_sd=5.0, n_rows=10)
     assert ch05._direction_verdict(weak).startswith(f"{NOT_RESOLVED} (power ")
     assert ch05._direction_verdict(_ch05(-0.1, 0.002, 0.2, 400)) == AGREES
+
+
+# --- chapters 07 and 13: the rows an audit has, against the eligible users and the request ---
+
+
+@pytest.mark.parametrize(
+    ("requested", "clause"),
+    [
+        (30_000, "the audit takes every one of them, fewer rows than parameter n_rows asks for"),
+        (22_146, "exactly as many as parameter n_rows asks for"),
+        (150, "the audit draws as many as parameter n_rows asks for, at random"),
+        (None, 'parameter n_rows is "all"'),
+    ],
+)
+def test_ch07_rows_choice_says_when_there_are_fewer_rows_than_asked(requested, clause):
+    policy = {"n_rows_requested": requested, "n_eligible": 22_146}
+    assert clause in ch07.rows_choice(policy)
+    assert "n_rows_amazon" in ch07.rows_choice(policy, "n_rows_amazon")
 
 
 # --- chapter 10: the sweep's verdicts count each distinct configuration once ---
