@@ -402,7 +402,8 @@ LATE_WORDS: dict[str, str] = {
     ),
     "05_movielens_audit": (
         "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
-        "direction_agrees overlap_p_phrase overlap_loses syn_sparse_direction syn_vs_paper "
+        "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "
+        "syn_vs_paper "
         "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
     ),
     "06_amazon_audit": (

@@ -18,6 +18,7 @@ from rankaudit.runs.decision import (
     CONTRADICTS,
     NOT_RESOLVED,
     RESOLVED_ABOVE,
+    RESOLVED_BELOW,
 )
 from rankbook.ranking.power import power_paired
 from rankbook.report.page_words import ch05_movielens_audit as ch05
@@ -65,6 +66,23 @@ def test_ch05_the_opposite_side_contradicts_only_with_power():
     weak["row_bootstrap"][0].update(delta_sd=5.0, n_rows=10)
     assert ch05._direction_verdict(weak).startswith(f"{NOT_RESOLVED} (power ")
     assert ch05._direction_verdict(_ch05(-0.1, 0.002, 0.2, 400)) == AGREES
+
+
+@pytest.mark.parametrize(
+    ("gap", "p", "verdict"),
+    [
+        (0.05, 2 / 1001, RESOLVED_ABOVE),
+        (-0.05, 0.01, RESOLVED_BELOW),
+        (0.05, 0.30, NOT_RESOLVED),
+    ],
+)
+def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
+    """The synthetic sparse gap is judged by the decision module on its bootstrap p-value, not
+    by its sign alone ("beats"/"trails"), and its p at the floor reads as the bound."""
+    w = ch05.sparse_words({"gap": gap, "gap_p": p, "n_boot": 1000})
+    assert w["syn_sparse_verdict"] == verdict
+    floor = "p ≤ 0.002 (1,000 bootstrap resamples)"
+    assert (w["syn_sparse_p_phrase"] == floor) == (p <= 2 / 1001)
 
 
 # --- chapters 07 and 13: the rows an audit has, against the eligible users and the request ---
@@ -289,6 +307,36 @@ def test_rounded_p_columns_are_found():
 def test_no_p_value_column_is_rounded_for_display(stem):
     cells = code_cells(NOTEBOOKS / f"{stem}.md")
     assert not [(c.number, k) for c in cells for k in _rounded_p_columns(c.source)]
+
+
+def _negatives_said_as_none(source: str) -> list[str]:
+    """``negative_sampling`` texts of a candidate policy that open with "none": the checklist
+    prints them after "N negatives:", which then reads "29 negatives: none (...)"."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (
+                    isinstance(key, ast.Constant)
+                    and key.value == "negative_sampling"
+                    and isinstance(value, ast.Constant)
+                    and str(value.value).lower().startswith("none")
+                ):
+                    found.append(value.value)
+    return found
+
+
+def test_negatives_said_as_none_are_found():
+    assert _negatives_said_as_none('{"negative_sampling": "none (all shown)"}') == [
+        "none (all shown)"
+    ]
+    assert not _negatives_said_as_none('{"negative_sampling": "all shown (no sampling)"}')
+
+
+@pytest.mark.parametrize("stem", ["05_movielens_audit", "12_sequence_models"])
+def test_a_candidate_policy_says_plainly_how_negatives_were_chosen(stem):
+    cells = code_cells(NOTEBOOKS / f"{stem}.md")
+    assert not [t for c in cells for t in _negatives_said_as_none(c.source)]
 
 
 # --- chapter 17: a model chosen by a maximum is chosen once, with its numbers ---
