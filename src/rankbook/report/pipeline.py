@@ -49,7 +49,8 @@ from rankbook.report.chapter_source import (
 )
 from rankbook.report.environment import cpu_model
 from rankbook.report.kernel import kernel_manager_class
-from rankbook.report.prose import number_text, plural_phrase
+from rankbook.report.prose import plural_phrase
+from rankbook.report.running_time import add_running_time, running_time_markdown
 from rankbook.report.site_build import build_book, install_mathjax
 from rankbook.report.standalone import export_figures, render_page
 
@@ -297,31 +298,6 @@ def add_results_links(notebook, name: str, paths: Paths, *, plain: bool = False)
             where = i + 1
             break
     cells.insert(where, cell)
-    notebook.cells = cells
-
-
-def running_time_markdown(seconds: float, machine: Mapping[str, Any]) -> str:
-    """The page's measured running time as one line: "This page executed in 59 s at these
-    parameters on AMD EPYC, 2 cores." (whole seconds; ``machine`` holds ``cpu_model`` and
-    ``cores``, either of which may be ``None`` when the platform does not say)."""
-    if seconds < 0 or seconds != seconds:
-        raise ValueError(f"seconds must be a measured time (>= 0), got {seconds!r}")
-    where = machine.get("cpu_model") or "an unnamed processor"
-    cores = machine.get("cores")
-    if cores:
-        where += f", {plural_phrase(int(cores), 'core', 'cores')}"
-    return f"This page executed in {number_text(round(seconds))} s at these parameters on {where}."
-
-
-def add_running_time(notebook, seconds: float, machine: Mapping[str, Any]) -> None:
-    """Append the :func:`running_time_markdown` line as the page's last cell (replacing an
-    earlier one), so the page states the time it took instead of a typed estimate."""
-    import nbformat
-
-    tag = "rankaudit-running-time"
-    cells = [c for c in notebook.cells if tag not in c.metadata.get("tags", [])]
-    text = running_time_markdown(seconds, machine)
-    cells.append(nbformat.v4.new_markdown_cell(text, metadata={"tags": [tag]}))
     notebook.cells = cells
 
 
