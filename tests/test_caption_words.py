@@ -1,7 +1,8 @@
 """A figure caption says what a parameter is in words (or in the notation of
 ``book/notation.md``), never by its raw name in the Parameters cell ("n_negatives", "p_switch"):
-a caption is read beside the figure, by a reader who has not opened the parameters. Names with
-an underscore are checked (a one-letter parameter such as ``k`` is also the notation's symbol)."""
+a caption is read beside the figure, by a reader who has not opened the parameters. A name
+without an underscore counts only in inline code (``k`` is also the notation's symbol, and
+"workers" a word)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,15 @@ def captions(markdown: str) -> list[str]:
 
 
 def raw_names(caption: str, parameters: list[str]) -> list[str]:
-    """The parameter names that occur as words in ``caption`` (a glue role's name excluded)."""
+    """The parameter names in ``caption``: a name with an underscore anywhere as a word, any
+    name inside inline code (`workers`); a glue role's name is left out."""
     text = re.sub(r"\{glue:\w+\}`[^`]*`", " ", caption)
-    return [p for p in parameters if re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", text)]
+    code = " ".join(re.findall(r"`([^`]*)`", text))
+    return [
+        p
+        for p in parameters
+        if re.search(rf"(?<![\w.]){re.escape(p)}(?!\w)", text if "_" in p else code)
+    ]
 
 
 def test_the_scan_finds_a_raw_name():
@@ -42,12 +49,13 @@ def test_the_scan_finds_a_raw_name():
     )
     (caption,) = captions(page)
     assert raw_names(caption, ["n_negatives", "p_switch", "k"]) == ["n_negatives", "p_switch"]
+    assert raw_names("one bar per size in `workers`, k workers", ["workers", "k"]) == ["workers"]
     assert raw_names("{glue:text}`n_negatives:,` negatives", ["n_negatives"]) == []
 
 
 @pytest.mark.parametrize("name", chapter_names(NOTEBOOKS))
 def test_no_caption_names_a_parameter_raw(name):
-    parameters = [p for p in declared_parameters(NOTEBOOKS, name) if "_" in p]
+    parameters = declared_parameters(NOTEBOOKS, name)
     text = (NOTEBOOKS / f"{name}.md").read_text(encoding="utf-8")
     found = {c.splitlines()[0]: raw_names(c, parameters) for c in captions(text)}
     found = {first: names for first, names in found.items() if names}
