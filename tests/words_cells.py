@@ -120,7 +120,7 @@ def words_cell_rules(cell: CodeCell) -> list[Finding]:
     an import from outside :data:`ALLOWED_MODULES`, a name that is neither ``results``,
     ``glue_words``, a name the cell binds nor an allowed builtin (a chapter variable: the words
     would then depend on more than the results file), a string that is not a call's argument, a
-    subscript or a docstring, and an f-string or string template."""
+    subscript, a dict key or a comparison's operand, and an f-string."""
     tree = ast.parse(cell.source)
     found: list[Finding] = []
     bound = _bound_names(tree)
@@ -140,7 +140,8 @@ def words_cell_rules(cell: CodeCell) -> list[Finding]:
             found.append(Finding(cell.number, node.lineno, "an f-string builds text"))
     for const, parent in _string_parents(tree):
         is_key = isinstance(parent, ast.Dict) and any(k is const for k in parent.keys)
-        if isinstance(parent, ast.Subscript) or is_key:
+        # a key, an index, or an operand of a comparison (a bool, never a word)
+        if isinstance(parent, (ast.Subscript, ast.Compare)) or is_key:
             continue
         if _in_call_arguments(const, tree):
             continue

@@ -105,8 +105,9 @@ _DECADES = range(-15, 16)
 def lookup_key(words, results, path) -> bool:
     """True when the value at ``path`` is a name (a str, not a verdict) that the words only use
     to find a record, as a table's ``statistic`` column read into a dict: no other name there
-    changes the words, or the words then fail to find it (``KeyError``). Such a name is not a
-    value the words depend on; a verdict string always is."""
+    changes the words, or the words then fail to find it (``KeyError``; ``TypeError`` for a
+    name moved to None). Such a name is not a value the words depend on; a verdict string
+    always is."""
     value = _leaf(results, path)
     if not isinstance(value, str) or value in VERDICTS:
         return False
@@ -115,7 +116,7 @@ def lookup_key(words, results, path) -> bool:
         try:
             if words(state) != base:
                 return False
-        except KeyError:
+        except (KeyError, TypeError):
             continue
     return True
 
@@ -293,11 +294,13 @@ def glued_values(notebook: dict) -> dict[str, str]:
 
 def _words_moved(words, states):
     """The words of each state a words function accepts (``ValueError``: refused as invalid
-    input; ``ArithmeticError``: a division by a value moved to 0), lazily."""
+    input; ``ArithmeticError``: a division by a value moved to 0; ``TypeError``: a name moved
+    to None that a words cell sorts or compares; ``LookupError``: a table made inconsistent,
+    such as a run moved to a cluster size no other layout has), lazily."""
     for state in states:
         try:
             yield words(state)
-        except (ValueError, ArithmeticError):
+        except (ValueError, ArithmeticError, TypeError, LookupError):
             continue
 
 

@@ -27,7 +27,13 @@ from rankbook.report.prose import (
     signed_phrase,
     size_word,
 )
-from rankbook.report.prose_limits import best_name, covers_word, order_word, within_word
+from rankbook.report.prose_limits import (
+    best_name,
+    covers_word,
+    order_word,
+    ratio_list_phrase,
+    within_word,
+)
 from rankbook.report.prose_rules import threshold_word
 from tests.thresholds import NON_FINITE, above, below
 
@@ -180,6 +186,17 @@ def test_threshold_word_at_and_beside_its_threshold(t, inclusive):
     assert threshold_word(above(t), t, inclusive=inclusive) == "not below"
 
 
+def test_ratio_list_phrase_lists_each_ratio_and_says_when_none_was_measured():
+    assert ratio_list_phrase({}, empty="not measured") == "not measured"
+    assert ratio_list_phrase({"a": 1.5}, empty="-") == "1.50x (a)"
+    assert ratio_list_phrase({"a": above(1.0), "b": below(1.0)}, empty="-") == (
+        "1.00x (a) and 1.00x (b)"
+    )
+    assert ratio_list_phrase({"a": 1.523, "b": 0.98, "c": 2.0}, digits=1, empty="-") == (
+        "1.5x (a), 1.0x (b) and 2.0x (c)"
+    )
+
+
 def test_best_name_beside_a_tie():
     assert best_name({"a": above(0.3), "b": 0.3}) == "a"
     assert best_name({"a": below(0.3), "b": 0.3}) == "b"
@@ -233,6 +250,7 @@ REFUSALS = [
     (lambda x: covers_word(0.0, x), "ci_high"),
     (lambda x: covers_word(0.0, 1.0, x), "value"),
     (lambda x: best_name({"a": x, "b": 0.3}), "values['a']"),
+    (lambda x: ratio_list_phrase({"a": 1.0, "b": x}, empty="none"), "ratios['b']"),
     (lambda x: threshold_word(x, 1.0), "value"),
     (lambda x: threshold_word(1.0, x), "threshold"),
     (lambda x: verdict_with_power(NOT_RESOLVED, x), "power"),

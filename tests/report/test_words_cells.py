@@ -91,6 +91,7 @@ def test_a_clean_cell_passes(tmp_path):
     source = (
         "from rankbook.report.prose import count_phrase, direction_word\n\n"
         "t = results['t']\n"
+        "rows = [r for r in t['rows'] if r['engine'] != 'one machine']\n"
         "glue_words(w=direction_word(t['a'] - t['b'], words=('up', 'down', 'level')),\n"
         "           n=count_phrase(t['n'], t['all'], 'users'))"
     )

@@ -21,7 +21,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-__all__ = ["best_name", "covers_word", "order_word", "within_word"]
+from rankbook.report.prose import list_phrase
+
+__all__ = ["best_name", "covers_word", "order_word", "ratio_list_phrase", "within_word"]
 
 
 def _finite(value: float, name: str) -> float:
@@ -76,3 +78,12 @@ def best_name(values: Mapping[str, float], *, largest: bool = True) -> str:
     if len(names) > 1:
         raise ValueError(f"best_name: {names} tie at {top!r}; no single best")
     return names[0]
+
+
+def ratio_list_phrase(ratios: Mapping[str, float], *, digits: int = 2, empty: str) -> str:
+    """Named ratios in words, in the given order: "1.52x (a)", "1.52x (a) and 0.98x (b)",
+    "1.52x (a), 0.98x (b) and 1.10x (c)" (``digits`` decimals); ``empty`` when there are none
+    (a ratio nobody measured is said, not printed as 1). Non-finite ratios are refused, naming
+    the entry."""
+    clean = [(name, _finite(v, f"ratios[{name!r}]")) for name, v in ratios.items()]
+    return list_phrase([f"{v:.{digits}f}x ({name})" for name, v in clean], empty=empty)
