@@ -439,9 +439,6 @@ LATE_WORDS: dict[str, str] = {
         "not_resolved_word book_claims perc_verdict learned_both perc_mechanism power_oracle "
         "null_reading resolvable"
     ),
-    "13_reporting_checklist": (
-        "n_amazon_rows same_rows_note amazon_rows_choice sensitive_audits"
-    ),
     "14_evaluating_at_scale": "identical max_diff_words speedup_text best_dask_layout",
     "16_comparing_rankers": "v1_truth ci_verdict v1_p_text n_exact mt_sample",
     "17_real_recommenders": (
