@@ -440,7 +440,6 @@ LATE_WORDS: dict[str, str] = {
         "null_reading resolvable"
     ),
     "14_evaluating_at_scale": "identical max_diff_words speedup_text best_dask_layout",
-    "16_comparing_rankers": "v1_truth ci_verdict v1_p_text n_exact mt_sample",
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
         "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "

@@ -36,7 +36,6 @@ from rankbook.report.page_words import (
     ch12_sequence_models,
     ch14_evaluating_at_scale,
     ch15_audit_your_run,
-    ch16_comparing_rankers,
     ch17_real_recommenders,
     ch18_leaderboard_ties,
 )
@@ -57,7 +56,6 @@ _MODULES: dict[str, ModuleType] = {
     "12_sequence_models": ch12_sequence_models,
     "14_evaluating_at_scale": ch14_evaluating_at_scale,
     "15_audit_your_run": ch15_audit_your_run,
-    "16_comparing_rankers": ch16_comparing_rankers,
     "17_real_recommenders": ch17_real_recommenders,
     "18_leaderboard_ties": ch18_leaderboard_ties,
 }
