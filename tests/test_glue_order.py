@@ -416,10 +416,6 @@ LATE_WORDS: dict[str, str] = {
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
         "expected_collisions_text atol_text rows_choice"
     ),
-    "10_intent_aware_features": (
-        "emb_vs_lc txt_vs_lc sweep_sig_phrase oracle_sig_phrase returned_share_word gap_low_phrase "
-        "gap_high_phrase gap_noise"
-    ),
     "11_ablation": (
         "data_label embedder_name oracle_sentence oracle_verdict lift_phrase_p1 p_phrase_p1 "
         "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "
