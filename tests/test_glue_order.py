@@ -416,10 +416,6 @@ LATE_WORDS: dict[str, str] = {
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
         "expected_collisions_text atol_text rows_choice"
     ),
-    "10_intent_aware_features": (
-        "emb_vs_lc txt_vs_lc sweep_sig_phrase oracle_sig_phrase returned_share_word gap_low_phrase "
-        "gap_high_phrase gap_noise"
-    ),
     "11_ablation": (
         "data_label embedder_name oracle_sentence oracle_verdict lift_phrase_p1 p_phrase_p1 "
         "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "
@@ -439,10 +435,6 @@ LATE_WORDS: dict[str, str] = {
         "not_resolved_word book_claims perc_verdict learned_both perc_mechanism power_oracle "
         "null_reading resolvable"
     ),
-    "13_reporting_checklist": (
-        "n_amazon_rows same_rows_note amazon_rows_choice sensitive_audits"
-    ),
-    "16_comparing_rankers": "v1_truth ci_verdict v1_p_text n_exact mt_sample",
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
         "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import itertools
 import json
 import re
 import sys
@@ -336,16 +337,39 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
                 yield table
 
 
-def flips(words, results, path, thresholds: dict[str, float] | None = None) -> bool:
+def joint_contexts(results, path, others, thresholds: dict[str, float] | None = None):
+    """States in which the other values the words read (``others``, depends paths, wherever
+    they sit in the results) are all set to one value ``c`` (0, 1 or a threshold), the value at
+    ``path`` kept: a count of draws moves a p-value's words only when the p-value sits at its
+    floor ``1 / (P + 1)``, which a p-value of 0 reaches whatever ``P`` is."""
+    values = [0.0, 1.0, *(THRESHOLDS if thresholds is None else thresholds).values()]
+    for c in dict.fromkeys(values):
+        record = copy.deepcopy(results)
+        for other in others:
+            if other == path or isinstance(other[2], tuple):
+                continue
+            node = _node(record, other)
+            if _is_number(_leaf(record, other)):
+                node[other[2]] = c
+        yield record
+
+
+def flips(
+    words, results, path, thresholds: dict[str, float] | None = None, others=()
+) -> bool:
     """True when some move of the value at ``path`` alone changes the words: in the results as
-    they stand, or in one of the :func:`contexts` (same state, only this value moved).
-    ``thresholds``: the ones the moves span, by default the decision module's; a chapter's test
-    adds its words module's own (:func:`module_thresholds`). A move the words function refuses
-    as invalid input is skipped."""
+    they stand, or in one of the :func:`contexts` or :func:`joint_contexts` (with ``others``,
+    the other values the words read) (same state, only this value moved). ``thresholds``: the
+    ones the moves span, by default the decision module's; a chapter's test adds its words
+    module's own (:func:`module_thresholds`). A move the words function refuses as invalid
+    input is skipped."""
     base = words(results)
     if any(w != base for w in _words_moved(words, _perturbed(results, path, thresholds))):
         return True
-    for state in contexts(results, path, thresholds):
+    states = itertools.chain(
+        contexts(results, path, thresholds), joint_contexts(results, path, others, thresholds)
+    )
+    for state in states:
         for here in _words_moved(words, [state]):
             moved = _words_moved(words, _perturbed(state, path, thresholds))
             if any(w != here for w in moved):
@@ -357,7 +381,7 @@ def unflipped(words, results, depends) -> list:
     """The entries of ``depends`` that no move flips a word of ``words`` for (thresholds: the
     decision module's and the words module's own, :func:`module_thresholds`)."""
     thresholds = THRESHOLDS | module_thresholds(words)
-    return [path for path in depends if not flips(words, results, path, thresholds)]
+    return [path for path in depends if not flips(words, results, path, thresholds, depends)]
 
 
 def test_flip_moves_flags_names_and_top_level_values():
@@ -399,6 +423,27 @@ def test_flip_detects_a_word_that_ignores_its_number():
 
     assert not flips(constant, results, ("x", None, "v"))
     assert flips(reads, results, ("x", None, "v"))
+
+
+def _p_text(r):
+    """A p-value's words as printed: its count of draws matters only at the floor."""
+    from rankbook.report.prose import p_value_phrase
+
+    return {"w": p_value_phrase(r["p"], r["params"]["n_perm"])}
+
+
+def test_a_count_that_moves_words_only_with_another_record_s_value_still_flips():
+    """``n_perm`` changes the printed p only when the p-value (in another record) sits at its
+    floor; with the p-value at 0.55 no move of ``n_perm`` alone reaches it."""
+    results = {"p": 0.55, "params": {"n_perm": 500, "seed": 7}}
+    depends = [(None, None, "p"), ("params", None, "n_perm")]
+    assert not flips(_p_text, results, ("params", None, "n_perm"))
+    assert flips(_p_text, results, ("params", None, "n_perm"), others=depends)
+    assert unflipped(_p_text, results, depends) == []
+    # a value the words never read still never flips, whatever the others sit at
+    assert unflipped(_p_text, results, [*depends, ("params", None, "seed")]) == [
+        ("params", None, "seed")
+    ]
 
 
 def page_results(smoke_book, stem: str) -> tuple[dict, dict]:

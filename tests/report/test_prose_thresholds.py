@@ -170,6 +170,18 @@ def test_order_word_at_and_beside(a, b, word):
     assert order_word(a, b) == word
 
 
+def test_order_word_names_a_missing_value_only_when_asked():
+    words = ("more", "fewer", "as many")
+    assert order_word(3.0, 2.0, words=words, missing="all") == "more"
+    assert order_word(2.0, 3.0, words=words, missing="all") == "fewer"
+    assert order_word(2.0, 2.0, words=words, missing="all") == "as many"
+    for a, b in ((None, 2.0), (2.0, None), (None, None)):
+        assert order_word(a, b, words=words, missing="all") == "all"
+    for a, b, name in ((None, 2.0, "a"), (2.0, None, "b")):
+        with pytest.raises(ValueError, match=name):
+            order_word(a, b, words=words)
+
+
 @pytest.mark.parametrize("value", [0.0, 0.25, -1.0])
 def test_covers_word_at_each_end_and_beside_it(value):
     assert covers_word(value, value + 1.0, value) == "includes zero"

@@ -26,12 +26,12 @@ from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.page_words import ch12_sequence_models as ch12
-from rankbook.report.page_words import ch16_comparing_rankers as ch16
 from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
 from tests.notebook_cells import NOTEBOOKS, code_cells
 from tests.report.test_projector_figures import _ablation_table
+from tests.words_cells import words_function
 
 # --- chapter 05: the direction claim carries the power of its test at the paper's gap ---
 
@@ -261,7 +261,7 @@ def test_bootstrap_p_values_name_their_sides(stem):
 
 def _ch16(p: float, n_perm: int) -> dict:
     return {
-        "data_source": {"details": {"effects": {"v1": 0.02}}},
+        "simulated_effects": {"v1": 0.02},
         "v1_ci_low": 1.0,
         "v1_ci_high": 3.0,
         "v1_p_value": p,
@@ -271,9 +271,10 @@ def _ch16(p: float, n_perm: int) -> dict:
 
 
 def test_ch16_v1_p_value_at_its_floor_reads_as_the_bound():
-    assert ch16.words(_ch16(1 / 5001, 5000))["v1_p_text"] == "p ≤ 0.0002 (5,000 sign flips)"
-    assert ch16.words(_ch16(1 / 501, 500))["v1_p_text"] == "p ≤ 0.002 (500 sign flips)"
-    assert ch16.words(_ch16(0.0132, 5000))["v1_p_text"] == "p = 0.013"
+    words = words_function("16_comparing_rankers")  # the chapter's own words cells
+    assert words(_ch16(1 / 5001, 5000))["v1_p_text"] == "p ≤ 0.0002 (5,000 sign flips)"
+    assert words(_ch16(1 / 501, 500))["v1_p_text"] == "p ≤ 0.002 (500 sign flips)"
+    assert words(_ch16(0.0132, 5000))["v1_p_text"] == "p = 0.013"
 
 
 def _rounded_p_columns(source: str) -> list[str]:

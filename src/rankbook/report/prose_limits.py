@@ -26,7 +26,9 @@ from rankbook.report.prose import list_phrase
 __all__ = ["best_name", "covers_word", "order_word", "ratio_list_phrase", "within_word"]
 
 
-def _finite(value: float, name: str) -> float:
+def _finite(value: float | None, name: str) -> float:
+    if value is None:
+        raise ValueError(f"{name} must be a finite number, got None")
     v = float(value)
     if not math.isfinite(v):
         raise ValueError(f"{name} must be a finite number, got {value!r}")
@@ -42,10 +44,18 @@ def within_word(value: float, limit: float, *, words: tuple[str, str] = ("yes", 
 
 
 def order_word(
-    a: float, b: float, *, words: tuple[str, str, str] = ("above", "below", "level with")
+    a: float | None,
+    b: float | None,
+    *,
+    words: tuple[str, str, str] = ("above", "below", "level with"),
+    missing: str | None = None,
 ) -> str:
     """``words[0]`` when ``a > b``, ``words[1]`` when ``a < b``, else ``words[2]`` (exact: the
-    caller rounds first when it means a tolerance, and says so)."""
+    caller rounds first when it means a tolerance, and says so). With ``missing``: that clause
+    when either value is None (not a number: a parameter left at "all", say); without it a None
+    is refused like any other value that is not a finite number."""
+    if missing is not None and (a is None or b is None):
+        return missing
     x, y = _finite(a, "a"), _finite(b, "b")
     if x > y:
         return words[0]
