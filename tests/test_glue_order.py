@@ -425,16 +425,6 @@ LATE_WORDS: dict[str, str] = {
         "intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
         "trees_phrase"
     ),
-    "12_sequence_models": (
-        "data_label embedder_name hardware data_caveat note_trans cap_note_trans note_perc "
-        "cap_note_perc context_change_trans context_change_perc context_verdict tuned_lr "
-        "tuned_leaves patience_rounds max_rounds positive_phrase up_phrase down_phrase "
-        "rows_sig_down in_ci_phrase change_p2_cossim_seq_trans verdict_p2_cossim_seq_trans "
-        "change_p2_cossim_seq_perc verdict_p2_cossim_seq_perc oracle_sentence online_lifts "
-        "shared_note agrees_word agree_phrase contradicts_word contra_phrase "
-        "not_resolved_word book_claims perc_verdict learned_both perc_mechanism power_oracle "
-        "null_reading resolvable"
-    ),
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
         "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "

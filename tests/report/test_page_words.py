@@ -49,7 +49,7 @@ from rankaudit.runs.decision import (
     direction_verdict,
     expectation_verdict,
 )
-from rankbook.report.decision import decision_constants
+from rankbook.report.decision import decision_constants, verdict_with_power
 from rankbook.report.page_words import DEPENDS, PAGE_WORDS
 from rankbook.report.pipeline import chapter_names
 from rankbook.report.prose import (
@@ -305,6 +305,16 @@ def _words_moved(words, states):
             continue
 
 
+def _with_verdicts(node, verdict: str):
+    """A copy of ``node`` with every verdict string of the decision standard in it set to
+    ``verdict`` (names and other strings kept)."""
+    if isinstance(node, dict):
+        return {k: _with_verdicts(v, verdict) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_with_verdicts(v, verdict) for v in node]
+    return verdict if isinstance(node, str) and node in VERDICTS else node
+
+
 def contexts(results, path, thresholds: dict[str, float] | None = None):
     """States of ``results`` in which a value read jointly with others can flip a word alone:
     the numbers of its record, the same field of every record of its list, or every number of
@@ -312,7 +322,8 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
     word such as "identical" over the largest gap of several rows, or "a perfect score" over
     the smaller of two scores, flips with one of them only when the others sit at the same
     place; :func:`flips` then compares each such state with the same state in which only
-    ``path``'s value moved."""
+    ``path``'s value moved. Last, every verdict of the file set to one verdict in turn: a
+    power printed only beside a verdict that is not resolved (another record's) flips then."""
     field = path[2]
     v = _leaf(results, path)
     if not isinstance(v, (int, float)) or isinstance(v, bool):
@@ -335,6 +346,8 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
                         if (only in (None, k)) and _is_number(w):
                             row[k] = c
                 yield table
+    for verdict in VERDICTS:
+        yield _with_verdicts(results, verdict)
 
 
 def joint_contexts(results, path, others, thresholds: dict[str, float] | None = None):
@@ -677,3 +690,14 @@ def test_a_name_used_only_to_find_a_record_is_not_a_dependency():
     assert not lookup_key(words, results, (None, None, "verdict"))
     assert not lookup_key(words, results, (None, None, "model"))
     assert not lookup_key(words, results, ("rows", 1, "v"))
+
+
+def test_a_power_printed_only_beside_an_unresolved_verdict_flips():
+    """A power read beside a verdict kept in another record is printed only when that verdict
+    is not resolved: it flips once every verdict of the file is set to one verdict."""
+    results = {"rows": [{"verdict": RESOLVED_ABOVE}], "power": [{"power": 0.4}]}
+
+    def words(r):
+        return {"w": verdict_with_power(r["rows"][0]["verdict"], r["power"][0]["power"])}
+
+    assert flips(words, results, ("power", 0, "power"))

@@ -24,12 +24,18 @@ and ``power`` (the paired test's power at the paper's own difference, ``|L_a - L
 Table 1, or at the margin for equivalence; :func:`rankbook.ranking.power.power_paired`) is at
 least 0.8. ``p_holm`` adjusts the claims' p-values together (Holm, 1979).
 
-Public API: :func:`paired_claims`.
+A difference between two rows is judged by its own paired interval, never by one row's lift
+interval: :func:`pair_half_width` is the median half-width of the superiority claims' paired 95%
+CIs, the precision at which two rows of Table 1 can be told apart.
+
+Public API: :func:`paired_claims`, :func:`pair_half_width`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +58,7 @@ from rankaudit.runs.significance import (
 from rankbook.ranking.paper import PAPER_CLAIMS, PAPER_TABLE1_LIFT_PCT, Claim
 from rankbook.ranking.power import paired_sd, power_paired
 
-__all__ = ["CLAIM_COLUMNS", "paired_claims"]
+__all__ = ["CLAIM_COLUMNS", "pair_half_width", "paired_claims"]
 
 #: Columns of :func:`paired_claims`.
 CLAIM_COLUMNS = [
@@ -169,3 +175,15 @@ def paired_claims(
     for col in ("margin_pct", "power", "paper_quote"):
         frame[col] = pd.Series([r[col] for r in out], dtype=object)
     return frame
+
+
+def pair_half_width(claims: Sequence[Mapping[str, Any]]) -> float:
+    """The median half-width, in percentage points, of the paired 95% CIs of the differences
+    between two rows: ``median((ci_high - ci_low) / 2)`` over the superiority claims of
+    :func:`paired_claims` (records), each resampling the same test queries for both rows
+    (Davison & Hinkley, 1997, section 5.2). Equivalence claims (90% CIs against a margin) are
+    left out; a list without a superiority claim is a ValueError naming ``claims``."""
+    rows = [c for c in claims if c["test"] == "superiority"]
+    if not rows:
+        raise ValueError("claims holds no superiority claim: no paired difference between rows")
+    return float(statistics.median((c["ci_high"] - c["ci_low"]) / 2 for c in rows))
