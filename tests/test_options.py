@@ -70,7 +70,7 @@ def test_the_common_call_is_unchanged():
     scores = np.array([[1.0, 1.0, 0.0]])
     labels = np.array([[0, 1, 0]])
     got = rankaudit.evaluate(scores, labels, k=2)
-    assert got["rr"].item() == pytest.approx(0.75)
+    assert got["RR"].item() == pytest.approx(0.75)
 
 
 def test_tie_prevalence_reads_the_same_columns():

@@ -185,7 +185,7 @@ def test_rule_intervals_record_the_spread_of_each_change_for_its_power():
     by = {(r["score"], r["tie_rule"], r["metric"]): r for r in recs}
     per_row = {
         rule: evaluate(scores["tied"], rows.labels, k=3, ties=rule, seed=0,
-                       user_ids=rows.user_ids, item_ids=rows.item_ids)["ndcg@3"].to_numpy()
+                       user_ids=rows.user_ids, item_ids=rows.item_ids)["nDCG@3"].to_numpy()
         for rule in ("input_order", "hash")
     }
     change = per_row["hash"] - per_row["input_order"]

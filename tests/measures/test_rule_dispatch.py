@@ -39,10 +39,10 @@ def test_a_registered_rule_reaches_the_row_kernels(reversed_rule):
     scores, labels = _rows()
     got = rankaudit.evaluate(scores, labels, k=3, ties=reversed_rule)
     want = rankaudit.evaluate(scores[:, ::-1], labels[:, ::-1], k=3, ties="input_order")
-    for col in ("hr@3", "ndcg@3", "rr"):
+    for col in ("Success@3", "nDCG@3", "RR"):
         np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
     assert not np.array_equal(
-        got["rr"].to_numpy(), rankaudit.evaluate(scores, labels, k=3, ties="input_order")["rr"]
+        got["RR"].to_numpy(), rankaudit.evaluate(scores, labels, k=3, ties="input_order")["RR"]
     )
 
 
@@ -54,7 +54,7 @@ def test_a_registered_rule_takes_the_row_kernels_sort_path(reversed_rule):
     labels[:, 0] = 1
     got = rankaudit.evaluate(scores, labels, k=10, ties=reversed_rule)
     want = rankaudit.evaluate(scores[:, ::-1], labels[:, ::-1], k=10, ties="input_order")
-    for col in ("hr@10", "ndcg@10", "rr"):
+    for col in ("Success@10", "nDCG@10", "RR"):
         np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
 
 

@@ -22,7 +22,7 @@ from rankaudit.ties.fast_path import default_measures, metric_names
 RULES = ["expected", "input_order", "pessimistic", "optimistic", "hash"]
 #: the documented rules that fix a value without sampling, read from the registry
 UNSAMPLED = [n for n in TIE_RULES if DECLARED[n].order != "sample"]
-PAIRS = [("hr@5", "Success@5"), ("ndcg@5", "nDCG@5"), ("rr", "RR")]
+PAIRS = [("Success@5", "Success@5"), ("nDCG@5", "nDCG@5"), ("RR", "RR")]
 
 
 def _rows(seed=0, n=150, m=12):
@@ -39,9 +39,9 @@ def test_default_measures_agree_with_the_row_kernels(ties):
     scores, labels, items = _rows()
     a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
     b = evaluate(scores, labels, ties=ties, item_ids=items, measures=["HR@5", "nDCG@5", "RR"])
-    np.testing.assert_allclose(a["hr@5"], b["Success@5"], atol=1e-12)
-    np.testing.assert_allclose(a["ndcg@5"], b["nDCG@5"], atol=1e-12)
-    np.testing.assert_allclose(a["rr"], b["RR"], atol=1e-12)
+    np.testing.assert_allclose(a["Success@5"], b["Success@5"], atol=1e-12)
+    np.testing.assert_allclose(a["nDCG@5"], b["nDCG@5"], atol=1e-12)
+    np.testing.assert_allclose(a["RR"], b["RR"], atol=1e-12)
 
 
 @pytest.mark.parametrize("ties", ["expected", "input_order", "pessimistic", "optimistic"])
@@ -126,10 +126,10 @@ def test_random_with_measures_takes_the_row_kernels_draws(n_repeats):
     b = evaluate(scores, labels, measures=["HR@5", "nDCG@5", "RR"], **kw)
     for x, y in PAIRS:
         np.testing.assert_allclose(a[x].to_numpy(), b[y].to_numpy(), rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(a["hr@5"].to_numpy(), b["Success@5"].to_numpy())
-    np.testing.assert_array_equal(a["rr"].to_numpy(), b["RR"].to_numpy())
+    np.testing.assert_array_equal(a["Success@5"].to_numpy(), b["Success@5"].to_numpy())
+    np.testing.assert_array_equal(a["RR"].to_numpy(), b["RR"].to_numpy())
     if n_repeats > 1:
-        np.testing.assert_array_equal(a["rr_std"].to_numpy(), b["RR_std"].to_numpy())
+        np.testing.assert_array_equal(a["RR_std"].to_numpy(), b["RR_std"].to_numpy())
         assert b.attrs["measures"] == ["Success@5", "nDCG@5", "RR"]
     else:
         assert not [c for c in b.columns if c.endswith("_std")]

@@ -54,7 +54,7 @@ from rankaudit.ties.validation import (
 
 __all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "summarize"]
 
-_METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
+_METRIC_NAME = re.compile(r"(Success|nDCG)@\d+|RR")
 
 _EMPTY = np.zeros(1)
 
@@ -79,8 +79,8 @@ def evaluate(
     """Evaluate HR@k, NDCG@k and RR (or any ``measures``) of every row under a tie rule.
 
     Metrics (relevant = label > 0; definitions in :mod:`rankaudit.measures.row_metrics`)
-        - ``hr@k = 1[min rank of a relevant item <= k]``;
-        - ``ndcg@k = DCG@k / IDCG@k`` with ``DCG@k = sum_{r<=k} label(r)/log2(r+1)``
+        - ``Success@k = 1[min rank of a relevant item <= k]``;
+        - ``nDCG@k = DCG@k / IDCG@k`` with ``DCG@k = sum_{r<=k} label(r)/log2(r+1)``
           (linear gain; IDCG from the row's own labels sorted decreasingly;
           Järvelin & Kekäläinen, ACM TOIS 2002), as scikit-learn and trec_eval;
         - ``rr = 1 / rank of the first relevant item``, no cutoff (its mean is
@@ -140,7 +140,7 @@ def evaluate(
         Optional: one sequence per row with the labels of *all* judged items of
         that row's query (retrieved or not), as in a qrels file.  IDCG@k is then
         taken from them, as trec_eval's ``ndcg_cut`` does, instead of from the
-        row's candidates: ``ndcg@k`` (and ``ndcg@k_var``) are rescaled by
+        row's candidates: ``nDCG@k`` (and ``nDCG@k_var``) are rescaled by
         ``IDCG_row / IDCG_ideal`` (squared for the variance); HR and RR do not
         change.  Default None keeps the candidate-based IDCG.  A row whose ideal
         labels give a smaller IDCG than its own candidates is an error.
@@ -159,8 +159,8 @@ def evaluate(
         ``pessimistic <= expected <= optimistic`` holds exactly (the same bits where no tie
         moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
         mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
-        Default None: the registry's ``Success@k``, ``nDCG@k`` and ``RR`` as ``hr@k``,
-        ``ndcg@k`` and ``rr``, by the row kernels, their fast path
+        Default None: the registry's ``Success@k``, ``nDCG@k`` and ``RR`` as ``Success@k``,
+        ``nDCG@k`` and ``RR``, by the row kernels, their fast path
         (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`, which also states how the two paths'
         label rules differ).
 
@@ -169,10 +169,10 @@ def evaluate(
     pandas.DataFrame
         One line per input row (in input order; first appearance for long
         format): a row-id column (``row`` = input position, or ``columns.row``),
-        ``user_id`` / ``columns.user`` when user ids were given, then ``hr@k``,
-        ``ndcg@k``, ``rr`` and any ``*_var`` / ``*_std`` columns.  The id
+        ``user_id`` / ``columns.user`` when user ids were given, then ``Success@k``,
+        ``nDCG@k``, ``RR`` and any ``*_var`` / ``*_std`` columns.  The id
         columns are numeric too, so do not take ``.mean()`` of the whole
-        frame: use :func:`summarize` (means of ``hr@k``, ``ndcg@k``, ``rr``,
+        frame: use :func:`summarize` (means of ``Success@k``, ``nDCG@k``, ``RR``,
         i.e. HR@k, NDCG@k and MRR), or the column lists in
         ``attrs["metric_columns"]`` / ``attrs["id_columns"]``.
 
@@ -193,13 +193,13 @@ def evaluate(
     --------
     >>> import numpy as np, rankaudit
     >>> scores = np.zeros((1, 31)); labels = np.zeros((1, 31)); labels[0, 0] = 1
-    >>> rankaudit.evaluate(scores, labels, ties="input_order")["ndcg@10"].item()
+    >>> rankaudit.evaluate(scores, labels, ties="input_order")["nDCG@10"].item()
     1.0
-    >>> round(rankaudit.evaluate(scores, labels)["ndcg@10"].item(), 4)
+    >>> round(rankaudit.evaluate(scores, labels)["nDCG@10"].item(), 4)
     0.1466
     >>> from rankaudit.ties import summarize  # means of the metric columns only
     >>> summarize(rankaudit.evaluate(scores, labels)).round(4).to_dict()
-    {'hr@10': 0.3226, 'ndcg@10': 0.1466, 'rr': 0.1299}
+    {'Success@10': 0.3226, 'nDCG@10': 0.1466, 'RR': 0.1299}
     """
     ties = check_rule(ties, api="rows")
     check_not_masked(ideal_labels, "ideal_labels")
@@ -354,14 +354,14 @@ def summarize(results: pd.DataFrame) -> pd.Series:
     """The aggregate of each metric column of an :func:`evaluate` result, never of its id
     columns.
 
-    ``mean(hr@k)`` is HR@k, ``mean(ndcg@k)`` is NDCG@k and ``mean(rr)`` is MRR over the
+    ``mean(Success@k)`` is HR@k, ``mean(nDCG@k)`` is NDCG@k and ``mean(RR)`` is MRR over the
     rows of ``results`` (after any ``empty="drop"``).  A column of ``measures=``
     (``attrs["measures"]``) is aggregated as its measure declares, as trec_eval does
     (:func:`rankaudit.measures.registry.aggregate_value`): the mean over rows, the *sum* for
     the counts ``NumRet``, ``NumRel`` and ``NumRelRet``.  The metric columns are those of
     ``results.attrs["metric_columns"]`` still present or, when there are none (a pandas
     operation such as ``pd.concat`` of frames with different attrs drops them), the
-    columns named ``hr@<k>``, ``ndcg@<k>`` or ``rr``.  Raises ValueError when there is no
+    columns named ``Success@<k>``, ``nDCG@<k>`` or ``RR``.  Raises ValueError when there is no
     metric column, or when ``results`` has no rows.
     """
     if not isinstance(results, pd.DataFrame):
@@ -373,7 +373,7 @@ def summarize(results: pd.DataFrame) -> pd.Series:
         names = [c for c in results.columns if isinstance(c, str) and _METRIC_NAME.fullmatch(c)]
     if not names:
         raise ValueError(
-            "results: no metric column (hr@k, ndcg@k or rr) to average; columns are: "
+            "results: no metric column (Success@k, nDCG@k or RR) to average; columns are: "
             + ", ".join(map(str, results.columns))
         )
     if len(results) == 0:

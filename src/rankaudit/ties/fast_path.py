@@ -16,14 +16,14 @@ __all__ = ["ROW_FAST_PATH", "default_measures", "metric_names"]
 #: trec_eval's measures read grades (ERR's ``2**label``, a level ``rel=l``).  On whole-number
 #: labels the two rules are the same; a fractional label is accepted by this path only.
 ROW_FAST_PATH: tuple[tuple[str, str], ...] = (
-    ("Success@{k}", "hr@{k}"),
-    ("nDCG@{k}", "ndcg@{k}"),
-    ("RR", "rr"),
+    ("Success@{k}", "Success@{k}"),
+    ("nDCG@{k}", "nDCG@{k}"),
+    ("RR", "RR"),
 )
 
 
 def metric_names(k: int) -> tuple[str, str, str]:
-    """The metric column names for cutoff ``k``: ``('hr@k', 'ndcg@k', 'rr')``
+    """The metric column names for cutoff ``k``: ``('Success@k', 'nDCG@k', 'RR')``
     (:data:`ROW_FAST_PATH`)."""
     hr, ndcg, rr = (column.format(k=k) for _, column in ROW_FAST_PATH)
     return hr, ndcg, rr
@@ -31,6 +31,6 @@ def metric_names(k: int) -> tuple[str, str, str]:
 
 def default_measures(k: int) -> dict[str, str]:
     """``{column: registry measure}`` of :func:`evaluate` without ``measures=`` at cutoff
-    ``k`` (:data:`ROW_FAST_PATH`), e.g. ``{'hr@10': 'Success@10', ...}``; the frame's
+    ``k`` (:data:`ROW_FAST_PATH`), e.g. ``{'Success@10': 'Success@10', ...}``; the frame's
     ``attrs["registry_measures"]``."""
     return {column.format(k=k): measure.format(k=k) for measure, column in ROW_FAST_PATH}

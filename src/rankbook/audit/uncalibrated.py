@@ -173,8 +173,8 @@ def residual_diagnosis(
         raise ValueError(
             "residual_diagnosis needs rows with and without a zero-overlap relevant item"
         )
-    ndcg = evaluate(res, labels, k=k, ties="expected")[f"ndcg@{k}"].to_numpy()
-    rev = evaluate(-pop, labels, k=k, ties="expected")[f"ndcg@{k}"].to_numpy()
+    ndcg = evaluate(res, labels, k=k, ties="expected")[f"nDCG@{k}"].to_numpy()
+    rev = evaluate(-pop, labels, k=k, ties="expected")[f"nDCG@{k}"].to_numpy()
     negs = np.where(labels > 0, np.nan, pop)
     more = pop[at, rel] > np.nanmedian(negs, axis=1)
     rr, rp = rankdata(res[zero], axis=1), rankdata(pop[zero], axis=1)
