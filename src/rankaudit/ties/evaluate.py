@@ -23,7 +23,7 @@ import pandas as pd
 from rankaudit._checks import RANDOM_REPEATS, check_count, check_not_masked
 from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.hashing import normalize_ids
-from rankaudit.measures.registry import parse_measure, parse_measures
+from rankaudit.measures.registry import Measure, parse_measure, parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import HASH, KEY, row_ordered_kernel
 from rankaudit.measures.row_sampled import RANDOM_DOMAIN, row_random_kernel
@@ -37,7 +37,7 @@ from rankaudit.measures.row_support import (
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule, rule
 from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
-from rankaudit.ties.fast_path import default_measures, metric_names
+from rankaudit.ties.fast_path import default_measures, fast_path_cutoff, metric_names
 from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
@@ -110,8 +110,9 @@ def evaluate(
         Same shape as ``scores``; graded relevance, finite, >= 0 and < 2**53,
         0 = not relevant.
     k
-        Cutoff of HR and NDCG, an integer >= 1 of any integer type (a cutoff
-        beyond the longest row acts as the row length).
+        Cutoff of the default measures (``Success@k``, ``nDCG@k``), an integer >= 1 of any
+        integer type (a cutoff beyond the longest row acts as the row length); with
+        ``measures=`` the measures carry their own cutoffs.
     ties
         The tie rule (above).
     seed
@@ -132,7 +133,7 @@ def evaluate(
         column shows which rows remain).
     return_variance
         With ``"expected"``: add ``*_var`` columns, the exact per-row variance
-        of each metric over uniform random tie orders.
+        of each metric over uniform random tie orders (fast-path measures only).
     columns
         Column names of a long-format DataFrame, a :class:`rankaudit.LongColumns` (its user
         column defaults to the row id); the former ``row_col=`` ... ``user_col=`` are refused.
@@ -145,24 +146,29 @@ def evaluate(
         change.  Default None keeps the candidate-based IDCG.  A row whose ideal
         labels give a smaller IDCG than its own candidates is an error.
     measures
-        Optional: measures of the core registry in ir_measures' spelling
+        The measures of the core registry to compute, in ir_measures' spelling
         (:mod:`rankaudit.measures.registry`), e.g. ``["nDCG(dcg='exp-log2')@10", "AP",
-        "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too), computed by the
-        kernels of :func:`rankaudit.runs.evaluate_run` with every candidate judged (labels
-        are then whole-number grades; relevant = label >= 1; ``ideal_labels`` give R, N and
-        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used; every rule
-        applies: ``ties="random"`` orders each tie block by the same draws as the default
-        measures (:func:`rankaudit.measures.row_sampled.random_tie_keys`; with
-        ``n_repeats > 1`` a ``str(measure)_std`` column each), while ``return_variance``
-        belongs to the default measures;
-        ``pessimistic`` / ``optimistic`` bound each measure by its own utility, and
-        ``pessimistic <= expected <= optimistic`` holds exactly (the same bits where no tie
-        moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
-        mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
-        Default None: the registry's ``Success@k``, ``nDCG@k`` and ``RR`` as ``Success@k``,
-        ``nDCG@k`` and ``RR``, by the row kernels, their fast path
-        (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`, which also states how the two paths'
-        label rules differ).
+        "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too); each column is
+        named ``str(measure)``.  Default None: :func:`~rankaudit.ties.fast_path.default_measures`
+        at ``k``, ``Success@k``, ``nDCG@k`` and ``RR``.
+
+        One dispatch, read from one declaration
+        (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`,
+        :func:`~rankaudit.ties.fast_path.fast_path_cutoff`): when every requested measure is
+        ``Success@k`` (``HR@k``), ``nDCG@k`` or ``RR``, at one cutoff, the row kernels compute
+        them (the fast path; the default measures always take it); otherwise the list kernels
+        of :func:`rankaudit.runs.evaluate_run` do, with every candidate judged (labels are then
+        whole-number grades, relevant = label >= 1, and ``ideal_labels`` give R, N and IDCG).
+        Under every rule that does not sample the two paths give the same bits on the fast
+        path's measures; ``ties="random"`` orders each tie block by the same draws on both
+        (:func:`rankaudit.measures.row_sampled.random_tie_keys`; with ``n_repeats > 1`` a
+        ``str(measure)_std`` column each).  ``return_variance`` and fractional labels need the
+        fast path; with other measures they are an error.  ``pessimistic`` / ``optimistic``
+        bound each measure by its own utility, and ``pessimistic <= expected <= optimistic``
+        holds exactly.  :func:`summarize` aggregates every measure column as trec_eval does:
+        the mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
+        With ``measures=`` the cutoff is the measures' own: ``k`` is then used only for
+        ``RR`` alone (no cutoff) and is otherwise ignored, as before.
 
     Returns
     -------
@@ -232,24 +238,48 @@ def evaluate(
             f"{rule(ties).describe.format(seed=seed, n_repeats=n_repeats)}"
         )
 
-    if measures is not None:
+    # The one dispatch: the row kernels when every measure is a fast-path measure at one
+    # cutoff (ROW_FAST_PATH), else the list kernels; measures=None is default_measures(k).
+    parsed = None if measures is None else parse_measures(measures)
+    names = list(default_measures(k)) if parsed is None else [str(m) for m in parsed]
+    cutoff = fast_path_cutoff(parsed, k)
+    if cutoff is None:
         if return_variance:
-            raise ValueError("return_variance applies to the default measures only")
-        parsed = parse_measures(measures)
+            raise ValueError(
+                "return_variance applies only to measures of the row kernels' fast path "
+                f"(Success@k, nDCG@k and RR at one cutoff); measures={names} are not"
+            )
+        assert parsed is not None
         values, has_rel = evaluate_measures(
             batch, parsed, ties, seed=seed, ideal_labels=ideal_labels, n_repeats=n_repeats
         )
-        frame = _to_frame(batch, values, has_rel, empty)
-        frame.attrs.update(ties=ties, measures=[str(m) for m in parsed])
-        return frame
-    values, has_rel = evaluate_batch(
-        batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
-    )
-    if ideal_labels is not None:
-        rescale_to_ideal(values, batch, ideal_labels, k)
+    else:
+        values, has_rel = evaluate_batch(
+            batch,
+            k=cutoff,
+            ties=ties,
+            seed=seed,
+            n_repeats=n_repeats,
+            return_variance=return_variance,
+        )
+        if ideal_labels is not None:
+            rescale_to_ideal(values, batch, ideal_labels, cutoff)
+        values = _requested(values, names)
     frame = _to_frame(batch, values, has_rel, empty)
-    frame.attrs.update(k=k, ties=ties, registry_measures=default_measures(k))
+    frame.attrs.update(ties=ties, measures=names)
+    if cutoff is not None:
+        frame.attrs["k"] = cutoff
     return frame
+
+
+def _requested(values: dict[str, np.ndarray], names: list[str]) -> dict[str, np.ndarray]:
+    """The row kernels' columns of the requested measures, in their order, then their
+    ``*_var`` / ``*_std`` columns in the same order."""
+    out = {name: values[name] for name in names}
+    for suffix in ("_var", "_std"):
+        extra = [f"{name}{suffix}" for name in names]
+        out.update({name: values[name] for name in extra if name in values})
+    return out
 
 
 def evaluate_batch(
@@ -355,8 +385,9 @@ def summarize(results: pd.DataFrame) -> pd.Series:
     columns.
 
     ``mean(Success@k)`` is HR@k, ``mean(nDCG@k)`` is NDCG@k and ``mean(RR)`` is MRR over the
-    rows of ``results`` (after any ``empty="drop"``).  A column of ``measures=``
-    (``attrs["measures"]``) is aggregated as its measure declares, as trec_eval does
+    rows of ``results`` (after any ``empty="drop"``).  Every measure column
+    (``attrs["measures"]``, or a column named as a default measure) is aggregated as its
+    measure declares, as trec_eval does
     (:func:`rankaudit.measures.registry.aggregate_value`): the mean over rows, the *sum* for
     the counts ``NumRet``, ``NumRel`` and ``NumRelRet``.  The metric columns are those of
     ``results.attrs["metric_columns"]`` still present or, when there are none (a pandas
@@ -381,6 +412,14 @@ def summarize(results: pd.DataFrame) -> pd.Series:
     declared = set(results.attrs.get("measures", ()))
     out = results[names].mean()
     for name in names:
-        if name in declared:
-            out[name] = aggregate_value(parse_measure(name), results[name].to_numpy())
+        if name in declared or _METRIC_NAME.fullmatch(name):
+            out[name] = aggregate_value(_measure_of(name), results[name].to_numpy())
     return out
+
+
+def _measure_of(name: str) -> Measure:
+    """The registry measure of a metric column, for its aggregation.  A default measure's
+    cutoff may exceed what a name may spell (a cutoff beyond a row is the row's length), and a
+    family aggregates alike at every cutoff, so its family is read at cutoff 1."""
+    match = _METRIC_NAME.fullmatch(name)
+    return parse_measure(f"{match.group(1)}@1" if match and match.group(1) else name)
