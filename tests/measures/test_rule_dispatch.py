@@ -98,7 +98,7 @@ def test_a_registered_rule_reaches_the_run_api_and_the_checklist(reversed_rule):
         np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
     audit = audit_run(run, qrels, MEASURES, ties=[reversed_rule, "expected"])
     np.testing.assert_array_equal(audit.values[reversed_rule], got[MEASURES].to_numpy())
-    report = run_checklist(run, qrels, ties=reversed_rule, n_permutations=1)
+    report = run_checklist(run, qrels, ties=reversed_rule, permutation=PermutationOptions(1))
     item = next(i for i in report.items if i.key == "tie_breaking")
     assert "reverse input order" in item.answer and item.status == "warn"
     scores, labels = _rows(5)
@@ -129,7 +129,7 @@ def test_an_unknown_rule_is_an_error_everywhere(name):
         lambda: row_tie_keys(rows, name),
         lambda: envelope_role(name),
         lambda: checklist(scores, labels, ties=name, permutation=PermutationOptions(2)),
-        lambda: run_checklist(run, qrels, ties=name, n_permutations=1),
+        lambda: run_checklist(run, qrels, ties=name, permutation=PermutationOptions(1)),
     ]
     for call in calls:
         with pytest.raises(ValueError, match="tie rule"):
