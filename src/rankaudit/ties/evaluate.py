@@ -15,15 +15,12 @@ given), which are numbers too: average the *metric* columns only.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
 from rankaudit._checks import RANDOM_REPEATS, check_count, check_not_masked
-from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.hashing import normalize_ids
-from rankaudit.measures.registry import Measure, parse_measure, parse_measures
+from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import HASH, KEY, row_ordered_kernel
 from rankaudit.measures.row_sampled import RANDOM_DOMAIN, row_random_kernel
@@ -52,9 +49,7 @@ from rankaudit.ties.validation import (
     row_keys,
 )
 
-__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "summarize"]
-
-_METRIC_NAME = re.compile(r"(Success|nDCG)@\d+|RR")
+__all__ = ["TIE_RULES", "evaluate", "evaluate_batch"]
 
 _EMPTY = np.zeros(1)
 
@@ -378,48 +373,3 @@ def _to_frame(
     frame.attrs["id_columns"] = id_columns
     frame.attrs["metric_columns"] = [name for name in values if not name.endswith(("_var", "_std"))]
     return frame
-
-
-def summarize(results: pd.DataFrame) -> pd.Series:
-    """The aggregate of each metric column of an :func:`evaluate` result, never of its id
-    columns.
-
-    ``mean(Success@k)`` is HR@k, ``mean(nDCG@k)`` is NDCG@k and ``mean(RR)`` is MRR over the
-    rows of ``results`` (after any ``empty="drop"``).  Every measure column
-    (``attrs["measures"]``, or a column named as a default measure) is aggregated as its
-    measure declares, as trec_eval does
-    (:func:`rankaudit.measures.registry.aggregate_value`): the mean over rows, the *sum* for
-    the counts ``NumRet``, ``NumRel`` and ``NumRelRet``.  The metric columns are those of
-    ``results.attrs["metric_columns"]`` still present or, when there are none (a pandas
-    operation such as ``pd.concat`` of frames with different attrs drops them), the
-    columns named ``Success@<k>``, ``nDCG@<k>`` or ``RR``.  Raises ValueError when there is no
-    metric column, or when ``results`` has no rows.
-    """
-    if not isinstance(results, pd.DataFrame):
-        raise ValueError(
-            f"results must be the DataFrame evaluate() returns; got {type(results).__name__}"
-        )
-    names = [c for c in results.attrs.get("metric_columns", ()) if c in results.columns]
-    if not names:
-        names = [c for c in results.columns if isinstance(c, str) and _METRIC_NAME.fullmatch(c)]
-    if not names:
-        raise ValueError(
-            "results: no metric column (Success@k, nDCG@k or RR) to average; columns are: "
-            + ", ".join(map(str, results.columns))
-        )
-    if len(results) == 0:
-        raise ValueError("results has zero rows; there is no mean to report")
-    declared = set(results.attrs.get("measures", ()))
-    out = results[names].mean()
-    for name in names:
-        if name in declared or _METRIC_NAME.fullmatch(name):
-            out[name] = aggregate_value(_measure_of(name), results[name].to_numpy())
-    return out
-
-
-def _measure_of(name: str) -> Measure:
-    """The registry measure of a metric column, for its aggregation.  A default measure's
-    cutoff may exceed what a name may spell (a cutoff beyond a row is the row's length), and a
-    family aggregates alike at every cutoff, so its family is read at cutoff 1."""
-    match = _METRIC_NAME.fullmatch(name)
-    return parse_measure(f"{match.group(1)}@1" if match and match.group(1) else name)
