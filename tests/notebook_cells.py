@@ -53,7 +53,7 @@ NOTEBOOKS = ROOT / "notebooks"
 #: tags that keep a cell's code off the page (``hide-*`` only folds it: still visible).
 HIDING_TAGS = frozenset({"remove-cell", "remove-input"})
 
-_GLUE = frozenset({"glue", "glue_many"})
+_GLUE = frozenset({"glue", "glue_many", "glue_words"})
 
 
 @dataclass(frozen=True)

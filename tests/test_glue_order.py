@@ -5,7 +5,7 @@ comes after the code cell that glues it.
 The check is static: no chapter is executed. The names a code cell glues are read from its
 ``glue``/``glue_many`` calls with :mod:`ast`:
 
-- ``glue("name", ...)`` and ``glue_many(name=...)`` glue that name;
+- ``glue("name", ...)``, ``glue_many(name=...)`` and ``glue_words(name=...)`` glue that name;
 - an f-string name (``glue(f"env_{key}", ...)``, a dict comprehension keyed ``f"{score}_io"``)
   glues every name that fits its pattern (each ``{...}`` stands for one or more characters);
 - a name bound by ``for key in ("a", "b")`` is each of those strings;
@@ -402,7 +402,8 @@ LATE_WORDS: dict[str, str] = {
     ),
     "05_movielens_audit": (
         "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
-        "direction_agrees overlap_p_phrase overlap_loses syn_sparse_direction syn_vs_paper "
+        "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "
+        "syn_vs_paper "
         "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
     ),
     "06_amazon_audit": (
@@ -413,12 +414,7 @@ LATE_WORDS: dict[str, str] = {
     ),
     "07_hash_seeds_vs_expectation": (
         "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
-        "expected_collisions_text atol_text"
-    ),
-    "08_session_data": "switch_vs_p p_switch_here sps_cmp buy_cmp click_base_note",
-    "09_heuristic_features": (
-        "ncd_sale_vs_none ncd_mean_sale ncd_mean_none cos_sale_vs_none cos_mean_sale cos_mean_none "
-        "beat_random logged_vs_best same_lc_word"
+        "expected_collisions_text atol_text rows_choice"
     ),
     "10_intent_aware_features": (
         "emb_vs_lc txt_vs_lc sweep_sig_phrase oracle_sig_phrase returned_share_word gap_low_phrase "
@@ -443,9 +439,11 @@ LATE_WORDS: dict[str, str] = {
         "not_resolved_word book_claims perc_verdict learned_both perc_mechanism power_oracle "
         "null_reading resolvable"
     ),
-    "13_reporting_checklist": "n_amazon_rows same_rows_note sensitive_audits",
+    "13_reporting_checklist": (
+        "n_amazon_rows same_rows_note amazon_rows_choice sensitive_audits"
+    ),
     "14_evaluating_at_scale": "identical max_diff_words speedup_text best_dask_layout",
-    "16_comparing_rankers": "v1_truth ci_verdict n_exact mt_sample",
+    "16_comparing_rankers": "v1_truth ci_verdict v1_p_text n_exact mt_sample",
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
         "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "

@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
-from scipy.stats import norm
 
 from rankaudit.runs.decision import ALPHA, NOT_RESOLVED, RESOLVED_BELOW, effect_verdict
+from rankaudit.runs.significance import dual_interval_test
 from rankaudit.ties.evaluate import evaluate
-from rankbook.audit.bootstrap import row_bootstrap, rule_intervals
+from rankbook.audit.bootstrap import row_bootstrap, row_bootstrap_draws, rule_intervals
 from rankbook.audit.uncalibrated import abs_interval, uncalibrated_outcomes
 from rankbook.data.candidates import CandidateRows
 
@@ -80,57 +80,94 @@ def test_rule_intervals_give_each_change_a_p_value_dual_to_its_interval():
                 assert v == NOT_RESOLVED
 
 
-def _boot(hash_lo, hash_hi, move_lo, move_hi, res_lo, res_hi):
-    def rec(score, rule, value, lo, hi, dlo=0.0, dhi=0.0):
-        return {
-            "score": score,
-            "tie_rule": rule,
-            "metric": "ndcg10",
-            "value": value,
-            "ci_low": lo,
-            "ci_high": hi,
-            "delta": (dlo + dhi) / 2,
-            "delta_ci_low": dlo,
-            "delta_ci_high": dhi,
-        }
-
-    return [
-        rec("weighted", "hash", (hash_lo + hash_hi) / 2, hash_lo, hash_hi),
-        rec("residualized", "hash", 0.1, 0.09, 0.11, move_lo, move_hi),
-        rec("residualized", "expected", (res_lo + res_hi) / 2, res_lo, res_hi),
-    ]
+def _audit(n=400, m=6, seed=0):
+    rows, scores = _rows(n, m, seed)
+    rng = np.random.default_rng(seed + 1)
+    weighted = rng.integers(0, 3, size=(n, m)).astype(float)  # ties, some of the relevant item
+    return rows, {"weighted": weighted, "residualized": scores["tied"]}
 
 
-PAPER = {"ndcg_hash": 0.17, "residualized_change": 0.0004}
+def _outcomes(paper, chance=0.1466, model=None, n_boot=200):
+    rows, scores = _audit()
+    return uncalibrated_outcomes(
+        rows,
+        scores,
+        k=3,
+        seed=0,
+        n_boot=n_boot,
+        paper=paper,
+        chance_ndcg=chance,
+        model_ndcg=model,
+    )
 
 
-@pytest.mark.parametrize(
-    ("boot", "relations"),
-    [
-        (_boot(0.175, 0.183, -0.005, -0.004, 0.095, 0.102), ["above", "above", "below"]),
-        (_boot(0.165, 0.175, -0.0005, 0.0001, 0.14, 0.15), ["includes", "includes", "includes"]),
-        (_boot(0.15, 0.16, 0.0001, 0.0003, 0.16, 0.17), ["below", "below", "above"]),
-    ],
-)
-def test_uncalibrated_relations_flip_with_the_interval(boot, relations):
-    out = uncalibrated_outcomes(boot, paper=PAPER, chance_ndcg=0.1466)
-    assert [o["relation"] for o in out] == relations
+def test_uncalibrated_relations_flip_with_the_interval():
+    """A reference below the CI, inside it and above it: "above", "includes", "below"."""
+    mid = {o["outcome"]: o for o in _outcomes({"ndcg_hash": 0.5, "residualized_change": 0.0})}
+    h, res = mid["hash_ndcg"], mid["residualized_vs_chance"]
+    for shift, relation in ((-1.0, "above"), (0.0, "includes"), (1.0, "below")):
+        paper = {"ndcg_hash": h["value"] + shift, "residualized_change": 0.0}
+        by = {o["outcome"]: o for o in _outcomes(paper, chance=res["value"] + shift)}
+        assert by["hash_ndcg"]["relation"] == relation
+        assert by["residualized_vs_chance"]["relation"] == relation
+
+
+def test_uncalibrated_p_values_come_from_the_interval_draws():
+    """Each outcome's p-value is the two-sided test of the same row-bootstrap draws as its CI:
+    the CI excludes the reference exactly when p <= alpha, and p never goes below the floor
+    2 / (B + 1) of B draws (a reference far outside the CI sits at that floor)."""
+    rows, scores = _audit()
+    for n_boot in (100, 300):
+        paper = {"ndcg_hash": 5.0, "residualized_change": 0.0004}
+        out = _outcomes(paper, chance=0.1466, model=0.2, n_boot=n_boot)
+        floor = 2 / (n_boot + 1)
+        for o in out:
+            excludes = o["ci_low"] > o["reference"] or o["ci_high"] < o["reference"]
+            assert excludes == (o["p_value"] <= ALPHA)
+            assert o["p_value"] >= floor
+            assert o["n_boot"] == n_boot
+        assert out[0]["outcome"] == "hash_ndcg" and out[0]["p_value"] == floor
+    # the hash NDCG column resampled as the row bootstrap resamples rows, at the same seed
+    hashed = evaluate(
+        scores["weighted"],
+        rows.labels,
+        k=3,
+        ties="hash",
+        seed=0,
+        user_ids=rows.user_ids,
+        item_ids=rows.item_ids,
+    )["nDCG@3"].to_numpy()
+    draws = row_bootstrap_draws(hashed[:, None], n_boot=300, seed=0)[:, 0]
+    lo, hi, p = dual_interval_test(draws, null=0.3, alpha=ALPHA)
+    h = _outcomes({"ndcg_hash": 0.3, "residualized_change": 0.0}, n_boot=300)[0]
+    assert (h["ci_low"], h["ci_high"], h["p_value"]) == pytest.approx((lo, hi, p), rel=1e-12)
+
+
+def test_uncalibrated_move_size_is_tested_against_both_signs():
+    """The paper's move has no sign: the size's CI is the image of the signed CI and its p the
+    larger of the tests against +r and -r, so the size CI excludes r exactly when p <= alpha."""
+    signed = _outcomes({"ndcg_hash": 0.5, "residualized_change": 0.0})
+    move = next(o for o in signed if o["outcome"] == "residualized_move")
+    for r in (0.0, move["value"], move["ci_high"] * 2 + 0.01, 1.0):
+        o = next(
+            o
+            for o in _outcomes({"ndcg_hash": 0.5, "residualized_change": r})
+            if o["outcome"] == "residualized_move"
+        )
+        excludes = o["ci_low"] > r or o["ci_high"] < r
+        assert excludes == (o["p_value"] <= ALPHA)
+        assert o["ci_low"] >= 0
 
 
 def test_uncalibrated_outcomes_are_holm_adjusted_within_the_outcomes():
-    """Each outcome's z comes from its CI's width, its p is two-sided and the p-values are
-    Holm-adjusted over the outcomes returned (one more outcome, a larger adjustment)."""
-    boot = _boot(0.175, 0.183, -0.005, -0.004, 0.095, 0.102)
-    out = uncalibrated_outcomes(boot, paper=PAPER, chance_ndcg=0.1466)
-    h = out[0]
-    se = (h["ci_high"] - h["ci_low"]) / 2 / norm.ppf(0.975)
-    assert h["z"] == pytest.approx((h["value"] - PAPER["ndcg_hash"]) / se)
-    assert h["p_value"] == pytest.approx(2 * norm.sf(abs(h["z"])))
+    """The p-values are Holm-adjusted over the outcomes returned (one more outcome, a larger
+    adjustment)."""
+    out = _outcomes({"ndcg_hash": 0.17, "residualized_change": 0.0004})
     ps = sorted(o["p_value"] for o in out)
-    assert min(o["p_holm"] for o in out) == pytest.approx(len(out) * ps[0])
+    assert min(o["p_holm"] for o in out) == pytest.approx(min(1.0, len(out) * ps[0]))
     assert all(o["p_holm"] >= o["p_value"] for o in out)
-    more = uncalibrated_outcomes(boot, paper=PAPER, chance_ndcg=0.1466, model_ndcg=0.2)
-    assert more[0]["p_holm"] >= h["p_holm"]
+    more = _outcomes({"ndcg_hash": 0.17, "residualized_change": 0.0004}, model=0.2)
+    assert more[0]["p_holm"] >= out[0]["p_holm"]
 
 
 def test_abs_interval():

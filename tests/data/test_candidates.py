@@ -83,6 +83,26 @@ def test_n_rows_larger_than_eligible_keeps_all() -> None:
     assert rows.n_rows == rows.policy["n_eligible"] and rows.policy["n_rows_requested"] == 10_000
 
 
+def test_policy_counts_the_users_that_give_no_row_by_reason() -> None:
+    """Users without a positive and users whose positive leaves too short a history give no row;
+    the policy counts each, and with the eligible users they make up every user."""
+    lines = [
+        (1, 0, 5.0, 1), (1, 1, 4.0, 2),  # eligible: a positive and one other interaction
+        (2, 0, 2.0, 1), (2, 1, 3.0, 2),  # no rating >= 4: nothing to hold out
+        (3, 2, 5.0, 1),  # a positive and nothing else to train on
+        (4, 3, 4.0, 1), (4, 3, 1.0, 2),  # its repeat collapses to the later 1.0: no positive
+        (5, 4, 5.0, 1), (5, 5, 1.0, 2), (5, 6, 2.0, 3),  # eligible
+    ]
+    ratings = pd.DataFrame(lines, columns=["user_id", "item_id", "rating", "timestamp"])
+    rows, _ = build_candidate_rows(ratings, n_negatives=2, item_pool=np.arange(20))
+    policy = rows.policy
+    assert (policy["n_users"], policy["n_eligible"], rows.n_rows) == (5, 2, 2)
+    assert policy["n_users_no_positive"] == 2 and policy["n_users_short_history"] == 1
+    assert policy["min_rating"] == 4.0
+    stricter, _ = build_candidate_rows(ratings, n_negatives=2, item_pool=np.arange(20), min_train=2)
+    assert stricter.policy["n_users_short_history"] == 2 and stricter.policy["n_eligible"] == 1
+
+
 def test_negatives_are_uniform_over_unrated_items() -> None:
     # one user who rated items 0..4; pool 0..19: every unrated item equally likely
     n_pool, rated = 20, np.arange(5)

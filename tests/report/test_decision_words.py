@@ -17,6 +17,7 @@ import pytest
 
 from rankaudit.runs.decision import ALPHA, SWAP_VERDICTS, VERDICTS
 from tests.notebook_cells import NOTEBOOKS, chapter_stems, code_cells
+from tests.words_cells import words_cells
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE_WORDS = ROOT / "src" / "rankbook" / "report" / "page_words"
@@ -174,11 +175,14 @@ def _is_count_without_verb(node: ast.AST) -> bool:
 
 
 def count_keys(source: str) -> set[str]:
-    """The words a words module builds as a bare count phrase (no verb): the keys of dict
-    displays and of ``out["key"] = ...`` whose value is ``count_phrase(...)`` without ``verb``."""
+    """The words a words module or words cell builds as a bare count phrase (no verb): the keys
+    of dict displays, of ``out["key"] = ...`` and of ``glue_words(key=...)`` whose value is
+    ``count_phrase(...)`` without ``verb``."""
     keys = set()
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Dict):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "glue_words":
+            keys |= {k.arg for k in node.keywords if k.arg and _is_count_without_verb(k.value)}
+        elif isinstance(node, ast.Dict):
             pairs = zip(node.keys, node.values, strict=True)
             keys |= {k.value for k, v in pairs if isinstance(k, ast.Constant) and
                      _is_count_without_verb(v)}
@@ -230,6 +234,11 @@ def test_the_verb_scan_catches_a_typed_verb_after_a_count():
         "    return out\n"
     )
     assert count_keys(module) == {"n_ok", "cap", "late"}
+    cell = (
+        "glue_words(n_ok=count_phrase(1, 6, 'rows'),\n"
+        "           n_is=count_phrase(1, 6, 'r', verb=('is', 'are')))"
+    )
+    assert count_keys(cell) == {"n_ok"}
     assert typed_verbs_in_module(module) == ["have"]
     page = (
         "By it {glue:text}`n_ok` agree, {glue:text}`n_is` sensitive; {glue:text}`cap` of the\n"
@@ -244,9 +253,10 @@ def test_no_typed_plural_verb_after_a_glued_count(stem):
     """A count phrase followed by a verb is one glued clause whose verb agrees with the count
     (``count_phrase(k, n, noun, verb=(singular, plural))``), in the page and in its words."""
     module = sorted(PAGE_WORDS.glob(f"ch{stem[:2]}_*.py"))
-    if not module:
-        pytest.skip(f"{stem} has no words module")
-    source = module[0].read_text(encoding="utf-8")
+    cells = "\n\n".join(c.source for c in words_cells(stem))
+    if not module and not cells:
+        pytest.skip(f"{stem} computes no words")
+    source = module[0].read_text(encoding="utf-8") if module else cells
     markdown = (NOTEBOOKS / f"{stem}.md").read_text(encoding="utf-8")
     found = typed_verbs_after_counts(markdown, count_keys(source))
     found += [f"(words module) {v}" for v in typed_verbs_in_module(source)]

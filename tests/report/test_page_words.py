@@ -63,8 +63,22 @@ from rankbook.report.prose_limits import covers_word
 from rankbook.report.prose_rules import threshold_word
 from tests.conftest import ROOT
 from tests.perturbed_results import unperturbed_path
+from tests.words_cells import read_paths, words_chapters, words_function
 
 CHAPTERS = chapter_names(ROOT / "notebooks")
+
+#: chapter stem -> its words function: the chapter's own words cells (``tests/words_cells.py``)
+#: or, for a chapter not yet moved to them, its words module.
+WORDS = {**PAGE_WORDS, **{stem: words_function(stem) for stem in words_chapters()}}
+
+
+def depends_of(stem: str, results) -> list:
+    """The results values chapter ``stem``'s words depend on: read by running its words cells
+    (:func:`tests.words_cells.read_paths`), or listed in its words module's ``DEPENDS``."""
+    if stem not in PAGE_WORDS:
+        paths = read_paths(WORDS[stem], results)
+        return [p for p in paths if not lookup_key(WORDS[stem], results, p)]
+    return DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
 
 
 def _node(results, path):
@@ -88,9 +102,30 @@ _BESIDE = 1e-6
 _DECADES = range(-15, 16)
 
 
+def lookup_key(words, results, path) -> bool:
+    """True when the value at ``path`` is a name (a str, not a verdict) that the words only use
+    to find a record, as a table's ``statistic`` column read into a dict: no other name there
+    changes the words, or the words then fail to find it (``KeyError``). Such a name is not a
+    value the words depend on; a verdict string always is."""
+    value = _leaf(results, path)
+    if not isinstance(value, str) or value in VERDICTS:
+        return False
+    base = words(results)
+    for state in _perturbed(results, path):
+        try:
+            if words(state) != base:
+                return False
+        except KeyError:
+            continue
+    return True
+
+
 def module_thresholds(words) -> dict[str, float]:
     """The numeric constants of the module that defines ``words`` (``BUDGET_SECONDS``,
-    ``ATOL``, ...): a threshold a chapter's words read besides the decision module's."""
+    ``ATOL``, ...), or the numbers its words cells state (``words.thresholds``): a threshold a
+    chapter's words read besides the decision module's."""
+    if hasattr(words, "thresholds"):
+        return dict(words.thresholds)
     module = sys.modules[words.__module__]
     return {
         name: float(v)
@@ -177,11 +212,24 @@ def file_numbers(results) -> list[float]:
     return list(dict.fromkeys(_numbers({k: v for k, v in results.items() if k not in skip})))
 
 
+def _entries(node) -> list:
+    """``(key, value)`` pairs of a record, or ``(index, value)`` of a list of values."""
+    return list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+
+
+def _leaf(results, path):
+    """The value at ``path`` (None for an interval or a missing field)."""
+    node, field = _node(results, path), path[2]
+    if isinstance(field, tuple):
+        return None
+    return dict(_entries(node)).get(field)
+
+
 def _siblings(node, field) -> list[float]:
     """The other numbers of the record holding the value (a count's total, say)."""
     return [
         float(v)
-        for k, v in node.items()
+        for k, v in _entries(node)
         if k != field and isinstance(v, (int, float)) and not isinstance(v, bool)
     ]
 
@@ -222,12 +270,14 @@ def _perturbed(results, path, thresholds: dict[str, float] | None = None):
             moves += _siblings(node, field) + file_numbers(results)
         values = [{field: c} for c in dict.fromkeys(moves)]
         if isinstance(v, str):  # a name moved to another name of the same record
-            values += [{field: w} for k, w in node.items() if k != field and isinstance(w, str)]
+            values += [{field: w} for k, w in _entries(node) if k != field and isinstance(w, str)]
     keep = {f: node[f] for f in values[0]} if values else {}
     for update in values:
-        node.update(update)
+        for f, w in update.items():
+            node[f] = w
         yield out
-        node.update(keep)
+        for f, w in keep.items():
+            node[f] = w
 
 
 def glued_values(notebook: dict) -> dict[str, str]:
@@ -260,7 +310,7 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
     place; :func:`flips` then compares each such state with the same state in which only
     ``path``'s value moved."""
     field = path[2]
-    v = _node(results, path).get(field) if not isinstance(field, tuple) else None
+    v = _leaf(results, path)
     if not isinstance(v, (int, float)) or isinstance(v, bool):
         return
     key, index, _ = path
@@ -269,7 +319,7 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
     for c in dict.fromkeys(values):
         record = copy.deepcopy(results)
         node = _node(record, path)
-        for k, w in node.items():
+        for k, w in _entries(node):
             if _is_number(w):
                 node[k] = c
         yield record
@@ -359,19 +409,19 @@ def page_results(smoke_book, stem: str) -> tuple[dict, dict]:
     return (json.loads(kept.read_text()) if kept.exists() else read), read
 
 
-@pytest.mark.parametrize("stem", sorted(PAGE_WORDS))
+@pytest.mark.parametrize("stem", sorted(WORDS))
 def test_page_words_are_on_the_page_and_flip(smoke_book, stem):
     assert stem not in smoke_book.failures, smoke_book.failures.get(stem)
     page, results = page_results(smoke_book, stem)
-    words = PAGE_WORDS[stem](page)
+    words = WORDS[stem](page)
     glued = glued_values(json.loads((smoke_book.paths.executed / f"{stem}.ipynb").read_text()))
     for key, text in words.items():
         assert glued.get(key) == repr(text), (
             f"{stem}: {key!r} glued {glued.get(key)!r}, not {text!r}"
         )
-    depends = DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
+    depends = depends_of(stem, results)
     assert depends, f"{stem}: no value listed for its words"
-    stuck = unflipped(PAGE_WORDS[stem], results, depends)
+    stuck = unflipped(WORDS[stem], results, depends)
     assert not stuck, f"{stem}: no word depends on {stuck}"
 
 
@@ -428,7 +478,7 @@ def test_every_glued_string_comes_from_page_words(smoke_book, stem):
     """Every str value a chapter glues is one of its page words (or a results identifier)."""
     assert stem not in smoke_book.failures, smoke_book.failures.get(stem)
     results, _ = page_results(smoke_book, stem)  # the page's own words, beside its glue
-    words = PAGE_WORDS[stem](results) if stem in PAGE_WORDS else {}
+    words = WORDS[stem](results) if stem in WORDS else {}
     glued = glued_values(json.loads((smoke_book.paths.executed / f"{stem}.ipynb").read_text()))
     stray = stray_words(glued, words, results)
     assert not stray, f"{stem}: glued strings not from page_words: {stray}"
@@ -559,3 +609,23 @@ def test_a_wrong_depends_entry_fails():
     assert unflipped(_two_rows, results, [("rows", 0, ("ci_low", "ci_high"))]) == [
         ("rows", 0, ("ci_low", "ci_high"))
     ]
+
+
+def test_a_name_used_only_to_find_a_record_is_not_a_dependency():
+    """A table's ``statistic`` names read into a dict are lookup keys; a verdict string, or a
+    name whose value the words print, is a dependency."""
+    results = {
+        "rows": [{"statistic": "a", "v": 0.2}, {"statistic": "b", "v": 0.7}],
+        "verdict": VERDICTS[0],
+        "model": "bpr",
+    }
+
+    def words(r):
+        rows = {row["statistic"]: row for row in r["rows"]}
+        return {"w": share_word(rows["b"]["v"]), "v": r["verdict"], "m": r["model"]}
+
+    assert lookup_key(words, results, ("rows", 0, "statistic"))  # read, never flips
+    assert lookup_key(words, results, ("rows", 1, "statistic"))  # moved: KeyError
+    assert not lookup_key(words, results, (None, None, "verdict"))
+    assert not lookup_key(words, results, (None, None, "model"))
+    assert not lookup_key(words, results, ("rows", 1, "v"))

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import re
 import shutil
 
 import pytest
 
-from rankbook.report.pipeline import ChapterFailed, Paths, parse_cli_value, run_chapter
+from rankbook.report.pipeline import (
+    ChapterFailed,
+    Paths,
+    parse_cli_value,
+    run_chapter,
+    running_time_markdown,
+)
 from tests.conftest import ROOT
 
 BROKEN = """---
@@ -147,3 +155,37 @@ def test_a_repeated_cli_parameter_is_refused():
     from rankbook.report.pipeline import main
 
     assert main(["run", "00_quickstart", "-p", "k", "1", "-p", "k", "2"]) == 2
+
+
+WORKING = BROKEN.replace('raise RuntimeError("deliberately broken")', "z = y + 1")
+
+
+def test_the_executed_page_carries_its_measured_running_time(tmp_path):
+    """A chapter's running time is measured by the run and shown on the page, not typed."""
+    import nbformat
+
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    (notebooks / "99_working.md").write_text(WORKING)
+    out = run_chapter("99_working", paths=_paths(tmp_path, notebooks), log=lambda *_: None)
+    executed = nbformat.read(out, as_version=4)
+    run = executed.metadata["rankaudit_run"]
+    assert run["seconds"] > 0
+    assert run["machine"]["cores"] == os.cpu_count()
+    last = executed.cells[-1]
+    assert last.cell_type == "markdown" and "rankaudit-running-time" in last.metadata["tags"]
+    assert last.source == running_time_markdown(run["seconds"], run["machine"])
+    assert re.fullmatch(
+        r"This page executed in [\d,]+ s at these parameters on .+, \d+ cores?\.", last.source
+    )
+
+
+def test_the_running_time_line_names_the_machine():
+    assert running_time_markdown(59.4, {"cpu_model": "AMD EPYC", "cores": 2}) == (
+        "This page executed in 59 s at these parameters on AMD EPYC, 2 cores."
+    )
+    assert running_time_markdown(1234.6, {"cpu_model": None, "cores": None}) == (
+        "This page executed in 1,235 s at these parameters on an unnamed processor."
+    )
+    with pytest.raises(ValueError, match="seconds must be a measured time"):
+        running_time_markdown(-1.0, {"cpu_model": "x", "cores": 1})

@@ -156,6 +156,18 @@ def test_flag_word_flips_with_its_flag_and_refuses_non_bools():
             flag_word(bad, words)
 
 
+def test_same_word_compares_and_names_a_missing_value_only_when_asked():
+    from rankbook.report.prose import same_word
+
+    words = ("the same", "not the same")
+    assert same_word("ab", "ab", words=words) == "the same"
+    assert same_word("ab", "cd", words=words) == "not the same"
+    assert same_word("ab", None, words=words) == "not the same"  # no missing clause: compared
+    for a, b in (("ab", None), (None, "ab"), (None, None)):
+        assert same_word(a, b, words=words, missing="not there yet") == "not there yet"
+    assert same_word("ab", "ab", words=words, missing="not there yet") == "the same"
+
+
 def test_list_phrase_lists_names_in_order():
     from rankbook.report.prose import list_phrase
 

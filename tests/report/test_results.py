@@ -47,8 +47,20 @@ def test_non_finite_values_are_refused(bad):
 def test_keys_must_be_snake_case_and_not_reserved():
     with pytest.raises(ValueError, match="snake_case"):
         write_results("t", params={}, data_source=SOURCE, results={"NDCG": 1.0}, checks=[])
-    with pytest.raises(ValueError, match="reserved"):
+    with pytest.raises(ValueError, match="params"):
         write_results("t", params={}, data_source=SOURCE, results={"params": 1}, checks=[])
+
+
+def test_a_pages_results_may_carry_its_own_params_and_no_others():
+    """A page's results dict holds its params for its words cells; written once, as params."""
+    params = {"k": 10, "seed": 0}
+    page = {"params": dict(params), "x": 1.0}
+    path = write_results("t", params=params, data_source=SOURCE, results=page, checks=[])
+    record = json.loads(path.read_text())
+    assert record["params"] == params and record["x"] == 1.0
+    assert "params" in page  # the page's dict is left as it was
+    with pytest.raises(ValueError, match="differ"):
+        write_results("t", params={"k": 5}, data_source=SOURCE, results=page, checks=[])
 
 
 def test_simulated_source_must_name_its_generator():

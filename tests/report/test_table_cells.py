@@ -21,7 +21,13 @@ import pandas as pd
 import pytest
 
 from rankbook.report.pipeline import chapter_names
-from rankbook.report.tables import display_frame, format_frame, format_values, key_value_text
+from rankbook.report.tables import (
+    display_frame,
+    format_frame,
+    format_values,
+    key_value_text,
+    p_column,
+)
 from tests.conftest import ROOT
 
 _CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.S)
@@ -91,6 +97,16 @@ def exponent_cells(notebook: dict) -> list[str]:
 
 def _notebook(html: str) -> dict:
     return {"cells": [{"outputs": [{"data": {"text/html": html}}]}]}
+
+
+def test_p_column_prints_the_floor_as_its_bound_never_zero():
+    """A p at the floor ``sides / (B + 1)`` of ``B`` draws is printed as that bound with the
+    draws named; any other p in three decimals; no value as "—"."""
+    cells = p_column([2 / 1001, 0.0132, None], n_perm=1000, unit="bootstrap resamples", sides=2)
+    assert cells == ["p ≤ 0.002 (1,000 bootstrap resamples)", "0.013", "—"]
+    assert p_column([1 / 201], n_perm=200) == ["p ≤ 0.005 (200 permutations)"]
+    assert p_column([0.0, 1e-9], n_perm=5000) == ["p ≤ 0.0002 (5,000 permutations)"] * 2
+    assert p_column([3e-5, 0.0, 0.25], n_perm=None) == ["3.0 × 10⁻⁵", "< 2.2 × 10⁻³⁰⁸", "0.250"]
 
 
 def test_key_value_text_keeps_every_value():

@@ -1,5 +1,6 @@
-"""Verdict words of chapters 05, 10, 11 and 17 on small hand-made results: each follows the one
-decision standard (its family, its power, its p-value floor) and names what it chose once.
+"""Verdict words of chapters 05, 07, 10, 11, 12, 16 and 17 on small hand-made results: each
+follows the one decision standard (its family, its power, its p-value floor) and names what it
+chose once.
 
 The results here are built for the rule under test, not copied from a run: each test states
 the numbers that put a verdict on one side of its threshold and moves one of them across.
@@ -7,6 +8,7 @@ the numbers that put a verdict on one side of its threshold and moves one of the
 
 from __future__ import annotations
 
+import ast
 import copy
 
 import pytest
@@ -16,11 +18,15 @@ from rankaudit.runs.decision import (
     CONTRADICTS,
     NOT_RESOLVED,
     RESOLVED_ABOVE,
+    RESOLVED_BELOW,
 )
 from rankbook.ranking.power import power_paired
 from rankbook.report.page_words import ch05_movielens_audit as ch05
+from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
+from rankbook.report.page_words import ch12_sequence_models as ch12
+from rankbook.report.page_words import ch16_comparing_rankers as ch16
 from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
@@ -62,6 +68,41 @@ def test_ch05_the_opposite_side_contradicts_only_with_power():
     assert ch05._direction_verdict(_ch05(-0.1, 0.002, 0.2, 400)) == AGREES
 
 
+@pytest.mark.parametrize(
+    ("gap", "p", "verdict"),
+    [
+        (0.05, 2 / 1001, RESOLVED_ABOVE),
+        (-0.05, 0.01, RESOLVED_BELOW),
+        (0.05, 0.30, NOT_RESOLVED),
+    ],
+)
+def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
+    """The synthetic sparse gap is judged by the decision module on its bootstrap p-value, not
+    by its sign alone ("beats"/"trails"), and its p at the floor reads as the bound."""
+    w = ch05.sparse_words({"gap": gap, "gap_p": p, "n_boot": 1000})
+    assert w["syn_sparse_verdict"] == verdict
+    floor = "p ≤ 0.002 (1,000 bootstrap resamples)"
+    assert (w["syn_sparse_p_phrase"] == floor) == (p <= 2 / 1001)
+
+
+# --- chapters 07 and 13: the rows an audit has, against the eligible users and the request ---
+
+
+@pytest.mark.parametrize(
+    ("requested", "clause"),
+    [
+        (30_000, "the audit takes every one of them, fewer rows than parameter n_rows asks for"),
+        (22_146, "exactly as many as parameter n_rows asks for"),
+        (150, "the audit draws as many as parameter n_rows asks for, at random"),
+        (None, 'parameter n_rows is "all"'),
+    ],
+)
+def test_ch07_rows_choice_says_when_there_are_fewer_rows_than_asked(requested, clause):
+    policy = {"n_rows_requested": requested, "n_eligible": 22_146}
+    assert clause in ch07.rows_choice(policy)
+    assert "n_rows_amazon" in ch07.rows_choice(policy, "n_rows_amazon")
+
+
 # --- chapter 10: the sweep's verdicts count each distinct configuration once ---
 
 
@@ -87,9 +128,11 @@ def _ch10(verdicts: list[str], *, repeat: bool = True) -> dict:
 def test_ch10_counts_distinct_points_by_their_family_verdicts():
     w = ch10.words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))  # 3 distinct configurations
     assert w["sweep_sig_phrase"].startswith(
-        f"2 of 6 distinct (feature, grid point) points are {RESOLVED_ABOVE}"
+        f"2 of 6 distinct (feature, grid point) pairs are {RESOLVED_ABOVE}"
     )
-    assert "(Holm within the 6 distinct feature points)" in w["sweep_sig_phrase"]
+    assert w["sweep_sig_phrase"].endswith("(Holm within one family of them all)")
+    assert w["sweep_sig_takeaway"].startswith("2 of 6 distinct feature points")
+    assert "(Holm within the 6 distinct feature points)" in w["sweep_sig_takeaway"]
     assert w["oracle_sig_phrase"].startswith(f"all 3 distinct oracle points are {RESOLVED_ABOVE}")
     assert w["sweep_sig_takeaway"].endswith(f"; 4 of 6 are {NOT_RESOLVED}")
 
@@ -98,7 +141,17 @@ def test_ch10_a_count_of_one_takes_a_singular_verb():
     one = _ch10([NOT_RESOLVED, NOT_RESOLVED])
     one["context_sweep"][0]["verdict"] = RESOLVED_ABOVE
     phrase = ch10.words(one)["sweep_sig_phrase"]
-    assert phrase.startswith(f"1 of 6 distinct (feature, grid point) points is {RESOLVED_ABOVE}")
+    assert phrase.startswith(f"1 of 6 distinct (feature, grid point) pairs is {RESOLVED_ABOVE}")
+
+
+@pytest.mark.parametrize(
+    "verdicts", [[NOT_RESOLVED, NOT_RESOLVED], [RESOLVED_ABOVE, NOT_RESOLVED], [RESOLVED_ABOVE]]
+)
+def test_ch10_sweep_clause_names_its_points_once(verdicts):
+    """The sweep's clause says "points" once at most (never "... points are ... (Holm within the
+    ... points)"), however many are resolved."""
+    phrase = ch10.words(_ch10(verdicts))["sweep_sig_phrase"]
+    assert phrase.count("points") + phrase.count("pairs") == 1
 
 
 def test_ch10_a_repeated_grid_point_moves_no_count():
@@ -125,6 +178,165 @@ def test_table1_views_reads_the_two_sided_floor_when_told():
     two, _ = table1_views(table, records, n_perm=4999, sides=2, paper={}, paper_online={})
     assert one.loc["MLR + Oracle_intent vs MLR", "p"] == "0.0004"
     assert "≤ 0.0004 (4,999 permutations)" in two.loc["MLR + Oracle_intent vs MLR", "p"]
+
+
+# --- chapter 12: a difference between two rows is judged by its own paired interval ---
+
+
+def _claim(half: float, test: str = "superiority") -> dict:
+    return {"claim": f"{test} {half}", "test": test, "ci_low": 0.1 - half, "ci_high": 0.1 + half}
+
+
+def _ch12(row_half: float, pair_half: float) -> dict:
+    encoder = {"best_epoch_per_seed": [1], "seed_spread": 0.0, "gain_se": 0.0, "gain_min": 0.0}
+    row = {"variant": "P2 + A", "lift_pct": 1.0, "paper_lift_pct": 1.5}
+    return {
+        "encoders": {k: {**encoder, "feature": k} for k in ch12.KINDS},
+        "table1": [],
+        "power": [],
+        "oracle_variant": None,
+        "paper_comparison": [{**row, "ci_low": 1.0 - row_half, "ci_high": 1.0 + row_half}],
+        "paired_claims": [_claim(pair_half), _claim(10 * pair_half, "equivalence")],
+    }
+
+
+def test_ch12_pair_half_width_reads_the_paired_differences_only():
+    claims = [_claim(0.3), _claim(0.4), _claim(0.5), _claim(9.0, "equivalence")]
+    assert ch12.pair_half_width(claims) == pytest.approx(0.4)
+    with pytest.raises(ValueError, match="superiority"):
+        ch12.pair_half_width([_claim(0.3, "equivalence")])
+
+
+@pytest.mark.parametrize(
+    ("row_half", "pair_half", "word"),
+    [(3.0, 0.3, "can be resolved"), (0.2, 0.7, "cannot be resolved")],
+)
+def test_ch12_precision_judges_row_differences_by_their_paired_interval(row_half, pair_half, word):
+    """Wide single-lift intervals with narrow paired differences (and the reverse): the word
+    follows the paired intervals, on either side of the threshold."""
+    out: dict[str, str] = {}
+    ch12._row_words(_ch12(row_half, pair_half), out)
+    assert out["resolvable"] == f"{word} at this size"
+    assert (pair_half < ch12.RESOLVE_PCT) == (word == "can be resolved")
+
+
+def _unsided_bootstrap_p(source: str) -> list[int]:
+    """Lines of calls that print a bootstrap p-value (``unit="bootstrap resamples"``) without
+    saying how many sides its floor has (``sides=``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            keys = {k.arg: k.value for k in node.keywords}
+            unit = keys.get("unit")
+            if isinstance(unit, ast.Constant) and unit.value == "bootstrap resamples":
+                if "sides" not in keys:
+                    found.append(node.lineno)
+    return found
+
+
+def test_unsided_bootstrap_p_is_found():
+    assert _unsided_bootstrap_p('p_value_phrase(p, b, unit="bootstrap resamples")') == [1]
+    assert not _unsided_bootstrap_p('p_value_phrase(p, b, unit="bootstrap resamples", sides=2)')
+
+
+@pytest.mark.parametrize(
+    "stem",
+    [
+        "06_amazon_audit",
+        "10_intent_aware_features",
+        "11_ablation",
+        "12_sequence_models",
+        "16_comparing_rankers",
+    ],
+)
+def test_bootstrap_p_values_name_their_sides(stem):
+    """A paired bootstrap p-value is two-sided (floor 2 / (B + 1)); every cell that prints one
+    passes ``sides`` so its floor phrase is the right bound."""
+    cells = code_cells(NOTEBOOKS / f"{stem}.md")
+    assert not [(c.number, line) for c in cells for line in _unsided_bootstrap_p(c.source)]
+
+
+# --- chapter 16: a sign-flip p-value at its floor is printed as the bound ---
+
+
+def _ch16(p: float, n_perm: int) -> dict:
+    return {
+        "data_source": {"details": {"effects": {"v1": 0.02}}},
+        "v1_ci_low": 1.0,
+        "v1_ci_high": 3.0,
+        "v1_p_value": p,
+        "params": {"n_perm": n_perm},
+        "decisions": {"unadjusted": {"false": 1}, "holm": {"false": 0}},
+    }
+
+
+def test_ch16_v1_p_value_at_its_floor_reads_as_the_bound():
+    assert ch16.words(_ch16(1 / 5001, 5000))["v1_p_text"] == "p ≤ 0.0002 (5,000 sign flips)"
+    assert ch16.words(_ch16(1 / 501, 500))["v1_p_text"] == "p ≤ 0.002 (500 sign flips)"
+    assert ch16.words(_ch16(0.0132, 5000))["v1_p_text"] == "p = 0.013"
+
+
+def _rounded_p_columns(source: str) -> list[str]:
+    """p-value columns a cell rounds for display (``.round({"p_value": 3})``): rounding prints a
+    Monte Carlo p at its floor as a measured value ("0.002", "0.0000") with no count of draws."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "round"
+            and node.args
+            and isinstance(node.args[0], ast.Dict)
+        ):
+            found += [
+                k.value
+                for k in node.args[0].keys
+                if isinstance(k, ast.Constant) and str(k.value).startswith("p_")
+            ]
+    return found
+
+
+def test_rounded_p_columns_are_found():
+    assert _rounded_p_columns('t.round({"lift": 2, "p_value": 3})') == ["p_value"]
+    assert not _rounded_p_columns('t.round({"lift": 2})')
+
+
+@pytest.mark.parametrize(
+    "stem", ["06_amazon_audit", "10_intent_aware_features", "12_sequence_models"]
+)
+def test_no_p_value_column_is_rounded_for_display(stem):
+    cells = code_cells(NOTEBOOKS / f"{stem}.md")
+    assert not [(c.number, k) for c in cells for k in _rounded_p_columns(c.source)]
+
+
+def _negatives_said_as_none(source: str) -> list[str]:
+    """``negative_sampling`` texts of a candidate policy that open with "none": the checklist
+    prints them after "N negatives:", which then reads "29 negatives: none (...)"."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (
+                    isinstance(key, ast.Constant)
+                    and key.value == "negative_sampling"
+                    and isinstance(value, ast.Constant)
+                    and str(value.value).lower().startswith("none")
+                ):
+                    found.append(value.value)
+    return found
+
+
+def test_negatives_said_as_none_are_found():
+    assert _negatives_said_as_none('{"negative_sampling": "none (all shown)"}') == [
+        "none (all shown)"
+    ]
+    assert not _negatives_said_as_none('{"negative_sampling": "all shown (no sampling)"}')
+
+
+@pytest.mark.parametrize("stem", ["05_movielens_audit", "12_sequence_models"])
+def test_a_candidate_policy_says_plainly_how_negatives_were_chosen(stem):
+    cells = code_cells(NOTEBOOKS / f"{stem}.md")
+    assert not [t for c in cells for t in _negatives_said_as_none(c.source)]
 
 
 # --- chapter 17: a model chosen by a maximum is chosen once, with its numbers ---

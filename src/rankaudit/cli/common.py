@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rankaudit._checks import WORKERS, CountBound, check_count
+from rankaudit._checks import WORKERS, CountBound, check_count, check_int
 from rankaudit._version import __version__
 from rankaudit.distributed.cluster import connect
 from rankaudit.distributed.leaderboard import audit_run_files_on_cluster
@@ -42,6 +42,7 @@ __all__ = [
     "input_label",
     "input_records",
     "json_ready",
+    "number_text",
     "reader_args",
     "rules_epilog",
     "read_qrels_arg",
@@ -241,6 +242,23 @@ def emit(text: str, output: str | None) -> None:
     :func:`rankaudit.runs.outputs.write_output`: a regular file whole or not at all, keeping
     its mode; a symlink's target; a device or FIFO written into, never replaced."""
     outputs.write_output(text, output)
+
+
+def number_text(value: float, digits: int = 4) -> str:
+    """A number the command line prints in a sentence (a p-value, a tolerance), in ASCII:
+    ``digits`` significant digits, positional from 10^-4 on ("0.04321", "1", "123,456"), below
+    that a mantissa times a power of ten ("9.999 x 10^-5", "10^-12" for an exact power), never
+    Python's "9.999e-05"; 0 is "0", a non-finite value as Python writes it ("nan")."""
+    digits = check_int(digits, "digits", lo=1)
+    v = float(value)
+    if v == 0.0 or not np.isfinite(v) or abs(v) >= 1e-4:
+        return format(v, f".{digits}g") if abs(v) < 10**digits else f"{v:,.0f}"
+    mantissa, exponent = format(v, f".{digits - 1}e").split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    power = f"10^{int(exponent)}"
+    if mantissa.lstrip("-") == "1":
+        return ("-" if mantissa.startswith("-") else "") + power
+    return f"{mantissa} x {power}"
 
 
 def to_json(doc: object) -> str:

@@ -14,6 +14,7 @@ from rankaudit.cli.common import (
     check_output,
     emit,
     input_records,
+    number_text,
     read_qrels_arg,
     read_run_arg,
     rules_epilog,
@@ -77,13 +78,18 @@ def _comparison_text(s: dict, args: argparse.Namespace, *, several: bool) -> lis
     """One measure's comparison as lines of text (the numbers of :func:`compare_runs`)."""
     verdict = "survives" if s["sign_survives_worst_case"] else "does NOT survive"
     over = "summed" if s["aggregation"] == "sum" else "mean"
-    holm = f", Holm over the {len(args.measures)} measures {s['p_holm']:.4g}" if several else ""
+    holm = (
+        f", Holm over the {len(args.measures)} measures {number_text(s['p_holm'])}"
+        if several
+        else ""
+    )
     lines = [
         f"{s['measure']} over {s['n_queries']} queries (expected over tie orders; {over} over "
         "queries, as trec_eval)",
         f"  A {args.run_a}: {s['value_a']:.4f}",
         f"  B {args.run_b}: {s['value_b']:.4f}",
-        f"  B - A: {s['difference']:+.4f}   paired sign-flip p = {s['p_value_sign_flip']:.4g}"
+        f"  B - A: {s['difference']:+.4f}   paired sign-flip p = "
+        f"{number_text(s['p_value_sign_flip'])}"
         f" ({args.n_perm} flips{holm})",
     ]
     lines += [
@@ -145,8 +151,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--n-perm",
         type=int,
         default=10000,
-        help=f"sign flips, 1..{SIGN_FLIPS} (more resolve no finer p-value than 1e-6; "
-        "default: %(default)s)",
+        help=f"sign flips, 1..{SIGN_FLIPS} (more resolve no finer p-value than "
+        f"{number_text(1 / SIGN_FLIPS.most)}; default: %(default)s)",
     )
     p.add_argument(
         "--n-boot",

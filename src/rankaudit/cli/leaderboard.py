@@ -19,11 +19,13 @@ from rankaudit.cli.common import (
     check_output,
     emit,
     input_label,
+    number_text,
     sha256_of,
     tie_rules,
     to_json,
     version,
 )
+from rankaudit.measures.list_evaluate import ROUNDING_TOLERANCE
 from rankaudit.measures.registry import parse_measures
 from rankaudit.runs.leaderboard import (
     TEST_KEYS,
@@ -33,15 +35,16 @@ from rankaudit.runs.leaderboard import (
 
 __all__ = ["cmd_leaderboard", "expand_runs", "register", "run_names"]
 
-DEFINITIONS = """\
+DEFINITIONS = f"""\
 definitions (per measure, over the runs given):
   value          per-query values aggregated as trec_eval does: the mean over queries, the
                  sum for the counts NumRet, NumRel, NumRelRet
   tie envelope   [pessimistic, optimistic]: the worst and best value any tie order gives
-  equal          values that differ by rounding alone (at most 1e-12 of their magnitude)
+  equal          values that differ by rounding alone (at most {number_text(ROUNDING_TOLERANCE)} of
+                 their magnitude)
   leaderboard    runs by value, best first; equal values by run name
-  rank interval  best = 1 + #{other runs whose pessimistic value > this run's optimistic};
-                 worst = 1 + #{other runs whose optimistic value >= this run's pessimistic}:
+  rank interval  best = 1 + #{{other runs whose pessimistic value > this run's optimistic}};
+                 worst = 1 + #{{other runs whose optimistic value >= this run's pessimistic}}:
                  the best and worst rank a run can take when every run's value may lie
                  anywhere in its own tie envelope
   tie-decided    a pair whose order differs between two rules' leaderboards, or whose
@@ -264,7 +267,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         default=10000,
         help=f"sign flips per test, 1..{SIGN_FLIPS} (more resolve no finer p-value than "
-        "1e-6 and take seconds per test; default: %(default)s)",
+        f"{number_text(1 / SIGN_FLIPS.most)} and take seconds per test; default: %(default)s)",
     )
     add_scheduler_options(p, "the runs' audits (one task a run)")
     p.add_argument("--format", choices=("table", "json", "csv"), default="table")

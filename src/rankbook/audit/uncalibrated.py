@@ -10,15 +10,22 @@ overlap. Three other outcomes are *not* targets and so test the simulation:
 * ``residualized_vs_chance``: residualized NDCG@10 (exact expectation) against the all-tied
   chance level :math:`E[\mathrm{NDCG@10}]` of a row whose 31 candidates all tie (0.1466).
 
-Each verdict is where the row-bootstrap 95% CI (:mod:`rankbook.audit.bootstrap`) lies against the
-reference (``relation``: "above", "below" or "includes"); the page's words are
-:func:`rankbook.report.prose.interval_phrase` of the same numbers. The outcomes are read
-together, so each also gets a two-sided p-value against its reference, Holm-adjusted within
-these outcomes (Holm, 1979): ``z = (value - reference) / se`` with ``se`` the normal standard
-error implied by the CI's width (``(ci_high - ci_low) / (2 z_0.975)``,
-:func:`rankaudit.runs.decision.interval_z`), ``p = 2 Phi(-|z|)``; a difference is resolved
-only when its CI excludes the reference *and* its Holm-adjusted p is at most the level. The
-paper reports no CI, so "differs" here ignores the paper's own sampling error.
+Each outcome's 95% CI and its two-sided p-value against the reference come from the *same*
+row-bootstrap draws (:func:`rankaudit.runs.significance.dual_interval_test`; Davison & Hinkley,
+1997, sections 4.4 and 5.2): the per-row values are resampled by
+:func:`rankbook.audit.bootstrap.row_bootstrap_draws` with the chapter's seed, so the rows drawn are
+those of Table 2's intervals, and with ``B`` draws, ``k`` of which lie on the far side of the
+reference, ``p = min(1, 2 (1 + k) / (B + 1))``, never below its floor ``2 / (B + 1)``. The CI
+excludes the reference exactly when ``p <= alpha``. The verdict ``relation`` is where the CI lies
+against the reference ("above", "below" or "includes"); the page's words are
+:func:`rankbook.report.prose.interval_phrase` of the same numbers. The size of the residualized
+move is compared with the paper's unsigned figure ``r``: its CI is the image under
+:math:`|\cdot|` of the signed CI (:func:`abs_interval`) and its p-value the larger of the signed
+tests against ``+r`` and ``-r`` (the size differs from ``r`` only when the change differs from
+both), so the pair stays dual. The outcomes are read together, so the p-values are
+Holm-adjusted within them (Holm, 1979); a difference is resolved only when its Holm-adjusted p is
+at most the level. The paper reports no CI, so "differs" here ignores the paper's own sampling
+error.
 
 :func:`residual_diagnosis` measures why a residual score can rank the relevant item *below*
 chance: where the relevant item shares no attribute with the history (overlap 0), its residual is
@@ -31,15 +38,16 @@ Public API: :func:`abs_interval`, :func:`residual_diagnosis`, :func:`uncalibrate
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from scipy.stats import norm, rankdata
+from scipy.stats import rankdata
 
-from rankaudit.runs.decision import interval_z
-from rankaudit.runs.significance import holm_adjust
+from rankaudit.runs.decision import ALPHA
+from rankaudit.runs.significance import dual_interval_test, holm_adjust
 from rankaudit.ties.evaluate import evaluate
+from rankbook.audit.bootstrap import ROUNDING, row_bootstrap_draws
 from rankbook.data.candidates import CandidateRows
 
 __all__ = ["abs_interval", "residual_diagnosis", "uncalibrated_outcomes"]
@@ -57,87 +65,92 @@ def abs_interval(ci_low: float, ci_high: float) -> tuple[float, float]:
     return 0.0, max(-lo, hi)
 
 
-def _cell(boot: Sequence[Mapping[str, Any]], score: str, rule: str, metric: str = "ndcg10"):
-    for r in boot:
-        if r["score"] == score and r["tie_rule"] == rule and r["metric"] == metric:
-            return r
-    raise KeyError(f"row_bootstrap has no record for {score!r}, {rule!r}, {metric!r}")
+def _per_row(rows: CandidateRows, scores: Mapping[str, np.ndarray], *, k: int, seed: int):
+    """The per-row NDCG@k of weighted overlap under hash, of the residualized score's change from
+    input order to hash, and of the residualized score under the exact expectation (the hash
+    rule at ``seed``, as in Table 2)."""
+
+    def ndcg(name: str, rule: str) -> np.ndarray:
+        frame = evaluate(
+            scores[name],
+            rows.labels,
+            k=k,
+            ties=rule,
+            seed=seed,
+            user_ids=rows.user_ids,
+            item_ids=rows.item_ids,
+        )
+        return frame[f"nDCG@{k}"].to_numpy(np.float64)
+
+    move = ndcg("residualized", "hash") - ndcg("residualized", "input_order")
+    return ndcg("weighted", "hash"), move, ndcg("residualized", "expected")
 
 
 def uncalibrated_outcomes(
-    boot: Sequence[Mapping[str, Any]],
+    rows: CandidateRows,
+    scores: Mapping[str, np.ndarray],
     *,
+    k: int,
+    seed: int,
+    n_boot: int,
     paper: Mapping[str, float],
     chance_ndcg: float,
     model_ndcg: float | None = None,
 ) -> list[dict[str, Any]]:
     """One verdict record per uncalibrated outcome (see the module docstring).
 
-    ``boot``: the ``row_bootstrap`` records of :func:`rankbook.audit.tables.audit_results`;
-    ``paper``: :data:`rankbook.audit.paper.PAPER_AMAZON`; ``chance_ndcg``: the all-tied
-    expectation; ``model_ndcg``: the tie-regime model's hash NDCG@10 at the paper's implied
-    ``(q, p)``, compared as a second reference when given.
+    ``rows``/``scores``: the audit's rows and scores (``weighted`` and ``residualized`` used);
+    ``k``, ``seed`` and ``n_boot``: those of the audit's row bootstrap; ``paper``:
+    :data:`rankbook.audit.paper.PAPER_AMAZON`; ``chance_ndcg``: the all-tied expectation;
+    ``model_ndcg``: the tie-regime model's hash NDCG@10 at the paper's implied ``(q, p)``,
+    compared as a second reference when given.
 
     Each record: ``outcome``, ``value``, ``ci_low``, ``ci_high``, ``reference``,
-    ``reference_name``, ``relation`` ("above", "below" or "includes"), ``z``, ``p_value`` and
-    ``p_holm`` (Holm within the records returned; module docstring). A zero-width CI is no
-    sampling spread: ``z`` is None and ``p`` is 1 at the reference, 0 away from it.
+    ``reference_name``, ``relation`` ("above", "below" or "includes"), ``p_value`` (two-sided,
+    from the CI's own draws), ``p_holm`` (Holm within the records returned) and ``n_boot``. A
+    change of rounding alone (no row moving by more than :data:`rankbook.audit.bootstrap.ROUNDING`)
+    is a change of exactly 0.
     """
-    h = _cell(boot, "weighted", "hash")
-    move = _cell(boot, "residualized", "hash")
-    res = _cell(boot, "residualized", "expected")
-    m_lo, m_hi = abs_interval(move["delta_ci_low"], move["delta_ci_high"])
+    hashed, move, expected = _per_row(rows, scores, k=k, seed=seed)
+    if np.abs(move).max() <= ROUNDING:
+        move = np.zeros_like(move)
+    draws = row_bootstrap_draws(np.column_stack([hashed, move, expected]), n_boot=n_boot, seed=seed)
+    r = float(paper["residualized_change"])
     items = [
-        ("hash_ndcg", h["value"], h["ci_low"], h["ci_high"], paper["ndcg_hash"], "the paper's"),
-        (
-            "residualized_move",
-            abs(move["delta"]),
-            m_lo,
-            m_hi,
-            paper["residualized_change"],
-            "the paper's",
-        ),
+        ("hash_ndcg", 0, float(hashed.mean()), float(paper["ndcg_hash"]), "the paper's"),
+        ("residualized_move", 1, abs(float(move.mean())), r, "the paper's"),
         (
             "residualized_vs_chance",
-            res["value"],
-            res["ci_low"],
-            res["ci_high"],
+            2,
+            float(expected.mean()),
             float(chance_ndcg),
             "the all-tied chance level",
         ),
     ]
     if model_ndcg is not None:
         items.insert(
-            1,
-            (
-                "hash_ndcg_vs_model",
-                h["value"],
-                h["ci_low"],
-                h["ci_high"],
-                float(model_ndcg),
-                "the model's",
-            ),
+            1, ("hash_ndcg_vs_model", 0, float(hashed.mean()), float(model_ndcg), "the model's")
         )
-    half = {  # the half-width of each comparison's CI (the move's: its signed Δ interval)
-        "residualized_move": (move["delta_ci_high"] - move["delta_ci_low"]) / 2,
-    }
     out = []
-    for outcome, value, lo, hi, ref, ref_name in items:
+    for outcome, column, value, ref, ref_name in items:
+        if outcome == "residualized_move":
+            lo, hi, p_plus = dual_interval_test(draws[:, column], null=r, alpha=ALPHA)
+            p_minus = dual_interval_test(draws[:, column], null=-r, alpha=ALPHA)[2]
+            lo, hi, p = *abs_interval(lo, hi), max(p_plus, p_minus)
+        else:
+            lo, hi, p = dual_interval_test(draws[:, column], null=ref, alpha=ALPHA)
         relation = "above" if lo > ref else "below" if hi < ref else "includes"
-        se = float(half.get(outcome, (hi - lo) / 2)) / interval_z()
-        z = (float(value) - float(ref)) / se if se > 0 else None
-        p = 2 * float(norm.sf(abs(z))) if z is not None else float(value == ref)
         out.append(
             {
                 "outcome": outcome,
-                "value": float(value),
+                "value": value,
                 "ci_low": float(lo),
                 "ci_high": float(hi),
-                "reference": float(ref),
+                "reference": ref,
                 "reference_name": ref_name,
                 "relation": relation,
-                "z": z,
-                "p_value": p,
+                "p_value": float(p),
+                "n_boot": int(n_boot),
             }
         )
     for record, p_holm in zip(out, holm_adjust(np.array([o["p_value"] for o in out])), strict=True):

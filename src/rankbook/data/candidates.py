@@ -10,7 +10,10 @@ negatives" protocol (Koren, KDD 2008; He et al., WWW 2017):
 2. **Hold-out.** For every user with at least one positive interaction (``rating >= min_rating``)
    and at least ``min_train`` other interactions, the latest positive (by timestamp, then by item
    id for equal timestamps) is held out; all the user's other interactions form the training
-   history.
+   history. The other users give no row, and ``policy`` counts them by reason:
+   ``n_users_no_positive`` (no interaction with ``rating >= min_rating``) and
+   ``n_users_short_history`` (a positive, but fewer than ``min_train`` other interactions), so
+   ``n_users = n_users_no_positive + n_users_short_history + n_eligible``.
 3. **Rows.** ``n_rows`` held-out users are drawn uniformly without replacement (or all of them),
    kept in user-id order.
 4. **Negatives.** ``n_negatives`` items per row, a uniform sample without replacement from the
@@ -239,6 +242,9 @@ def build_candidate_rows(
         )
     rng = np.random.default_rng(seed)
     n_eligible = len(heldout)
+    kept = pd.concat([train, heldout])  # the deduplicated interactions of every user
+    n_users = int(kept["user_id"].nunique())
+    n_with_positive = int(kept.loc[kept["rating"] >= min_rating, "user_id"].nunique())
     if n_rows is not None and n_rows < n_eligible:
         keep = np.sort(rng.choice(n_eligible, size=int(n_rows), replace=False))
         heldout = heldout.iloc[keep].reset_index(drop=True)
@@ -282,8 +288,12 @@ def build_candidate_rows(
         "dedup": "repeated (user, item) interactions collapsed to the latest before the split",
         "n_duplicate_interactions_collapsed": n_dupes,
         "holdout": f"latest interaction with rating >= {min_rating} (ties: largest item id)",
+        "min_rating": float(min_rating),
         "min_train": int(min_train),
         "item_pool_size": int(len(pool)),
+        "n_users": n_users,
+        "n_users_no_positive": n_users - n_with_positive,
+        "n_users_short_history": n_with_positive - int(n_eligible),
         "n_eligible": int(n_eligible),
         "n_rows_requested": None if n_rows is None else int(n_rows),
         "n_rows": int(len(users)),

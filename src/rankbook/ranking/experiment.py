@@ -95,6 +95,7 @@ __all__ = [
     "ORACLE_ROW",
     "PART3_FRACTIONS",
     "RANKER_WINDOWS",
+    "SWEEP_N_BOOT",
     "Experiment",
     "default_embedder",
     "load_part3_log",
@@ -106,6 +107,10 @@ __all__ = [
     "table1_design",
     "tune_part3_ranker",
 ]
+
+#: Paired bootstrap resamples of each lift of :func:`context_sweep` (its CI and its two-sided
+#: p-value, whose floor is ``2 / (SWEEP_N_BOOT + 1)``).
+SWEEP_N_BOOT = 1000
 
 #: The feature set the Part III ranker is tuned with (every paper feature).
 TUNING_SET = "P2"
@@ -290,7 +295,7 @@ def context_sweep(
     seeds: Sequence[int] = (0,),
     lgb_config: LambdaMARTConfig | None = None,
     fractions: dict[str, float] | None = None,
-    n_boot: int = 1000,
+    n_boot: int = SWEEP_N_BOOT,
     progress: bool = True,
 ) -> pd.DataFrame:
     """Lift of ``MLR + f`` over MLR for each feature and the oracle, on the ``p_switch x p_return``

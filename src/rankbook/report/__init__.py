@@ -1,6 +1,6 @@
 """Reporting: parameter validation, provenance, results JSON, the book pipeline."""
 
-from rankbook.report.glue import glue, glue_many
+from rankbook.report.glue import glue, glue_many, glue_words
 from rankbook.report.params import (
     Bool,
     Choice,
@@ -25,6 +25,7 @@ __all__ = [
     "check_params",
     "glue",
     "glue_many",
+    "glue_words",
     "provenance_markdown",
     "read_results",
     "results_dir",

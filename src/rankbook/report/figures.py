@@ -210,7 +210,8 @@ def plot_throughput(throughput: pd.DataFrame, n_rows: int):
         ylabel="rows per second (log scale)",
         yscale="log",
     )
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)  # off the bars
+    return fig
 
 
 def plot_variant_lifts(table: pd.DataFrame, title: str, *, truth: Mapping[str, bool] | None = None):
@@ -337,7 +338,8 @@ def plot_rank_intervals(board: Mapping[str, Any], measure: str, title: str):
         ylabel="system",
         xlim=(0.4, n + 0.6),
     )
-    ax.legend(loc="lower right", frameon=True, fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False, fontsize=8)
+    return fig
 
 
 def plot_protocol_metrics(metrics: Sequence[Mapping[str, Any]], protocol: str, title: str):

@@ -13,7 +13,7 @@ from typing import Any
 from rankaudit._optional import require
 from rankaudit.scalars import plain
 
-__all__ = ["glue", "glue_many", "plain"]
+__all__ = ["glue", "glue_many", "glue_words", "plain"]
 
 
 def glue(name: str, value: Any, display: bool = False) -> None:
@@ -32,3 +32,23 @@ def glue_many(**values: Any) -> None:
         raise ValueError("glue_many needs at least one name=value pair")
     for name, value in values.items():
         glue(name, value)
+
+
+def glue_words(**words: str) -> None:
+    """Glue the words of the paragraph that follows, each a ``str`` computed by the prose and
+    decision functions (:mod:`rankbook.report.prose`, :mod:`rankaudit.runs.decision`).
+
+    A chapter calls it in a hidden cell tagged ``words`` right before the paragraph that uses the
+    words; that cell reads only ``results`` (the values the page records in its results file),
+    so the words are a function of the results file alone, and the tests re-run the cell on that
+    file (see CONTRIBUTING.md, "A sentence and its words").
+    """
+    if not words:
+        raise ValueError("glue_words needs at least one name=word pair")
+    for name, word in words.items():
+        if not isinstance(word, str):
+            raise ValueError(
+                f"glue_words: {name}= must be a str computed by a prose or decision function, "
+                f"got {type(word).__name__}"
+            )
+        glue(name, word)

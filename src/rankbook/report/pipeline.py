@@ -47,8 +47,10 @@ from rankbook.report.chapter_source import (
     read_source,
     smoke_parameters,
 )
+from rankbook.report.environment import cpu_model
 from rankbook.report.kernel import kernel_manager_class
 from rankbook.report.prose import plural_phrase
+from rankbook.report.running_time import add_running_time, running_time_markdown
 from rankbook.report.site_build import build_book, install_mathjax
 from rankbook.report.standalone import export_figures, render_page
 
@@ -56,6 +58,7 @@ __all__ = [
     "ChapterFailed",
     "Paths",
     "add_results_links",
+    "add_running_time",
     "build_book",
     "chapter_names",
     "check_parameter_names",
@@ -66,6 +69,7 @@ __all__ = [
     "results_files",
     "results_links_markdown",
     "run_chapter",
+    "running_time_markdown",
     "run_chapter_into",
     "smoke_parameters",
 ]
@@ -172,9 +176,17 @@ def run_chapter(
             os.environ["RANKAUDIT_RESULTS_DIR"] = env_before
     seconds = time.perf_counter() - start
     executed = nbformat.read(out, as_version=4)
-    run = {"parameters": dict(parameters or {}), "smoke": smoke, "preset": preset}
+    machine = {"cpu_model": cpu_model(), "cores": os.cpu_count()}
+    run = {
+        "parameters": dict(parameters or {}),
+        "smoke": smoke,
+        "preset": preset,
+        "seconds": round(seconds, 1),
+        "machine": machine,
+    }
     executed.metadata["rankaudit_run"] = run
     add_results_links(executed, name, paths, plain=plain_links)
+    add_running_time(executed, seconds, machine)
     nbformat.write(executed, out)
     log(
         f"  {name}: executed in {seconds:.1f} s -> "

@@ -247,9 +247,15 @@ def interval_phrase(
     return f"{where} {head}{ref:.{digits}f}"
 
 
-def same_word(a: object, b: object, *, words: tuple[str, str] = ("also", "not")) -> str:
+def same_word(
+    a: object, b: object, *, words: tuple[str, str] = ("also", "not"), missing: str | None = None
+) -> str:
     """``words[0]`` when ``a == b`` (two computed names, e.g. the best model of two protocols),
-    else ``words[1]``: "it is also the best" / "it is not the best"."""
+    else ``words[1]``: "it is also the best" / "it is not the best". With ``missing``: that
+    clause when either value is None (not computed, e.g. another chapter's file not there yet);
+    without it a None is compared like any value."""
+    if missing is not None and (a is None or b is None):
+        return missing
     return words[0] if a == b else words[1]
 
 

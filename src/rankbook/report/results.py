@@ -55,13 +55,19 @@ def write_results(
     ``data_source`` is a :class:`rankbook.data.DataSource` (or a mapping of them for
     chapters that use several sources). ``checks`` lists the checks the page reports
     (:func:`rankbook.report.checks.test_check`, :func:`~rankbook.report.checks.identity_check`);
-    it is required, and an empty list says the page reports none.
+    it is required, and an empty list says the page reports none. ``results`` may hold the
+    page's ``params`` under ``"params"`` (the dict its words cells read, see
+    :func:`rankbook.report.glue.glue_words`); they must then equal ``params``.
     """
     checked = validate_checks(checks)
     if isinstance(data_source, Mapping):
         source = {name: to_jsonable(src.to_dict()) for name, src in data_source.items()}
     else:
         source = to_jsonable(data_source.to_dict())
+    results = dict(results)
+    if "params" in results:  # a page's results dict may carry its params for its words cells
+        if to_jsonable(results.pop("params"), "params") != to_jsonable(params, "params"):
+            raise ValueError("results: its 'params' differ from params=; pass the page's params")
     clash = set(RESERVED_KEYS) & set(results)
     if clash:
         raise ValueError(f"results must not use the reserved key(s) {sorted(clash)}.")

@@ -36,7 +36,14 @@ import pandas as pd
 from rankaudit._checks import check_int
 from rankbook.report.prose import number_text, p_value_phrase, power_of_ten
 
-__all__ = ["display_frame", "format_frame", "format_values", "key_value_text", "table1_views"]
+__all__ = [
+    "display_frame",
+    "format_frame",
+    "format_values",
+    "key_value_text",
+    "p_column",
+    "table1_views",
+]
 
 _KEY = "variant vs baseline"
 
@@ -152,6 +159,27 @@ def key_value_text(params: Mapping[str, Any]) -> str:
     return ", ".join(f"{key}={value}" for key, value in params.items())
 
 
+def p_column(
+    values: Sequence[Any], *, n_perm: int | None, unit: str = "permutations", sides: int = 1
+) -> list[str]:
+    """Each p-value of a table column as :func:`rankbook.report.prose.p_value_phrase` prints
+    it, without its "p = ": "0.013", or at the Monte Carlo floor ``sides / (n_perm + 1)`` "p ≤
+    0.002 (1,000 bootstrap resamples)" (never "0.0000"); "—" where there is no value.
+
+    ``n_perm=None`` for an analytic p-value (a t-test's): below 0.0001 in powers of ten, and one
+    that underflowed to 0 as "< 2.2 × 10⁻³⁰⁸" (the smallest normal double), never "0"."""
+    out = []
+    for value in values:
+        if value is None or pd.isna(value):
+            out.append("—")
+        elif n_perm is None and float(value) == 0.0:
+            out.append(f"< {power_of_ten(float(np.finfo(np.float64).tiny), 1)}")
+        else:
+            phrase = p_value_phrase(float(value), n_perm, unit=unit, sides=sides)
+            out.append(phrase.removeprefix("p = "))
+    return out
+
+
 def _dash(values: Sequence[Any]) -> list[str]:
     return format_values(values, ".2f")
 
@@ -181,11 +209,7 @@ def table1_views(
         if len(values) != n:
             raise ValueError(f"extra[{name!r}] has {len(values)} values but table has {n} rows")
     index = pd.Index(table.variant + " vs " + table.baseline, name=_KEY)
-
-    def p(value: Any) -> str:
-        if value is None or pd.isna(value):
-            return "—"
-        return p_value_phrase(float(value), n_perm, unit=unit, sides=sides).removeprefix("p = ")
+    kind = {"n_perm": n_perm, "unit": unit, "sides": sides}
 
     lifts = pd.DataFrame(
         {
@@ -195,8 +219,8 @@ def table1_views(
             "95% CI": [
                 f"[{a:.2f}, {b:.2f}]" for a, b in zip(table.ci_low, table.ci_high, strict=True)
             ],
-            "p": [p(v) for v in table.p_value],
-            "p (Holm)": [p(r.get("p_holm")) for r in records],
+            "p": p_column(table.p_value.tolist(), **kind),
+            "p (Holm)": p_column([r.get("p_holm") for r in records], **kind),
         },
         index=index,
     )

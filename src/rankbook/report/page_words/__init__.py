@@ -24,7 +24,6 @@ from types import ModuleType
 from typing import Any
 
 from rankbook.report.page_words import (
-    ch00_quickstart,
     ch01_stable_sort_bias,
     ch02_random_tie_expectation,
     ch03_tie_breaking_rules,
@@ -32,8 +31,6 @@ from rankbook.report.page_words import (
     ch05_movielens_audit,
     ch06_amazon_audit,
     ch07_hash_seeds_vs_expectation,
-    ch08_session_data,
-    ch09_heuristic_features,
     ch10_intent_aware_features,
     ch11_ablation,
     ch12_sequence_models,
@@ -49,7 +46,6 @@ __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
-    "00_quickstart": ch00_quickstart,
     "01_stable_sort_bias": ch01_stable_sort_bias,
     "02_random_tie_expectation": ch02_random_tie_expectation,
     "03_tie_breaking_rules": ch03_tie_breaking_rules,
@@ -57,8 +53,6 @@ _MODULES: dict[str, ModuleType] = {
     "05_movielens_audit": ch05_movielens_audit,
     "06_amazon_audit": ch06_amazon_audit,
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
-    "08_session_data": ch08_session_data,
-    "09_heuristic_features": ch09_heuristic_features,
     "10_intent_aware_features": ch10_intent_aware_features,
     "11_ablation": ch11_ablation,
     "12_sequence_models": ch12_sequence_models,

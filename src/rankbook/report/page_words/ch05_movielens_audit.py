@@ -7,12 +7,15 @@ move, :func:`rankaudit.runs.decision.effect_verdict` as a family of one, then
 verdict not resolved carries its power), the hash-vs-expectation verdicts (overlap's
 recorded ``verdict``, the book's one expectation rule ``|z| <= z_agree``; every family read
 at once against :func:`~rankaudit.runs.decision.family_z` of their number), the prevalence and move
-comparisons between score families, the concept-sparsity sweep against the paper's gap,
+comparisons between score families, the concept-sparsity sweep (its sparsest gap's verdict,
+:func:`~rankaudit.runs.decision.direction_verdict` on the paired bootstrap p-value of the
+input-order-minus-expectation gap over the synthetic rows, a family of one: :func:`sparse_words`)
+and that gap against the paper's,
 popularity at four decimals, and input order against the optimistic bound (to a stated
 tolerance).
 
-Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`), and
-:func:`direction_power`.
+Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`),
+:func:`direction_power` and :func:`sparse_words`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from rankaudit.runs.decision import (
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
     claim_verdict,
+    direction_verdict,
     effect_verdict,
     expectation_verdict,
     family_z,
@@ -42,7 +46,21 @@ from rankbook.report.prose import (
 )
 from rankbook.report.prose_rules import threshold_word
 
-__all__ = ["DEPENDS", "direction_power", "words"]
+__all__ = ["DEPENDS", "direction_power", "sparse_words", "words"]
+
+
+def sparse_words(sparse: Mapping[str, Any]) -> dict[str, str]:
+    """The verdict on one concept-sparsity line's gap (input order minus the expectation, in
+    NDCG@10) from its two-sided paired bootstrap p-value ``gap_p`` over ``n_boot`` resamples of
+    the synthetic rows (:func:`rankaudit.runs.decision.direction_verdict`, one test, no
+    adjustment), and that p-value as printed (:func:`rankbook.report.prose.p_value_phrase`)."""
+    p = float(sparse["gap_p"])
+    return {
+        "syn_sparse_verdict": direction_verdict(float(sparse["gap"]), p),
+        "syn_sparse_p_phrase": p_value_phrase(
+            p, int(sparse["n_boot"]), unit="bootstrap resamples", sides=2
+        ),
+    }
 
 
 def _t2(results: Mapping[str, Any], score: str, rule: str) -> int:
@@ -186,7 +204,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "cen_move_words": direction_word(
             abs(cen_gap) - abs(gap), words=("a larger move", "a smaller move", "an equal move")
         ),
-        "syn_sparse_direction": direction_word(sparse["gap"], words=("beats", "trails", "equals")),
+        **sparse_words(sparse),
         "syn_vs_paper": comparison_word(sparse["gap"], paper_gap),
         "syn_reach": threshold_word(
             paper_gap - sparse["gap"],
@@ -236,6 +254,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[str, int | None, str]]:  #
         ("prevalence", _index(results, "prevalence", "residualized"), "relevant_tie"),
         ("prevalence", _index(results, "prevalence", "centered"), "relevant_tie"),
         ("concept_sparsity", 0, "gap"),
+        ("concept_sparsity", 0, "gap_p"),
         ("paper_overlap", None, "gap"),
         ("word_tolerance", None, "exact"),
         ("word_tolerance", None, "four_decimals"),

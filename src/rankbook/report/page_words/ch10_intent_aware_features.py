@@ -88,7 +88,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             oracle, "distinct oracle points", f"the oracle's own {len(oracle):,} points"
         ),
         "returned_share_word": share_word(max(r["share_returned"] for r in sweep)),
-        "sweep_sig_phrase": _verdict_clause(feats, "distinct (feature, grid point) points", family),
+        "sweep_sig_phrase": _verdict_clause(
+            feats, "distinct (feature, grid point) pairs", "one family of them all"
+        ),
         "sweep_sig_takeaway": head[:1].upper()
         + head[1:]
         + (

@@ -1,11 +1,13 @@
 """Chapter 12's computed words: whether each encoder learned (its smallest gain over epoch 0
 against the seed spread and two standard errors), whether its kept epoch is the cap, whether it
 reads the buyer's clicks, each Table 1 row's change and verdict at its power, the oracle's
-ceiling, how the rows sit against the paper, the paper's claims, and whether the CIs can resolve
-differences of half a point.
+ceiling, how the rows sit against the paper, the paper's claims, and whether differences of half
+a point between rows can be resolved.
 
 Thresholds the page states: power ``MIN_POWER`` (0.8); a difference of ``RESOLVE_PCT`` (half a
-percentage point) against the median CI half-width.
+percentage point) between two rows against the median half-width of the paired 95% CIs of the
+differences between rows (:func:`pair_half_width`): a difference between two rows measured on the
+same queries is judged by its own paired interval, never by one row's lift interval.
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -13,7 +15,7 @@ Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_wo
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rankaudit.runs.decision import CONTRADICTS, MIN_POWER, NOT_RESOLVED, RESOLVED_ABOVE
@@ -32,7 +34,7 @@ from rankbook.report.prose import (
 )
 from rankbook.report.prose_limits import covers_word, order_word
 
-__all__ = ["DEPENDS", "KINDS", "RESOLVE_PCT", "words"]
+__all__ = ["DEPENDS", "KINDS", "RESOLVE_PCT", "pair_half_width", "words"]
 
 #: the two encoders, in page order.
 KINDS = ("trans", "perc")
@@ -46,6 +48,21 @@ def _index(rows: list[Mapping[str, Any]], key: str, name: str) -> int:
         if r[key] == name:
             return i
     raise KeyError(f"no row with {key} == {name!r}")
+
+
+def _superiority(claims: Sequence[Mapping[str, Any]]) -> list[int]:
+    return [i for i, c in enumerate(claims) if c["test"] == "superiority"]
+
+
+def pair_half_width(claims: Sequence[Mapping[str, Any]]) -> float:
+    """The median half-width, in percentage points, of the paired 95% CIs of the differences
+    between two rows (the superiority claims of
+    :func:`rankbook.ranking.claims.paired_claims`, each resampling the same test queries for
+    both rows): ``median((ci_high - ci_low) / 2)``."""
+    rows = _superiority(claims)
+    if not rows:
+        raise ValueError("claims holds no superiority claim: no paired difference between rows")
+    return statistics.median((claims[i]["ci_high"] - claims[i]["ci_low"]) / 2 for i in rows)
 
 
 def _learned(enc: Mapping[str, Any]) -> bool:
@@ -166,8 +183,11 @@ def _row_words(results: Mapping[str, Any], out: dict[str, str]) -> None:
     out["down_phrase"] = count_phrase(len(down), n)
     out["rows_sig_down"] = ", ".join(r["variant"] for r in down) or "none"
     out["in_ci_phrase"] = count_phrase(len(inside), n, "rows")
-    half = statistics.median(r["ci_high"] - r["ci_low"] for r in listed) / 2
-    out["resolvable"] = "can" if half < RESOLVE_PCT else "cannot"
+    out["resolvable"] = (
+        "can be resolved at this size"
+        if pair_half_width(results["paired_claims"]) < RESOLVE_PCT
+        else "cannot be resolved at this size"
+    )
     _oracle_words(results, row_verdicts, out)
 
 

@@ -1,7 +1,9 @@
 """Chapter 13's computed words: whether its Amazon rows and scores are chapter 06's (their
-fingerprints equal), the input-order checklist's permutation-test status, and how many audits
-are sensitive to the tie rule (NDCG@10 range across rules above the stated ``tolerance``), as
-clauses whose verb agrees with the count (``count_phrase(..., verb=...)``).
+fingerprints equal), how those rows were chosen from the eligible users
+(:func:`rankbook.report.page_words.ch07_hash_seeds_vs_expectation.rows_choice`), the
+input-order checklist's permutation-test status, and how many audits are sensitive to the tie
+rule (NDCG@10 range across rules above the stated ``tolerance``), as clauses whose verb agrees
+with the count (``count_phrase(..., verb=...)``).
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rankbook.report.page_words.ch07_hash_seeds_vs_expectation import rows_choice
 from rankbook.report.prose import count_phrase, flag_word, same_word
 
 __all__ = ["DEPENDS", "words"]
@@ -39,6 +42,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
         "same_rows_note": _same_rows_note(
             results["amazon_rows_fingerprint"], results["chapter06_rows_fingerprint"]
         ),
+        "amazon_rows_choice": rows_choice(results["amazon_candidate_policy"], "n_rows_amazon"),
         "stable_perm_status": flag_word(invariant, _STATUS),
         # each clause with the verb the page puts after it, agreeing with the count
         "sensitive_audits": count_phrase(n_sensitive, n, "audits", verb=("is", "are")),
@@ -56,6 +60,7 @@ def DEPENDS(results: Mapping[str, Any]) -> list[tuple[Any, Any, str]]:  # noqa: 
     paths: list[tuple[Any, Any, str]] = [
         (None, None, "chapter06_rows_fingerprint"),
         (_STABLE, ("permutation_test", "facts"), "is_invariant"),
+        ("amazon_candidate_policy", None, "n_rows_requested"),
     ]
     paths += [
         ("checklist", (key, "sensitivity", "facts"), "ndcg_range") for key in results["checklist"]

@@ -1,6 +1,7 @@
 """Chapter 16's computed words: whether v1 is really better in the simulation (its simulated
-effect above 0), where v1's paired bootstrap interval lies against 0, and what this sample
-shows about false rejections under the raw rule and Holm.
+effect above 0), where v1's paired bootstrap interval lies against 0, v1's sign-flip p-value as
+printed (at its floor ``1 / (P + 1)`` of ``P`` random flips, the bound: never "0.0002" as if
+measured) and what this sample shows about false rejections under the raw rule and Holm.
 
 Public API: :func:`words` and :data:`DEPENDS` (see :mod:`rankbook.report.page_words`).
 """
@@ -10,7 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rankbook.report.prose import direction_word, flag_word, interval_phrase, plural_phrase
+from rankbook.report.prose import (
+    direction_word,
+    flag_word,
+    interval_phrase,
+    p_value_phrase,
+    plural_phrase,
+)
 
 __all__ = ["DEPENDS", "words"]
 
@@ -43,6 +50,9 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
             words=("really better", "not better (a null variant)", "not better (a null variant)"),
         ),
         "ci_verdict": interval_phrase(results["v1_ci_low"], results["v1_ci_high"], 0.0, digits=0),
+        "v1_p_text": p_value_phrase(
+            results["v1_p_value"], results["params"]["n_perm"], unit="sign flips"
+        ),
         "mt_sample": _mt_sample(decisions["unadjusted"]["false"], decisions["holm"]["false"]),
     }
 
@@ -50,6 +60,7 @@ def words(results: Mapping[str, Any]) -> dict[str, str]:
 DEPENDS = [
     ("data_source", ("details", "effects"), "v1"),
     (None, None, ("v1_ci_low", "v1_ci_high")),
+    (None, None, "v1_p_value"),
     ("decisions", "unadjusted", "false"),
     ("decisions", "holm", "false"),
 ]

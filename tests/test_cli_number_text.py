@@ -1,0 +1,81 @@
+"""The command line writes a small number in a sentence as "9.999 x 10^-5", never as Python's
+"9.999e-05": ``rankaudit compare``'s p-value at the floor of its sign-flip test and the
+``rankaudit leaderboard`` definitions' rounding tolerance both go through
+:func:`rankaudit.cli.common.number_text`."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rankaudit.cli.common import number_text
+from rankaudit.measures.list_evaluate import ROUNDING_TOLERANCE
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Python's exponent format: "9.999e-05", "1e-12", "2.2E+16".
+E_NOTATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+\b")
+
+
+def _cli(*args: object) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
+    return subprocess.run(
+        [sys.executable, "-m", "rankaudit", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def test_number_text_writes_no_exponent():
+    assert number_text(1 / 10001) == "9.999 x 10^-5"
+    assert number_text(1e-12) == "10^-12"
+    assert number_text(-2.5e-7) == "-2.5 x 10^-7"
+    assert [number_text(v) for v in (0.04321, 0.0001, 1.0, 0.0, 123456.0)] == [
+        "0.04321",
+        "0.0001",
+        "1",
+        "0",
+        "123,456",
+    ]
+    with pytest.raises(ValueError, match="digits"):
+        number_text(0.5, digits=0)
+
+
+def test_the_pattern_can_fail():
+    assert E_NOTATION.findall("p = 9.999e-05, at most 1e-12") == ["9.999e-05", "1e-12"]
+
+
+def test_compare_prints_the_p_value_floor_without_an_exponent(tmp_path):
+    """B puts the relevant document first on each of 30 queries, A last: every one of the
+    10,000 sign flips is below the observed mean, so p is its floor, 1/10,001."""
+    qrels, run_a, run_b = (tmp_path / n for n in ("qrels.txt", "a.run", "b.run"))
+    qrels.write_text("".join(f"q{q} 0 d{q}_0 1\n" for q in range(30)))
+    run_a.write_text(
+        "".join(f"q{q} Q0 d{q}_{d} {d + 1} {d + 1}.0 a\n" for q in range(30) for d in range(3))
+    )
+    run_b.write_text(
+        "".join(f"q{q} Q0 d{q}_{d} {d + 1} {3 - d}.0 b\n" for q in range(30) for d in range(3))
+    )
+    proc = _cli("compare", qrels, run_a, run_b, "-m", "RR", "--n-perm", "10000")
+    assert proc.returncode == 0, proc.stderr
+    assert f"p = {number_text(1 / 10001)}" in proc.stdout, proc.stdout
+    assert E_NOTATION.findall(proc.stdout) == []
+
+
+def test_the_leaderboard_definitions_write_the_tolerance_without_an_exponent():
+    proc = _cli("leaderboard", "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert f"at most {number_text(ROUNDING_TOLERANCE)} of" in proc.stdout
+    assert E_NOTATION.findall(proc.stdout) == []
+
+
+def test_the_compare_help_writes_the_p_value_resolution_without_an_exponent():
+    proc = _cli("compare", "--help")
+    assert proc.returncode == 0, proc.stderr
+    assert E_NOTATION.findall(proc.stdout) == []
