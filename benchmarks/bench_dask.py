@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     out = pd.DataFrame(records)
     out["rows_per_second"] = args.rows / out["seconds"]
     out["dask_overhead_ratio"] = out["seconds"] / out["seconds"].iloc[0]
-    same = out["mean_ndcg@10"].nunique() == 1
+    same = out["mean_nDCG@10"].nunique() == 1
     print()
     print(out.to_string(index=False, float_format=lambda v: f"{v:,.4g}"))
     print(f"\nmean NDCG@10 identical in every configuration: {same}")

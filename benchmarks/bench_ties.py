@@ -161,7 +161,7 @@ def run_case(case: str, args: argparse.Namespace) -> dict[str, float]:
     sk_y, sk_s = labels[:m].astype(np.float64), scores[:m].astype(np.float64)
     res["sklearn_rows"] = m
     res["sklearn_s"] = best_time(lambda: ndcg_score(sk_y, sk_s, k=k, ignore_ties=False), 1)
-    ours = expected()["ndcg@10"].to_numpy()[:m].mean()
+    ours = expected()["nDCG@10"].to_numpy()[:m].mean()
     assert abs(ours - ndcg_score(sk_y, sk_s, k=k, ignore_ties=False)) < 1e-9
 
     if args.peers:

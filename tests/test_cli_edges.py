@@ -342,12 +342,12 @@ def test_scores_beyond_2_53_and_timestamps_are_never_rounded_into_ties():
 
     big = np.array([[2**53 + 1, 2**53]], dtype=np.int64)
     labels = np.array([[0, 1]])
-    pess = rankaudit.evaluate(big, labels, ties="pessimistic")["rr"].iloc[0]
+    pess = rankaudit.evaluate(big, labels, ties="pessimistic")["RR"].iloc[0]
     assert pess == 0.5  # no tie: the relevant item is second
     filled = rankaudit.checklist(big, labels, k=1)
     assert filled.to_dict()["tie_prevalence"]["facts"]["any_tie"] == 0  # was 1.0 when cast
     stamps = np.array([["2020-01-01T00:00:00.000000100", "2020-01-01"]], dtype="datetime64[ns]")
-    assert rankaudit.evaluate(stamps, labels, ties="pessimistic")["rr"].iloc[0] == 0.5
+    assert rankaudit.evaluate(stamps, labels, ties="pessimistic")["RR"].iloc[0] == 0.5
     with pytest.raises(ValueError, match="cannot be held exactly as a double"):
         Run.from_arrays(["1", "1"], ["a", "b"], big[0])
     with pytest.raises(ValueError, match="datetime64"):

@@ -155,6 +155,7 @@ def test_library_counts_beyond_the_bound_are_refused_before_any_work(case):
 def test_leaderboard_run_checklist_and_cluster_counts(tmp_path):
     from rankaudit.checklists.from_run import run_checklist
     from rankaudit.distributed.cluster import connect
+    from rankaudit.options import PermutationOptions
     from rankaudit.runs import audit_run, read_trec_qrels, read_trec_run
     from rankaudit.runs.leaderboard import build_leaderboard, leaderboard_rules
 
@@ -165,7 +166,7 @@ def test_leaderboard_run_checklist_and_cluster_counts(tmp_path):
     with pytest.raises(ValueError, match=rf"n_perm must be an integer in \[1, {SIGN_FLIPS.most}"):
         build_leaderboard(["a", "b"], [audit, audit], n_perm=SIGN_FLIPS.most + 1)
     with pytest.raises(ValueError, match=rf"n_permutations must be an integer in \[1, {RERUNS}"):
-        run_checklist(run, qrels, n_permutations=RERUNS.most + 1)
+        run_checklist(run, qrels, permutation=PermutationOptions(RERUNS.most + 1))
     with pytest.raises(ValueError, match=rf"n_workers must be an integer in \[1, {WORKERS}"):
         with connect("local", WORKERS.most + 1):
             pass

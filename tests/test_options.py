@@ -70,7 +70,7 @@ def test_the_common_call_is_unchanged():
     scores = np.array([[1.0, 1.0, 0.0]])
     labels = np.array([[0, 1, 0]])
     got = rankaudit.evaluate(scores, labels, k=2)
-    assert got["rr"].item() == pytest.approx(0.75)
+    assert got["RR"].item() == pytest.approx(0.75)
 
 
 def test_tie_prevalence_reads_the_same_columns():
@@ -125,3 +125,40 @@ def test_checklist_options_check_their_fields():
     with pytest.raises(ValueError, match="SensitivityOptions.tolerance"):
         rankaudit.SensitivityOptions(tolerance=-1)
     assert rankaudit.SensitivityOptions(rules=["hash"]).rules == ("hash",)
+
+
+def _run_and_qrels():
+    from rankaudit.runs.tables import Qrels, Run
+
+    scores, labels = _rows()
+    n, m = scores.shape
+    q = np.repeat([f"q{i:02d}" for i in range(n)], m)
+    d = np.tile([f"d{j}" for j in range(m)], n)
+    run = Run.from_arrays(q, d, scores.reshape(-1))
+    return run, Qrels.from_arrays(q, d, labels.reshape(-1).astype(int))
+
+
+@pytest.mark.parametrize("old", sorted(CHECKLIST_KEYWORDS))
+def test_a_moved_run_checklist_keyword_names_its_option(old):
+    run, qrels = _run_and_qrels()
+    place = re.escape(CHECKLIST_KEYWORDS[old])
+    message = rf"run_checklist\(\) no longer takes {old}= is now {place}"
+    with pytest.raises(TypeError, match=message):
+        rankaudit.run_checklist(run, qrels, **{old: 2})
+
+
+def test_the_run_checklist_reads_the_same_options():
+    run, qrels = _run_and_qrels()
+    report = rankaudit.run_checklist(
+        run,
+        qrels,
+        permutation=rankaudit.PermutationOptions(n_permutations=2, seed=7),
+        sensitivity=rankaudit.SensitivityOptions(tolerance=0.5),
+    )
+    perm = report["permutation_test"].facts
+    assert (perm["n_permutations"], perm["permutation_seed"]) == (2, 7)
+    assert report["sensitivity"].facts["tolerance"] == 0.5
+    with pytest.raises(ValueError, match="permutation must be a PermutationOptions; got int"):
+        rankaudit.run_checklist(run, qrels, permutation=5)
+    with pytest.raises(ValueError, match="sensitivity.rules does not apply to run_checklist"):
+        rankaudit.run_checklist(run, qrels, sensitivity=rankaudit.SensitivityOptions(rules="hash"))

@@ -87,7 +87,7 @@ def measure_one_machine(
         "n_workers": 0,
         "layout": "one pandas DataFrame",
         "seconds": seconds,
-        f"mean_ndcg@{k}": exact_mean(rows[f"ndcg@{k}"]),
+        f"mean_nDCG@{k}": exact_mean(rows[f"nDCG@{k}"]),
     }
 
 
@@ -139,7 +139,7 @@ def measure_with_dask(
                     "n_workers": n_workers,
                     "layout": layout,
                     "seconds": seconds,
-                    f"mean_ndcg@{k}": float(result.means[f"ndcg@{k}"]),
+                    f"mean_nDCG@{k}": float(result.means[f"nDCG@{k}"]),
                     "peak_worker_rss_mb": peak,
                 }
             )

@@ -136,7 +136,7 @@ def test_uncalibrated_p_values_come_from_the_interval_draws():
         seed=0,
         user_ids=rows.user_ids,
         item_ids=rows.item_ids,
-    )["ndcg@3"].to_numpy()
+    )["nDCG@3"].to_numpy()
     draws = row_bootstrap_draws(hashed[:, None], n_boot=300, seed=0)[:, 0]
     lo, hi, p = dual_interval_test(draws, null=0.3, alpha=ALPHA)
     h = _outcomes({"ndcg_hash": 0.3, "residualized_change": 0.0}, n_boot=300)[0]
@@ -221,15 +221,8 @@ def test_rule_intervals_record_the_spread_of_each_change_for_its_power():
     recs = rule_intervals(rows, scores, k=3, seed=0, n_boot=100)
     by = {(r["score"], r["tie_rule"], r["metric"]): r for r in recs}
     per_row = {
-        rule: evaluate(
-            scores["tied"],
-            rows.labels,
-            k=3,
-            ties=rule,
-            seed=0,
-            user_ids=rows.user_ids,
-            item_ids=rows.item_ids,
-        )["ndcg@3"].to_numpy()
+        rule: evaluate(scores["tied"], rows.labels, k=3, ties=rule, seed=0,
+                       user_ids=rows.user_ids, item_ids=rows.item_ids)["nDCG@3"].to_numpy()
         for rule in ("input_order", "hash")
     }
     change = per_row["hash"] - per_row["input_order"]

@@ -44,10 +44,10 @@ def test_model_equals_the_evaluator_on_rows_drawn_from_the_model() -> None:
         w = binom.pmf(g, n, p)
         io = evaluate(scores, labels, k=k, ties="input_order")
         ex = evaluate(scores, labels, k=k, ties="expected")
-        io_ndcg += w * io[f"ndcg@{k}"].iloc[0]
-        io_hr += w * io[f"hr@{k}"].iloc[0]
-        exp_ndcg += w * ex[f"ndcg@{k}"].iloc[0]
-        exp_hr += w * ex[f"hr@{k}"].iloc[0]
+        io_ndcg += w * io[f"nDCG@{k}"].iloc[0]
+        io_hr += w * io[f"Success@{k}"].iloc[0]
+        exp_ndcg += w * ex[f"nDCG@{k}"].iloc[0]
+        exp_hr += w * ex[f"Success@{k}"].iloc[0]
     m = tie_regime_metrics(q, p, n_negatives=n, k=k)
     assert m["ndcg_input_order"] == pytest.approx(1 - q + q * io_ndcg, abs=1e-12)
     assert m["hr_input_order"] == pytest.approx(1 - q + q * io_hr, abs=1e-12)

@@ -26,8 +26,8 @@ def test_sparser_concepts_give_larger_relevant_blocks_and_a_larger_gap() -> None
         s, y = concept_overlap_rows(2000, density=d, seed=0)
         block = tie_prevalence(s, y, k=10).summary["mean_relevant_block_size"]
         gap = (
-            evaluate(s, y, k=10, ties="input_order")["ndcg@10"].mean()
-            - evaluate(s, y, k=10, ties="expected")["ndcg@10"].mean()
+            evaluate(s, y, k=10, ties="input_order")["nDCG@10"].mean()
+            - evaluate(s, y, k=10, ties="expected")["nDCG@10"].mean()
         )
         out[d] = (block, gap)
     assert out[0.02][0] > 20 > out[0.4][0]

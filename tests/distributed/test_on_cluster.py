@@ -154,8 +154,8 @@ def test_paper_worked_case():
     )
     frame = dd.from_pandas(data, npartitions=3)
     expected = rd.evaluate(frame, ties="expected", progress=False).means
-    assert expected["hr@10"] == pytest.approx(10 / 31, abs=1e-15)
-    assert expected["ndcg@10"] == pytest.approx(0.1466, abs=5e-5)
+    assert expected["Success@10"] == pytest.approx(10 / 31, abs=1e-15)
+    assert expected["nDCG@10"] == pytest.approx(0.1466, abs=5e-5)
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "interleaved"])

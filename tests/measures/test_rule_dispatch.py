@@ -39,10 +39,10 @@ def test_a_registered_rule_reaches_the_row_kernels(reversed_rule):
     scores, labels = _rows()
     got = rankaudit.evaluate(scores, labels, k=3, ties=reversed_rule)
     want = rankaudit.evaluate(scores[:, ::-1], labels[:, ::-1], k=3, ties="input_order")
-    for col in ("hr@3", "ndcg@3", "rr"):
+    for col in ("Success@3", "nDCG@3", "RR"):
         np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
     assert not np.array_equal(
-        got["rr"].to_numpy(), rankaudit.evaluate(scores, labels, k=3, ties="input_order")["rr"]
+        got["RR"].to_numpy(), rankaudit.evaluate(scores, labels, k=3, ties="input_order")["RR"]
     )
 
 
@@ -54,7 +54,7 @@ def test_a_registered_rule_takes_the_row_kernels_sort_path(reversed_rule):
     labels[:, 0] = 1
     got = rankaudit.evaluate(scores, labels, k=10, ties=reversed_rule)
     want = rankaudit.evaluate(scores[:, ::-1], labels[:, ::-1], k=10, ties="input_order")
-    for col in ("hr@10", "ndcg@10", "rr"):
+    for col in ("Success@10", "nDCG@10", "RR"):
         np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
 
 
@@ -98,7 +98,7 @@ def test_a_registered_rule_reaches_the_run_api_and_the_checklist(reversed_rule):
         np.testing.assert_array_equal(got[col].to_numpy(), want[col].to_numpy())
     audit = audit_run(run, qrels, MEASURES, ties=[reversed_rule, "expected"])
     np.testing.assert_array_equal(audit.values[reversed_rule], got[MEASURES].to_numpy())
-    report = run_checklist(run, qrels, ties=reversed_rule, n_permutations=1)
+    report = run_checklist(run, qrels, ties=reversed_rule, permutation=PermutationOptions(1))
     item = next(i for i in report.items if i.key == "tie_breaking")
     assert "reverse input order" in item.answer and item.status == "warn"
     scores, labels = _rows(5)
@@ -129,7 +129,7 @@ def test_an_unknown_rule_is_an_error_everywhere(name):
         lambda: row_tie_keys(rows, name),
         lambda: envelope_role(name),
         lambda: checklist(scores, labels, ties=name, permutation=PermutationOptions(2)),
-        lambda: run_checklist(run, qrels, ties=name, n_permutations=1),
+        lambda: run_checklist(run, qrels, ties=name, permutation=PermutationOptions(1)),
     ]
     for call in calls:
         with pytest.raises(ValueError, match="tie rule"):

@@ -20,7 +20,7 @@ from rankbook.ties.montecarlo import three_way_check
 
 
 def _errors(check: pd.DataFrame) -> tuple[float, float, float]:
-    ndcg = check[check["metric"] == "ndcg@k"]
+    ndcg = check[check["metric"] == "nDCG@k"]
     enum = max(
         np.nanmax(np.abs(check["expected"] - check["enumeration"])),
         np.nanmax(np.abs(check["variance"] - check["enumeration_variance"])),

@@ -35,10 +35,10 @@ def test_tie_block_sweep_one_panel_per_metric():
             {"tie_block_size": t, "rule": r, "metric": m, "value": 1.0 / t}
             for t in (1, 2, 3)
             for r in ("a", "b")
-            for m in ("hr@2", "ndcg@2")
+            for m in ("Success@2", "nDCG@2")
         ]
     )
-    fig = plot_tie_block_sweep(curves, ["hr@2", "ndcg@2"], 2)
+    fig = plot_tie_block_sweep(curves, ["Success@2", "nDCG@2"], 2)
     assert _titled(fig) == ["HR@2 as the tie block grows", "NDCG@2 as the tie block grows"]
 
 

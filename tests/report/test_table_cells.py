@@ -177,8 +177,8 @@ def test_format_values_writes_no_exponent():
         "0",
     ]
     assert format_values([3.781155e-14], ".3e") == ["3.781 × 10⁻¹⁴"]
-    frame = pd.DataFrame({"ndcg@k": [2.2e-16, 2.4]}, index=["max gap", "max |z|"])
-    assert format_frame(frame, ".2g")["ndcg@k"].tolist() == ["2.2 × 10⁻¹⁶", "2.4"]
+    frame = pd.DataFrame({"nDCG@k": [2.2e-16, 2.4]}, index=["max gap", "max |z|"])
+    assert format_frame(frame, ".2g")["nDCG@k"].tolist() == ["2.2 × 10⁻¹⁶", "2.4"]
 
 
 def test_bare_counts_reads_html_tables():

@@ -42,7 +42,7 @@ def _as_run(scores, labels, ideal):
 @pytest.mark.parametrize("rule", ["expected", "pessimistic", "optimistic"])
 def test_ideal_labels_match_runs(k, rule):
     scores, labels, ideal = _toy()
-    got = rankaudit.evaluate(scores, labels, k=k, ties=rule, ideal_labels=ideal)[f"ndcg@{k}"]
+    got = rankaudit.evaluate(scores, labels, k=k, ties=rule, ideal_labels=ideal)[f"nDCG@{k}"]
     run, qrels = _as_run(scores, labels, ideal)
     want = evaluate_run(run, qrels, [f"nDCG@{k}"], ties=rule)[f"nDCG@{k}"]
     np.testing.assert_allclose(got.to_numpy(), want.to_numpy(), rtol=1e-13, atol=1e-15)
@@ -56,10 +56,10 @@ def test_default_unchanged_and_variance_scaled():
     )
     np.testing.assert_allclose(base.to_numpy(), same.to_numpy(), rtol=1e-14)
     wide = rankaudit.evaluate(scores, labels, k=3, return_variance=True, ideal_labels=ideal)
-    ratio = wide["ndcg@3"] / base["ndcg@3"]
-    np.testing.assert_allclose(wide["ndcg@3_var"], base["ndcg@3_var"] * ratio**2, rtol=1e-12)
-    assert (wide["ndcg@3"] < base["ndcg@3"]).all()
-    np.testing.assert_array_equal(wide["rr"], base["rr"])
+    ratio = wide["nDCG@3"] / base["nDCG@3"]
+    np.testing.assert_allclose(wide["nDCG@3_var"], base["nDCG@3_var"] * ratio**2, rtol=1e-12)
+    assert (wide["nDCG@3"] < base["nDCG@3"]).all()
+    np.testing.assert_array_equal(wide["RR"], base["RR"])
 
 
 def test_ideal_labels_bad_input():

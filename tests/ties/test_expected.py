@@ -41,12 +41,12 @@ def test_paper_worked_case():
     labels = np.zeros((1, 31), dtype=np.int8)
     labels[0, 0] = 1
     first = evaluate(scores, labels, k=10, ties="input_order")
-    assert first["hr@10"].item() == 1.0 and first["ndcg@10"].item() == 1.0
+    assert first["Success@10"].item() == 1.0 and first["nDCG@10"].item() == 1.0
     exp = evaluate(scores, labels, k=10, ties="expected")
-    assert exp["hr@10"].item() == pytest.approx(10 / 31, abs=1e-15)
-    assert round(exp["hr@10"].item(), 4) == 0.3226
-    assert round(exp["ndcg@10"].item(), 4) == 0.1466
-    assert exp["ndcg@10"].item() == pytest.approx(
+    assert exp["Success@10"].item() == pytest.approx(10 / 31, abs=1e-15)
+    assert round(exp["Success@10"].item(), 4) == 0.3226
+    assert round(exp["nDCG@10"].item(), 4) == 0.1466
+    assert exp["nDCG@10"].item() == pytest.approx(
         sum(1 / math.log2(r + 1) for r in range(1, 11)) / 31, abs=1e-15
     )
 
@@ -73,7 +73,7 @@ def test_ndcg_equals_sklearn_tie_averaged_row_by_row(k):
     s[:50] += rng.random((50, 12))  # some rows without ties
     y = rng.integers(0, 4, (150, 12)) * (rng.random((150, 12)) < 0.3)
     y[:, 0] = np.maximum(y[:, 0], 1)
-    got = evaluate(s, y, k=k)[f"ndcg@{k}"].to_numpy()
+    got = evaluate(s, y, k=k)[f"nDCG@{k}"].to_numpy()
     want = [ndcg_score(y[i : i + 1], s[i : i + 1], k=k, ignore_ties=False) for i in range(150)]
     np.testing.assert_allclose(got, want, rtol=0, atol=TOL)
 
@@ -85,7 +85,7 @@ def test_untied_rows_have_zero_variance_and_match_input_order():
     y[:, 4] = 2
     exp = evaluate(s, y, k=3, return_variance=True)
     inp = evaluate(s, y, k=3, ties="input_order")
-    for name in ("hr@3", "ndcg@3", "rr"):
+    for name in ("Success@3", "nDCG@3", "RR"):
         np.testing.assert_allclose(exp[name], inp[name], atol=TOL)
         np.testing.assert_allclose(exp[f"{name}_var"], 0.0, atol=TOL)
 
@@ -96,7 +96,7 @@ def test_expected_lies_between_pessimistic_and_optimistic(rows_factory):
     exp = evaluate(scores, labels, k=4)
     lo = evaluate(scores, labels, k=4, ties="pessimistic")
     hi = evaluate(scores, labels, k=4, ties="optimistic")
-    for name in ("hr@4", "ndcg@4", "rr"):
+    for name in ("Success@4", "nDCG@4", "RR"):
         assert np.all(lo[name] <= exp[name]) and np.all(exp[name] <= hi[name])  # exactly
 
 
@@ -125,7 +125,7 @@ def test_rows_no_tie_moves_have_the_ordered_bits(n_rows, width, k, relevant):
     exp = evaluate(s, y, k=k, return_variance=True, empty="zero")
     for rule in ("pessimistic", "optimistic", "input_order", "hash"):
         other = evaluate(s, y, k=k, ties=rule, item_ids=items, empty="zero")
-        for name in (f"hr@{k}", f"ndcg@{k}", "rr"):
+        for name in (f"Success@{k}", f"nDCG@{k}", "RR"):
             assert np.array_equal(exp[name].to_numpy(), other[name].to_numpy()), (rule, name)
-    for name in (f"hr@{k}", f"ndcg@{k}", "rr"):
+    for name in (f"Success@{k}", f"nDCG@{k}", "RR"):
         assert np.all(exp[f"{name}_var"].to_numpy() == 0.0), name

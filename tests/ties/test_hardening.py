@@ -34,18 +34,18 @@ def test_large_integer_scores_are_compared_exactly(scores):
     # the second candidate scores higher, so the relevant first one is at rank 2
     for rule in ("input_order", "optimistic", "hash", "expected"):
         got = _ev(scores, [[1, 0]], rule)
-        assert got["rr"].item() == 0.5, rule
+        assert got["RR"].item() == 0.5, rule
 
 
 def test_mixed_python_int_and_float_scores_are_exact():
     got = _ev([[BIG + 1, 0.5, float(BIG)]], [[0, 0, 1]])
-    assert got["rr"].item() == 0.5
+    assert got["RR"].item() == 0.5
 
 
 def test_ragged_rows_of_mixed_dtypes_stay_exact():
     rows = [np.array([2**60, 2**60 + 1]), np.array([0.5])]
     got = evaluate(rows, [[1, 0], [1]], ties="input_order")
-    assert got["rr"].tolist() == [0.5, 1.0]
+    assert got["RR"].tolist() == [0.5, 1.0]
 
 
 def test_long_double_scores_work_and_keep_their_precision():
@@ -54,18 +54,18 @@ def test_long_double_scores_work_and_keep_their_precision():
     exact = np.finfo(np.longdouble).eps < np.finfo(np.float64).eps
     for rule in ("input_order", "expected", "pessimistic"):
         got = evaluate(a, [[1, 0]], ties=rule)
-        assert got["rr"].item() == (
+        assert got["RR"].item() == (
             0.5 if exact else pytest.approx(0.75 if rule == "expected" else 0.5)
         )
 
 
 def test_negative_zero_ties_with_zero_and_float32_stays_float32():
     got = evaluate(np.array([[-0.0, 0.0]], dtype=np.float32), [[0, 1]], ties="expected")
-    assert got["rr"].item() == 0.75  # a tie: expected rank 1.5
+    assert got["RR"].item() == 0.75  # a tie: expected rank 1.5
     # 0.1 in float32 and float64 differ; each is compared as given, not re-rounded
     s32 = np.array([[np.float32(0.1), np.float32(0.1)]])
     assert s32.dtype == np.float32
-    assert evaluate(s32, [[1, 0]], ties="expected")["rr"].item() == 0.75
+    assert evaluate(s32, [[1, 0]], ties="expected")["RR"].item() == 0.75
 
 
 @pytest.mark.parametrize("label", [np.inf, 1e160, 2.0**53, np.nan, -1.0])
@@ -96,8 +96,8 @@ def test_odd_integer_k_equals_the_row_length_cutoff(k, rule):
     got = evaluate(s, y, k=k, ties=rule, item_ids=items)
     want = evaluate(s, y, k=min(int(k), 9), ties=rule, item_ids=items)
     np.testing.assert_array_equal(got.iloc[:, 1:].to_numpy(), want.iloc[:, 1:].to_numpy())
-    assert got.columns[1] == f"hr@{int(k)}"
-    assert (got[f"hr@{int(k)}"] == 1.0).all() or int(k) < 9
+    assert got.columns[1] == f"Success@{int(k)}"
+    assert (got[f"Success@{int(k)}"] == 1.0).all() or int(k) < 9
     prev = tie_prevalence(s, y, k=k).summary
     assert (
         prev["frac_boundary_tie"]
@@ -222,7 +222,7 @@ def test_duplicate_column_names_in_long_format_are_refused():
 
 def test_long_format_object_scores_with_big_ints_are_exact():
     df = _long(score=np.array([BIG, BIG + 1, 0], dtype=object))
-    assert evaluate(df, ties="input_order")["rr"].item() == 0.5
+    assert evaluate(df, ties="input_order")["RR"].item() == 0.5
 
 
 @pytest.mark.parametrize(
@@ -264,11 +264,11 @@ def test_python_int_ids_any_size_and_mixed_types_are_distinct(ids):
     if ids == [-1, 2**64 - 1, 0]:  # -1 and 2**64 - 1 share a key (id64 is modulo 2**64)
         assert id64(-1) == id64(2**64 - 1)
         rank = 1 + (keys[2] < keys[0])  # ids -1 < 2**64 - 1: -1 goes first on the collision
-    assert got["rr"].item() == 1.0 / rank
+    assert got["RR"].item() == 1.0 / rank
 
 
 def test_int_and_str_ids_are_not_a_repeat():
     got = evaluate([[1.0, 1.0]], [[1, 0]], ties="hash", item_ids=[np.array([1, "1"], dtype=object)])
-    assert got["rr"].item() in (0.5, 1.0)
+    assert got["RR"].item() in (0.5, 1.0)
     with pytest.raises(ValueError, match="repeats item id"):
         evaluate([[1.0, 1.0]], [[1, 0]], ties="hash", item_ids=[np.array([1, 1], dtype=object)])

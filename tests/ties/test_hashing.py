@@ -84,7 +84,7 @@ users = np.array([f"user{i}" for i in range(20)])
 order = rank_candidates(s, ties="hash", seed=11, user_ids=users, item_ids=items)
 res = evaluate(s, y, ties="hash", seed=11, user_ids=users, item_ids=items)
 print(json.dumps({"ranked": np.take_along_axis(items, order, 1).tolist(),
-                  "ndcg": res["ndcg@10"].tolist()}))
+                  "ndcg": res["nDCG@10"].tolist()}))
 """
 
 

@@ -68,8 +68,8 @@ def test_input_order_is_not_invariant(batch, k):
     first = np.argsort(-(y > 0).astype(int), axis=1, kind="stable")
     last = np.argsort(y > 0, axis=1, kind="stable")
     take = lambda a, p: np.take_along_axis(a, p, axis=1)  # noqa: E731
-    a = evaluate(take(s, first), take(y, first), k=k, ties="input_order")["rr"].to_numpy()
-    b = evaluate(take(s, last), take(y, last), k=k, ties="input_order")["rr"].to_numpy()
+    a = evaluate(take(s, first), take(y, first), k=k, ties="input_order")["RR"].to_numpy()
+    b = evaluate(take(s, last), take(y, last), k=k, ties="input_order")["RR"].to_numpy()
     assert np.all(a[tied_with_negative] > b[tied_with_negative])
     np.testing.assert_array_equal(a[~tied_with_negative], b[~tied_with_negative])
 
@@ -90,7 +90,7 @@ def test_audit_flags_input_order_and_passes_hash():
     )
     assert not bad.is_invariant
     assert bad.max_row_change > 0.5 and bad.max_mean_change > 0.1
-    assert list(bad.summary["metric"]) == ["hr@10", "ndcg@10", "rr"]
+    assert list(bad.summary["metric"]) == ["Success@10", "nDCG@10", "RR"]
     good = audit_row_order(
         lambda sc, la, **ids: evaluate(sc, la, ties="hash", **ids),
         s,
@@ -106,7 +106,7 @@ def test_audit_flags_input_order_and_passes_hash():
 def test_audit_accepts_arrays_and_scalars():
     s, y, _ = _paper_rows(20)
     per_row = audit_row_order(
-        lambda sc, la: evaluate(sc, la)["ndcg@10"].to_numpy(), s, y, n_permutations=3
+        lambda sc, la: evaluate(sc, la)["nDCG@10"].to_numpy(), s, y, n_permutations=3
     )
     assert per_row.is_invariant
     scalar = audit_row_order(

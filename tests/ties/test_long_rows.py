@@ -54,7 +54,7 @@ def test_random_on_long_rows_is_row_order_invariant_and_near_the_expectation():
     a = rankaudit.evaluate(scores[None, :], labels[None, :], item_ids=items[None, :], **kw)
     b = rankaudit.evaluate(scores[None, perm], labels[None, perm], item_ids=items[None, perm], **kw)
     exact = rankaudit.evaluate(scores[None, :], labels[None, :])
-    for name in ("ndcg@10", "rr"):
+    for name in ("nDCG@10", "RR"):
         assert a[name].iloc[0] == b[name].iloc[0]
         se = a[f"{name}_std"].iloc[0] / np.sqrt(400)
         assert abs(a[name].iloc[0] - exact[name].iloc[0]) <= 5 * se + 1e-12

@@ -100,12 +100,12 @@ def test_ragged_rows_keep_lengths():
     labels = [[0, 1], [0, 0, 0, 1], [1], [], [1, 0]]
     for rule in ("expected", "random", "input_order"):
         out = evaluate(scores, labels, k=1, ties=rule, empty="zero")
-        assert out["hr@1"].iloc[0] == 0.0 and out["hr@1"].iloc[2] == 1.0
-        assert out["rr"].iloc[3] == 0.0
+        assert out["Success@1"].iloc[0] == 0.0 and out["Success@1"].iloc[2] == 1.0
+        assert out["RR"].iloc[3] == 0.0
     out = evaluate(scores, labels, k=1, empty="drop")
     assert out["row"].tolist() == [0, 1, 2, 4]
-    np.testing.assert_allclose(out["hr@1"], [0.0, 0.25, 1.0, 0.5])
-    np.testing.assert_allclose(out["rr"], [0.5, (1 + 1 / 2 + 1 / 3 + 1 / 4) / 4, 1.0, 0.75])
+    np.testing.assert_allclose(out["Success@1"], [0.0, 0.25, 1.0, 0.5])
+    np.testing.assert_allclose(out["RR"], [0.5, (1 + 1 / 2 + 1 / 3 + 1 / 4) / 4, 1.0, 0.75])
 
 
 def test_messages_show_plain_ids():

@@ -1,6 +1,6 @@
 """Masked arrays are refused at every array entry point, naming the argument: NumPy's
 conversions drop a mask and keep the values under it, so a masked top score was ranked first
-(``hr@1`` 0 where the unmasked candidates give 1).  A masked array whose mask hides nothing
+(``Success@1`` 0 where the unmasked candidates give 1).  A masked array whose mask hides nothing
 is read as its values."""
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ def test_the_reproducer_no_longer_ranks_a_masked_top_score_first():
         rankaudit.evaluate(_masked(SCORES), LABELS, k=1)
     # what the user meant: the masked candidate removed (ragged rows)
     frame = rankaudit.evaluate([[1.0, 2.0], [1.0, 2.0, 3.0]], [[1, 0], [0, 1, 1]], k=1)
-    assert frame["hr@1"].tolist() == [0.0, 1.0]
+    assert frame["Success@1"].tolist() == [0.0, 1.0]
     frame = rankaudit.evaluate([[2.0, 1.0], [1.0, 2.0, 3.0]], [[1, 0], [0, 1, 1]], k=1)
-    assert frame["hr@1"].tolist() == [1.0, 1.0]
+    assert frame["Success@1"].tolist() == [1.0, 1.0]
 
 
 def test_a_mask_that_hides_nothing_reads_as_the_values():

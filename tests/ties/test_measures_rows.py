@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from rankaudit.measures.rules import RULES as DECLARED
@@ -22,7 +23,9 @@ from rankaudit.ties.fast_path import default_measures, metric_names
 RULES = ["expected", "input_order", "pessimistic", "optimistic", "hash"]
 #: the documented rules that fix a value without sampling, read from the registry
 UNSAMPLED = [n for n in TIE_RULES if DECLARED[n].order != "sample"]
-PAIRS = [("hr@5", "Success@5"), ("ndcg@5", "nDCG@5"), ("rr", "RR")]
+PAIRS = [("Success@5", "Success@5"), ("nDCG@5", "nDCG@5"), ("RR", "RR")]
+#: the fast path's measures with one more (P@5), so that the list kernels compute all four
+LISTED = ["HR@5", "nDCG@5", "RR", "P@5"]
 
 
 def _rows(seed=0, n=150, m=12):
@@ -38,10 +41,10 @@ def _rows(seed=0, n=150, m=12):
 def test_default_measures_agree_with_the_row_kernels(ties):
     scores, labels, items = _rows()
     a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
-    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=["HR@5", "nDCG@5", "RR"])
-    np.testing.assert_allclose(a["hr@5"], b["Success@5"], atol=1e-12)
-    np.testing.assert_allclose(a["ndcg@5"], b["nDCG@5"], atol=1e-12)
-    np.testing.assert_allclose(a["rr"], b["RR"], atol=1e-12)
+    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=LISTED)
+    np.testing.assert_allclose(a["Success@5"], b["Success@5"], atol=1e-12)
+    np.testing.assert_allclose(a["nDCG@5"], b["nDCG@5"], atol=1e-12)
+    np.testing.assert_allclose(a["RR"], b["RR"], atol=1e-12)
 
 
 @pytest.mark.parametrize("ties", ["expected", "input_order", "pessimistic", "optimistic"])
@@ -92,7 +95,7 @@ def _graded(seed, n=300, m=25, top=4, one=False):
 def test_every_documented_rule_works_with_and_without_measures(ties):
     scores, labels, items = _graded(0, n=20, m=8)
     a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
-    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=["HR@5", "nDCG@5", "RR"])
+    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=LISTED)
     assert len(a) == len(b) == 20
     for x, y in PAIRS:
         assert np.all(np.isfinite(a[x])) and np.all(np.isfinite(b[y]))
@@ -108,11 +111,11 @@ def test_row_kernels_and_list_kernels_are_the_same_bits(ties, seed, one):
     # 700 rows of one relevant item: the (g, t) table path of the expected kernel
     scores, labels, items = _graded(seed, n=700 if one else 300, top=3 + seed, one=one)
     a = evaluate(scores, labels, k=5, ties=ties, item_ids=items)
-    declared = a.attrs["registry_measures"]  # the fast path's declaration: column -> measure
-    assert declared == default_measures(5) and list(declared) == list(metric_names(5))
-    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=list(declared.values()))
-    for x, y in declared.items():
-        np.testing.assert_array_equal(a[x].to_numpy(), b[y].to_numpy(), err_msg=f"{ties} {x}")
+    declared = a.attrs["measures"]  # the fast path's declaration: a measure is its column
+    assert declared == list(default_measures(5)) == list(metric_names(5))
+    b = evaluate(scores, labels, ties=ties, item_ids=items, measures=[*declared, "P@5"])
+    for x in declared:
+        np.testing.assert_array_equal(a[x].to_numpy(), b[x].to_numpy(), err_msg=f"{ties} {x}")
 
 
 @pytest.mark.parametrize("n_repeats", [1, 4])
@@ -123,14 +126,14 @@ def test_random_with_measures_takes_the_row_kernels_draws(n_repeats):
     users = [f"u{i}" for i in range(len(scores))]
     kw = dict(ties="random", seed=9, n_repeats=n_repeats, user_ids=users)
     a = evaluate(scores, labels, k=5, **kw)
-    b = evaluate(scores, labels, measures=["HR@5", "nDCG@5", "RR"], **kw)
+    b = evaluate(scores, labels, measures=LISTED, **kw)
     for x, y in PAIRS:
         np.testing.assert_allclose(a[x].to_numpy(), b[y].to_numpy(), rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(a["hr@5"].to_numpy(), b["Success@5"].to_numpy())
-    np.testing.assert_array_equal(a["rr"].to_numpy(), b["RR"].to_numpy())
+    np.testing.assert_array_equal(a["Success@5"].to_numpy(), b["Success@5"].to_numpy())
+    np.testing.assert_array_equal(a["RR"].to_numpy(), b["RR"].to_numpy())
     if n_repeats > 1:
-        np.testing.assert_array_equal(a["rr_std"].to_numpy(), b["RR_std"].to_numpy())
-        assert b.attrs["measures"] == ["Success@5", "nDCG@5", "RR"]
+        np.testing.assert_array_equal(a["RR_std"].to_numpy(), b["RR_std"].to_numpy())
+        assert b.attrs["measures"] == ["Success@5", "nDCG@5", "RR", "P@5"]
     else:
         assert not [c for c in b.columns if c.endswith("_std")]
 
@@ -169,6 +172,7 @@ def test_random_with_measures_averages_to_the_expectation():
 _CHILD = """
 import json, sys
 import numpy as np
+import pandas as pd
 from rankaudit.ties import evaluate
 rng = np.random.default_rng(7)
 s = rng.integers(0, 3, (30, 9)).astype(float)
@@ -190,3 +194,29 @@ def test_random_with_measures_is_the_same_in_another_process():
         )
         runs.append(json.loads(out.stdout))
     assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("ties", TIE_RULES)
+def test_the_default_measures_named_take_the_one_dispatch(ties):
+    """``measures=`` naming the fast path's measures (any order, any accepted spelling) is the
+    default call: the same columns, in bits, ``*_var`` / ``*_std`` included; another measure
+    beside them sends all of them to the list kernels, where ``return_variance`` is refused."""
+    scores, labels, items = _graded(6, n=120, m=15)
+    labels[:, 1] += 0.5  # fractional labels: accepted by the fast path only
+    kw = dict(ties=ties, item_ids=items, seed=3)
+    if DECLARED[ties].order == "expected":
+        kw["return_variance"] = True
+    if DECLARED[ties].order == "sample":
+        kw["n_repeats"] = 3
+    a = evaluate(scores, labels, k=10, **kw)
+    b = evaluate(scores, labels, k=4, measures=["nDCG@10", "HR@10", "RR"], **kw)
+    assert sorted(a.columns) == sorted(b.columns)
+    assert list(b.columns)[1:4] == ["nDCG@10", "Success@10", "RR"]
+    pd.testing.assert_frame_equal(a, b[a.columns], check_exact=True)
+    assert a.attrs["measures"] == ["Success@10", "nDCG@10", "RR"]
+    assert b.attrs["measures"] == ["nDCG@10", "Success@10", "RR"]
+    if kw.get("return_variance"):
+        with pytest.raises(ValueError, match=r"return_variance .*P@10"):
+            evaluate(scores, labels.round(), measures=["nDCG@10", "P@10"], **kw)
+    with pytest.raises(ValueError, match="whole-number grades"):
+        evaluate(scores, labels, ties=ties, item_ids=items, measures=["nDCG@10", "P@10"])

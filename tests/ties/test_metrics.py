@@ -37,5 +37,5 @@ def test_metrics_of_ranking_batches_rows():
     labels = np.array([[1, 0, 0], [0, 0, 1]])
     order = np.array([[2, 1, 0], [2, 0, 1]])
     out = metrics_of_ranking(labels, order, k=2)
-    np.testing.assert_allclose(out["hr@2"], [0, 1])
-    np.testing.assert_allclose(out["rr"], [1 / 3, 1])
+    np.testing.assert_allclose(out["Success@2"], [0, 1])
+    np.testing.assert_allclose(out["RR"], [1 / 3, 1])

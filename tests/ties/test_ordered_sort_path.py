@@ -59,8 +59,8 @@ def test_sort_path_is_bit_identical_to_per_item_path(rule):
     for i, g in enumerate(ideal):
         idcg += g / np.log2(i + 2.0) if i < 10 else 0.0
     got = evaluate(s, y, k=10, ties=rule, seed=11, item_ids=items)
-    assert got["ndcg@10"].item() == dcg / idcg
-    assert got["rr"].item() == 1.0 / ranks[0]
+    assert got["nDCG@10"].item() == dcg / idcg
+    assert got["RR"].item() == 1.0 / ranks[0]
 
 
 def test_all_tied_all_relevant_row_is_perfect_under_hash():
@@ -69,7 +69,7 @@ def test_all_tied_all_relevant_row_is_perfect_under_hash():
     y = np.ones((1, n))
     items = np.arange(n)[None, :]
     got = evaluate(s, y, k=5, ties="hash", item_ids=items)
-    assert got["rr"].item() == 1.0 and got["ndcg@5"].item() == pytest.approx(1.0, abs=1e-15)
+    assert got["RR"].item() == 1.0 and got["nDCG@5"].item() == pytest.approx(1.0, abs=1e-15)
 
 
 @pytest.mark.parametrize("rule", DETERMINISTIC_RULES)

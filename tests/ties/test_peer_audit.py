@@ -36,18 +36,18 @@ def test_observed_rule_of_known_idioms(sample):
         return {n: f(v.scores, v.labels, k=10, item_ids=v.str_ids) for n, v in views.items()}
 
     assert (
-        pa.observed_tie_rule(run(PEERS["numpy_argsort_stable"]), views, "ndcg@k", 10)
+        pa.observed_tie_rule(run(PEERS["numpy_argsort_stable"]), views, "nDCG@k", 10)
         == "input order"
     )
-    assert pa.observed_tie_rule(run(PEERS["sklearn_ndcg"]), views, "ndcg@k", 10).startswith(
+    assert pa.observed_tie_rule(run(PEERS["sklearn_ndcg"]), views, "nDCG@k", 10).startswith(
         "tie-averaged"
     )
     assert (
-        pa.observed_tie_rule(run(PEERS["pytrec_eval"]), views, "ndcg@k", 10) == "item id descending"
+        pa.observed_tie_rule(run(PEERS["pytrec_eval"]), views, "nDCG@k", 10) == "item id descending"
     )
     rng = np.random.default_rng(0)
     noise = {n: rng.random(len(v.scores)) for n, v in views.items()}
-    assert pa.observed_tie_rule(noise, views, "ndcg@k", 10) == "none of the tested rules"
+    assert pa.observed_tie_rule(noise, views, "nDCG@k", 10) == "none of the tested rules"
 
 
 def test_audit_peers_records_schema(sample):
@@ -63,18 +63,18 @@ def test_audit_peers_records_schema(sample):
             "version",
             "metric",
             "invariant",
-            "ndcg10_relevant_first",
-            "ndcg10_relevant_last",
+            "value_relevant_first",
+            "value_relevant_last",
         }
     by_lib = {r["library"]: r for r in records}
     assert by_lib["scikit-learn"]["invariant"] is True
     assert by_lib["python"]["invariant"] is False
-    assert by_lib["python"]["ndcg10_relevant_first"] > by_lib["python"]["ndcg10_relevant_last"]
+    assert by_lib["python"]["value_relevant_first"] > by_lib["python"]["value_relevant_last"]
 
 
 def test_missing_library_is_reported_not_dropped(sample):
     class Missing:
-        library, metric = "nolib", "ndcg@k"
+        library, metric = "nolib", "nDCG@k"
 
         def version(self):
             return "not installed"

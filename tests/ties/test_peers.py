@@ -39,7 +39,7 @@ def test_peer_runs_and_agrees_on_untied_row(name, rows):
 def test_exact_peers_equal_expected(name, rows):
     pytest.importorskip("sklearn" if name == "sklearn_ndcg" else "torchmetrics")
     s, y = rows
-    exp = evaluate(s, y, k=10)["ndcg@10"].to_numpy()
+    exp = evaluate(s, y, k=10)["nDCG@10"].to_numpy()
     np.testing.assert_allclose(PEERS[name](s, y, k=10), exp, atol=1e-6)
 
 

@@ -23,7 +23,7 @@ def test_without_ties_the_library_equals_the_reference(name):
     scores = rng.random((30, 25))
     labels = np.zeros_like(scores)
     labels[np.arange(30), rng.integers(0, 25, 30)] = 1
-    ours = evaluate(scores, labels, k=10, ties="expected")["ndcg@10"].to_numpy()
+    ours = evaluate(scores, labels, k=10, ties="expected")["nDCG@10"].to_numpy()
     theirs = RECSYS_PEERS[name](scores, labels, k=10, item_ids=_ids(scores.shape))
     np.testing.assert_allclose(theirs, ours, rtol=0, atol=1e-6)
 

@@ -27,8 +27,8 @@ def test_single_relevant_closed_form_equals_enumeration(g, t, k):
         ranks = np.arange(g + 1, g + t + 1)
         d = np.where(ranks <= k, 1 / np.log2(ranks + 1), 0.0)
         hr, rr = (ranks <= k).astype(float), 1 / ranks
-        means = {f"hr@{k}": hr.mean(), f"ndcg@{k}": d.mean(), "rr": rr.mean()}
-        variances = {f"hr@{k}": hr.var(), f"ndcg@{k}": d.var(), "rr": rr.var()}
+        means = {f"Success@{k}": hr.mean(), f"nDCG@{k}": d.mean(), "RR": rr.mean()}
+        variances = {f"Success@{k}": hr.var(), f"nDCG@{k}": d.var(), "RR": rr.var()}
     got = reference.single_relevant_moments(g, t, k)
     for metric in means:
         assert got.loc[metric, "mean"] == pytest.approx(means[metric], abs=1e-12)
@@ -37,8 +37,8 @@ def test_single_relevant_closed_form_equals_enumeration(g, t, k):
 
 def test_paper_worked_case():
     got = reference.single_relevant_moments(0, 31, 10)
-    assert got.loc["hr@10", "mean"] == pytest.approx(10 / 31, abs=1e-15)
-    assert round(got.loc["ndcg@10", "mean"], 4) == 0.1466
+    assert got.loc["Success@10", "mean"] == pytest.approx(10 / 31, abs=1e-15)
+    assert round(got.loc["nDCG@10", "mean"], 4) == 0.1466
 
 
 def test_single_relevant_rejects_bad_input():
@@ -63,9 +63,9 @@ def test_tie_block_rows_match_closed_form_under_expected():
     sizes = list(range(1, 32))
     scores, labels = synthetic_rows.tie_block_rows(sizes)
     got = evaluate(scores, labels, k=10, ties="expected")
-    want = [reference.single_relevant_moments(0, t, 10).loc["ndcg@10", "mean"] for t in sizes]
-    np.testing.assert_allclose(got["ndcg@10"], want, atol=1e-12)
-    assert (evaluate(scores, labels, k=10, ties="input_order")["ndcg@10"] == 1).all()
+    want = [reference.single_relevant_moments(0, t, 10).loc["nDCG@10", "mean"] for t in sizes]
+    np.testing.assert_allclose(got["nDCG@10"], want, atol=1e-12)
+    assert (evaluate(scores, labels, k=10, ties="input_order")["nDCG@10"] == 1).all()
 
 
 def test_simulated_sample_is_deterministic_and_well_formed():
@@ -85,13 +85,13 @@ def test_simulated_sample_is_deterministic_and_well_formed():
 def test_random_tie_draws_respect_scores_and_converge():
     scores, labels = synthetic_rows.tie_block_rows([31])
     draws = montecarlo.random_tie_draws(scores, labels, 10, 4000, seed=1)
-    assert draws["hr@10"].shape == (4000, 1)
-    se = draws["hr@10"].std() / np.sqrt(4000)
-    assert abs(draws["hr@10"].mean() - 10 / 31) < 5 * se
+    assert draws["Success@10"].shape == (4000, 1)
+    se = draws["Success@10"].std() / np.sqrt(4000)
+    assert abs(draws["Success@10"].mean() - 10 / 31) < 5 * se
     # a strictly better relevant item is never displaced
     s = np.array([[2.0, 1.0, 1.0, 1.0]])
     y = np.array([[1.0, 0.0, 0.0, 0.0]])
-    assert (montecarlo.random_tie_draws(s, y, 1, 50)["rr"] == 1).all()
+    assert (montecarlo.random_tie_draws(s, y, 1, 50)["RR"] == 1).all()
 
 
 def test_running_mean_bands():
@@ -108,10 +108,10 @@ def test_running_mean_bands():
 def test_three_way_check_agrees():
     rows = synthetic_rows.random_small_rows(25, max_candidates=6, seed=4)
     check = montecarlo.three_way_check(rows, 3, evaluate, n_draws=3000, seed=0)
-    assert set(check["metric"]) == {"hr@3", "ndcg@3", "rr"}
+    assert set(check["metric"]) == {"Success@3", "nDCG@3", "RR"}
     assert (check["expected"] - check["enumeration"]).abs().max() < 1e-12
     assert (check["variance"] - check["enumeration_variance"]).abs().max() < 1e-12
-    ndcg = check[check["metric"] == "ndcg@3"]
+    ndcg = check[check["metric"] == "nDCG@3"]
     assert (ndcg["expected"] - ndcg["sklearn"]).abs().max() < 1e-12
     assert check["mc_z"].abs().max() < 5.5
 
@@ -130,9 +130,9 @@ def test_seed_spread_one_row_per_seed():
         range(5),
     )
     assert list(spread["seed"]) == [0, 1, 2, 3, 4]
-    assert {"hr@10", "ndcg@10", "rr"} <= set(spread.columns)
+    assert {"Success@10", "nDCG@10", "RR"} <= set(spread.columns)
     assert "row" not in spread.columns
-    assert spread["ndcg@10"].std() > 0
+    assert spread["nDCG@10"].std() > 0
 
 
 def test_collision_bound():
@@ -144,8 +144,8 @@ def test_ndcg_moments_by_blocks_equal_enumeration():
     for scores, labels in synthetic_rows.random_small_rows(60, max_candidates=7, seed=11):
         means, variances = brute_force_moments(scores, labels, 3)
         mean, var = reference.ndcg_moments_by_blocks(scores, labels, 3)
-        assert mean == pytest.approx(means["ndcg@3"], abs=1e-12)
-        assert var == pytest.approx(variances["ndcg@3"], abs=1e-12)
+        assert mean == pytest.approx(means["nDCG@3"], abs=1e-12)
+        assert var == pytest.approx(variances["nDCG@3"], abs=1e-12)
     with pytest.raises(ValueError, match="no relevant"):
         reference.ndcg_moments_by_blocks(np.ones(3), np.zeros(3), 3)
 
@@ -155,13 +155,13 @@ def test_three_way_check_with_a_cutoff_per_row_exercises_the_cutoff():
     rng = np.random.default_rng(1)
     ks = [int(rng.integers(1, len(s) + 1)) for s, _ in rows]
     check = montecarlo.three_way_check(rows, ks, evaluate, n_draws=2000, seed=0)
-    assert set(check["metric"]) == {"hr@k", "ndcg@k", "rr"}
+    assert set(check["metric"]) == {"Success@k", "nDCG@k", "RR"}
     assert (check.groupby("row")["k"].first().to_numpy() == np.array(ks)).all()
     assert (check["expected"] - check["enumeration"]).abs().max() < 1e-12
     assert (check["variance"] - check["enumeration_variance"]).abs().max() < 1e-12
-    hr = check[check["metric"] == "hr@k"]
+    hr = check[check["metric"] == "Success@k"]
     assert (hr["expected"] < 1).any()  # the cutoff bites: HR@k is not trivially 1
-    ndcg = check[check["metric"] == "ndcg@k"]
+    ndcg = check[check["metric"] == "nDCG@k"]
     assert (ndcg["expected"] - ndcg["sklearn"]).abs().max() < 1e-12
     with pytest.raises(ValueError, match="cutoffs"):
         montecarlo.three_way_check(rows, ks[:-1], evaluate, n_draws=10)

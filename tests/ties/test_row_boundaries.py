@@ -47,7 +47,7 @@ def test_row_without_relevant_item_before_relevant_neighbour():
     with pytest.raises(ValueError, match=r"row 0 has no relevant item"):
         evaluate(rows_s, rows_y)
     out = evaluate(rows_s, rows_y, empty="zero")
-    assert out["rr"].tolist() == [0.0, 1.0]
+    assert out["RR"].tolist() == [0.0, 1.0]
     assert tie_prevalence(rows_s, rows_y).rows["n_relevant"].tolist() == [0, 5]
 
 

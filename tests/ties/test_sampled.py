@@ -17,7 +17,7 @@ def test_random_converges_to_expected(batch):
     n = 20_000
     rnd = evaluate(scores, labels, k=3, ties="random", n_repeats=n, seed=4)
     exp = evaluate(scores, labels, k=3, return_variance=True)
-    for name in ("hr@3", "ndcg@3", "rr"):
+    for name in ("Success@3", "nDCG@3", "RR"):
         se = np.sqrt(exp[f"{name}_var"] / n)
         assert np.all(np.abs(rnd[name] - exp[name]) <= 6 * se + 1e-12), name
         # the per-row sample std estimates the exact tie-order standard deviation
@@ -37,11 +37,11 @@ def test_single_draw_is_a_possible_ranking(batch):
     """One repeat gives the metrics of one tie order: between the bounds, no *_std columns."""
     scores, labels, _ = batch
     one = evaluate(scores, labels, k=2, ties="random", seed=9)
-    assert "rr_std" not in one
-    assert set(np.unique(one["hr@2"])) <= {0.0, 1.0}
+    assert "RR_std" not in one
+    assert set(np.unique(one["Success@2"])) <= {0.0, 1.0}
     lo = evaluate(scores, labels, k=2, ties="pessimistic")
     hi = evaluate(scores, labels, k=2, ties="optimistic")
-    for name in ("hr@2", "ndcg@2", "rr"):
+    for name in ("Success@2", "nDCG@2", "RR"):
         assert np.all(lo[name] <= one[name] + 1e-12) and np.all(one[name] <= hi[name] + 1e-12)
 
 
@@ -52,4 +52,4 @@ def test_random_depends_on_user_id_not_row_position():
     users = np.array([17, 4])
     a = evaluate(s, y, ties="random", seed=1, user_ids=users, n_repeats=3)
     b = evaluate(s[::-1], y[::-1], ties="random", seed=1, user_ids=users[::-1], n_repeats=3)
-    np.testing.assert_array_equal(a["rr"].to_numpy(), b["rr"].to_numpy()[::-1])
+    np.testing.assert_array_equal(a["RR"].to_numpy(), b["RR"].to_numpy()[::-1])

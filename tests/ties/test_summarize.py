@@ -33,7 +33,7 @@ def test_attrs_name_id_and_metric_columns(batch):
     s, y = batch
     out = evaluate(s, y, k=3, user_ids=np.arange(100, 120), return_variance=True)
     assert out.attrs["id_columns"] == ["row", "user_id"]
-    assert out.attrs["metric_columns"] == ["hr@3", "ndcg@3", "rr"]
+    assert out.attrs["metric_columns"] == ["Success@3", "nDCG@3", "RR"]
     assert (out.attrs["k"], out.attrs["ties"]) == (3, "expected")
 
 
@@ -43,15 +43,16 @@ def test_summarize_averages_metric_columns_only(batch):
         _long(s, y, np.arange(1000, 1020)), k=3, columns=LongColumns(row="query", item="doc")
     )
     means = summarize(out)
-    assert list(means.index) == ["hr@3", "ndcg@3", "rr"]
-    np.testing.assert_allclose(means.to_numpy(), out[["hr@3", "ndcg@3", "rr"]].mean().to_numpy())
+    assert list(means.index) == ["Success@3", "nDCG@3", "RR"]
+    columns = ["Success@3", "nDCG@3", "RR"]
+    np.testing.assert_allclose(means.to_numpy(), out[columns].mean().to_numpy())
     np.testing.assert_allclose(means.to_numpy(), summarize(evaluate(s, y, k=3)).to_numpy())
     # without attrs (e.g. after pd.concat of frames with different attrs) names decide
     bare = pd.DataFrame(out.to_dict("list"))
     assert bare.attrs == {}
     pd.testing.assert_series_equal(summarize(bare), means)
     # a column subset keeps the metrics that are left
-    assert list(summarize(out[["query", "rr"]]).index) == ["rr"]
+    assert list(summarize(out[["query", "RR"]]).index) == ["RR"]
 
 
 def test_summarize_refuses_frames_without_metrics_or_rows(batch):
@@ -75,5 +76,5 @@ def test_audit_skips_custom_id_columns(batch):
         )
 
     audit = audit_row_order(evaluator, s, y, n_permutations=3)
-    assert list(audit.summary["metric"]) == ["hr@10", "ndcg@10", "rr"]
+    assert list(audit.summary["metric"]) == ["Success@10", "nDCG@10", "RR"]
     assert audit.is_invariant

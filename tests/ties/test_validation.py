@@ -147,4 +147,4 @@ def test_dtypes_accepted_without_copy_semantics_changing_results():
     for sd in (np.float32, np.float64, np.int64, np.int8):
         for yd in (np.int8, np.uint8, np.int64, np.float32, bool):
             got = evaluate(s.astype(sd), y.astype(yd))
-            np.testing.assert_allclose(got["ndcg@10"], ref["ndcg@10"], atol=1e-12)
+            np.testing.assert_allclose(got["nDCG@10"], ref["nDCG@10"], atol=1e-12)

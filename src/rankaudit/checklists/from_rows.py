@@ -333,8 +333,8 @@ def checklist(
             continue
         frame = evaluate(scores, labels, k=k, ties=rule, seed=seed, **ids)
         values[rule] = {
-            "ndcg": float(frame[f"ndcg@{k}"].mean()),
-            "hr": float(frame[f"hr@{k}"].mean()),
+            "ndcg": float(frame[f"nDCG@{k}"].mean()),
+            "hr": float(frame[f"Success@{k}"].mean()),
         }
     ndcgs = [v["ndcg"] for v in values.values()]
     spread = max(ndcgs) - min(ndcgs)

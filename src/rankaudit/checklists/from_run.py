@@ -8,19 +8,32 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from rankaudit._checks import RERUNS, check_count
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
 from rankaudit.checklists.presort import layout_facts, presort_item
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rules, rule
+from rankaudit.options import (
+    CHECKLIST_KEYWORDS,
+    DEFAULT_SENSITIVITY,
+    PermutationOptions,
+    SensitivityOptions,
+    check_option,
+    moved_keywords,
+)
 from rankaudit.runs.evaluate import audit_run
 from rankaudit.runs.layout import join_run_qrels
 from rankaudit.runs.tables import Qrels, Run
 
-__all__ = ["run_checklist"]
+__all__ = ["RUN_PERMUTATION", "run_checklist"]
+
+
+#: The run checklist's permutation test: 5 shuffles of the run's lines (each audits the whole
+#: run again, so fewer than the rows checklist's 50), drawn from seed 0.
+RUN_PERMUTATION = PermutationOptions(n_permutations=5)
 
 
 # --------------------------------------------------------------------------- checklist
+@moved_keywords(CHECKLIST_KEYWORDS)
 def run_checklist(
     run: Run,
     qrels: Qrels,
@@ -29,18 +42,30 @@ def run_checklist(
     ties: str | Sequence[str] = "trec_eval",
     relevance_level: int = 1,
     complete: bool = False,
-    n_permutations: int = 5,
     seed: int = 0,
-    tolerance: float = 1e-3,
+    permutation: PermutationOptions = RUN_PERMUTATION,
+    sensitivity: SensitivityOptions = DEFAULT_SENSITIVITY,
     label: str = "",
-):
+) -> Checklist:
     """Fill the six-part reporting checklist (:mod:`rankaudit.checklists.from_rows`) from a run.
 
-    ``n_permutations`` line shuffles (``1 <= n_permutations <= RERUNS.most``: each audits the
-    whole run again) make the permutation test.  The pre-sort item
-    (:mod:`rankaudit.checklists.presort`) asks for attention when the file stores relevant
-    documents systematically first or last where a stable sort reads the order, or when its
-    sentence says the file order moves the measure beyond ``tolerance``.
+    The options are grouped as :func:`rankaudit.checklist` groups them
+    (:mod:`rankaudit.options`); the former ``n_permutations=`` and ``tolerance=`` are a
+    TypeError naming their new place.
+
+    ``seed`` is the seed of the reported rule (and of every rule audited), as in
+    :func:`rankaudit.checklist`.  ``permutation`` (:class:`rankaudit.PermutationOptions`,
+    default :data:`RUN_PERMUTATION`): ``n_permutations`` shuffles of the run's lines
+    (``1 <= n_permutations <= RERUNS.most``: each audits the whole run again) drawn from its
+    ``seed`` make the permutation test.  ``sensitivity`` (:class:`rankaudit.SensitivityOptions`):
+    its ``tolerance``; the pre-sort item (:mod:`rankaudit.checklists.presort`) asks for
+    attention when the file stores relevant documents systematically first or last where a
+    stable sort reads the order, or when its sentence says the file order moves the measure
+    beyond ``tolerance``, and the sensitivity item when the rules' range exceeds it.  The rules
+    a run is compared under are the reported ones with ``trec_eval``, ``input_order``,
+    ``expected``, ``pessimistic`` and ``optimistic`` (rules of runs); ``sensitivity.rules``,
+    rules of rows, does not apply here and must be left at its default (name another rule in
+    ``ties``).
 
     ``ties`` is the rule the reported number used, or several (a sequence, or names separated
     by commas or blanks) when the paper reports the measure under several rules: the
@@ -50,7 +75,15 @@ def run_checklist(
     """
     (m,) = parse_measures([measure])
     reported = check_rules(ties, api="runs")
-    n_permutations = check_count(n_permutations, "n_permutations", RERUNS)
+    permutation = check_option(permutation, "permutation", PermutationOptions)
+    sensitivity = check_option(sensitivity, "sensitivity", SensitivityOptions)
+    if sensitivity.rules != DEFAULT_SENSITIVITY.rules:
+        raise ValueError(
+            "sensitivity.rules does not apply to run_checklist (it compares the reported rules "
+            "with trec_eval, input_order, expected, pessimistic and optimistic); name another "
+            "rule in ties="
+        )
+    n_permutations, tolerance = permutation.n_permutations, sensitivity.tolerance
     rules = list(
         dict.fromkeys(
             [*reported, "trec_eval", "input_order", "expected", "pessimistic", "optimistic"]
@@ -120,7 +153,7 @@ def run_checklist(
         answer4 + ".",
         {"tie_rule": reported[0], "tie_rules": reported, "seed": seed},
     )
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(permutation.seed)
     changes = []
     for _ in range(n_permutations):
         perm = rng.permutation(len(run))
@@ -145,7 +178,11 @@ def run_checklist(
             if worst <= 1e-12
             else f"NOT order invariant: shuffling the lines moved {m} by up to {worst:.4f}."
         ),
-        {"n_permutations": n_permutations, "max_mean_change": worst},
+        {
+            "n_permutations": n_permutations,
+            "permutation_seed": permutation.seed,
+            "max_mean_change": worst,
+        },
     )
     spread = vals["optimistic"] - vals["pessimistic"]
     listing = "; ".join(f"{r} {v:.4f}" for r, v in vals.items())

@@ -21,6 +21,7 @@ from rankaudit.cli.common import (
     to_json,
 )
 from rankaudit.measures.registry import parse_measures
+from rankaudit.options import PermutationOptions
 
 __all__ = ["cmd_checklist", "register"]
 
@@ -40,8 +41,8 @@ def cmd_checklist(args: argparse.Namespace) -> int:
         ties=rules,
         relevance_level=args.relevance_level,
         complete=args.complete,
-        n_permutations=args.n_permutations,
         seed=args.seed,
+        permutation=PermutationOptions(n_permutations=args.n_permutations, seed=args.seed),
         label=input_label(args.run, "run"),
     )
     if args.format == "json":

@@ -244,7 +244,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--measures",
         nargs="+",
         metavar="M",
-        help="measures in ir_measures' spelling (default: hr@k, ndcg@k and rr)",
+        help="measures in ir_measures' spelling (default: Success@k, nDCG@k and RR)",
     )
     add_ties_option(p, ["expected"], "each is evaluated and reported", api="rows")
     p.add_argument("--seed", type=int, default=0, help="seed of 'hash' and 'random'")

@@ -55,7 +55,7 @@ class DistributedEvaluation:
     ----------
     rows
         Dask DataFrame, one line per evaluated row: the row-id column, the
-        ``columns.user`` column when given, then ``hr@k``, ``ndcg@k``, ``rr`` and
+        ``columns.user`` column when given, then ``Success@k``, ``nDCG@k``, ``RR`` and
         any ``*_std`` / ``*_var`` columns (as :func:`rankaudit.evaluate`).
         Lines are grouped by partition, not sorted; sort by the row id to
         line them up with a single-machine result.
@@ -237,7 +237,7 @@ def evaluate(
         client = Client(LocalCluster(n_workers=2))  # or Client("tcp://scheduler:8786")
         frame = dask.dataframe.read_parquet("eval/*.parquet")
         result = rankaudit.distributed.evaluate(frame, k=10, ties="expected")
-        result.means["ndcg@10"]
+        result.means["nDCG@10"]
     """
     check_dask_frame(frame, "evaluate")
     options = dict(

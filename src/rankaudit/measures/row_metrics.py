@@ -101,7 +101,7 @@ def metrics_of_ranking(labels: np.ndarray, order: np.ndarray, k: int) -> dict[st
     """
     ranked = np.take_along_axis(np.asarray(labels, dtype=np.float64), np.asarray(order), axis=-1)
     return {
-        f"hr@{k}": hit_rate_at_k(ranked, k),
-        f"ndcg@{k}": ndcg_at_k(ranked, k),
-        "rr": reciprocal_rank(ranked),
+        f"Success@{k}": hit_rate_at_k(ranked, k),
+        f"nDCG@{k}": ndcg_at_k(ranked, k),
+        "RR": reciprocal_rank(ranked),
     }

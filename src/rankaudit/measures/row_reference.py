@@ -72,7 +72,7 @@ def single_relevant_moments(g: int, t: int, k: int) -> pd.DataFrame:
     ``E[HR@k] = clip(k-g,0,t)/t``, ``E[NDCG@k] = mean_r D(r)``, ``E[RR] = mean_r 1/r``, and
     each variance is ``E[X^2] - E[X]^2``.
 
-    Returns a DataFrame indexed by metric (``hr@k``, ``ndcg@k``, ``rr``) with columns
+    Returns a DataFrame indexed by metric (``Success@k``, ``nDCG@k``, ``RR``) with columns
     ``mean`` and ``variance``.
     """
     g = check_int(g, "g", lo=0)
@@ -80,16 +80,16 @@ def single_relevant_moments(g: int, t: int, k: int) -> pd.DataFrame:
     k = check_int(k, "k", lo=1)
     ranks = np.arange(g + 1, g + t + 1, dtype=np.float64)
     values = {
-        f"hr@{k}": (ranks <= k).astype(np.float64),
-        f"ndcg@{k}": np.where(ranks <= k, 1.0 / np.log2(ranks + 1.0), 0.0),
-        "rr": 1.0 / ranks,
+        f"Success@{k}": (ranks <= k).astype(np.float64),
+        f"nDCG@{k}": np.where(ranks <= k, 1.0 / np.log2(ranks + 1.0), 0.0),
+        "RR": 1.0 / ranks,
     }
     rows = {}
     for name, x in values.items():
         mean = float(x.mean())
         rows[name] = {"mean": mean, "variance": max(float((x**2).mean()) - mean**2, 0.0)}
     hit = min(max(k - g, 0), t) / t  # the closed form, not the sample mean
-    rows[f"hr@{k}"] = {"mean": hit, "variance": hit * (1.0 - hit)}
+    rows[f"Success@{k}"] = {"mean": hit, "variance": hit * (1.0 - hit)}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
@@ -182,10 +182,10 @@ def expected_metrics_reference(
     if e_rr is None:
         raise ValueError("labels: the row has no relevant item (label > 0)")
     p_hit = 1.0 - p_miss
-    means = {f"hr@{k}": p_hit, f"ndcg@{k}": e_dcg / idcg, "rr": e_rr}
+    means = {f"Success@{k}": p_hit, f"nDCG@{k}": e_dcg / idcg, "RR": e_rr}
     variances = {
-        f"hr@{k}": p_hit * (1.0 - p_hit),
-        f"ndcg@{k}": var_dcg / idcg**2,
-        "rr": e_rr2 - e_rr**2,
+        f"Success@{k}": p_hit * (1.0 - p_hit),
+        f"nDCG@{k}": var_dcg / idcg**2,
+        "RR": e_rr2 - e_rr**2,
     }
     return means, variances

@@ -43,9 +43,9 @@ def brute_force_moments(
     orders = all_tie_orders(scores)
     ranked = np.asarray(labels, dtype=np.float64)[orders]
     values = {
-        f"hr@{k}": hit_rate_at_k(ranked, k),
-        f"ndcg@{k}": ndcg_at_k(ranked, k),
-        "rr": reciprocal_rank(ranked),
+        f"Success@{k}": hit_rate_at_k(ranked, k),
+        f"nDCG@{k}": ndcg_at_k(ranked, k),
+        "RR": reciprocal_rank(ranked),
     }
     means = {name: float(v.mean()) for name, v in values.items()}
     variances = {name: float(v.var()) for name, v in values.items()}

@@ -15,15 +15,12 @@ given), which are numbers too: average the *metric* columns only.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pandas as pd
 
 from rankaudit._checks import RANDOM_REPEATS, check_count, check_not_masked
-from rankaudit.measures.aggregation import aggregate_value
 from rankaudit.measures.hashing import normalize_ids
-from rankaudit.measures.registry import parse_measure, parse_measures
+from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.row_expected import row_expected_kernel
 from rankaudit.measures.row_ordered import HASH, KEY, row_ordered_kernel
 from rankaudit.measures.row_sampled import RANDOM_DOMAIN, row_random_kernel
@@ -37,7 +34,7 @@ from rankaudit.measures.row_support import (
 )
 from rankaudit.measures.rules import TIE_RULES, check_rule, rule
 from rankaudit.options import DEFAULT_COLUMNS, LONG_COLUMN_KEYWORDS, LongColumns, moved_keywords
-from rankaudit.ties.fast_path import default_measures, metric_names
+from rankaudit.ties.fast_path import default_measures, fast_path_cutoff, metric_names
 from rankaudit.ties.ideal import rescale_to_ideal
 from rankaudit.ties.longformat import batch_from_long
 from rankaudit.ties.measures_rows import evaluate_measures
@@ -52,9 +49,7 @@ from rankaudit.ties.validation import (
     row_keys,
 )
 
-__all__ = ["TIE_RULES", "evaluate", "evaluate_batch", "summarize"]
-
-_METRIC_NAME = re.compile(r"(hr|ndcg)@\d+|rr")
+__all__ = ["TIE_RULES", "evaluate", "evaluate_batch"]
 
 _EMPTY = np.zeros(1)
 
@@ -79,8 +74,8 @@ def evaluate(
     """Evaluate HR@k, NDCG@k and RR (or any ``measures``) of every row under a tie rule.
 
     Metrics (relevant = label > 0; definitions in :mod:`rankaudit.measures.row_metrics`)
-        - ``hr@k = 1[min rank of a relevant item <= k]``;
-        - ``ndcg@k = DCG@k / IDCG@k`` with ``DCG@k = sum_{r<=k} label(r)/log2(r+1)``
+        - ``Success@k = 1[min rank of a relevant item <= k]``;
+        - ``nDCG@k = DCG@k / IDCG@k`` with ``DCG@k = sum_{r<=k} label(r)/log2(r+1)``
           (linear gain; IDCG from the row's own labels sorted decreasingly;
           Järvelin & Kekäläinen, ACM TOIS 2002), as scikit-learn and trec_eval;
         - ``rr = 1 / rank of the first relevant item``, no cutoff (its mean is
@@ -110,8 +105,9 @@ def evaluate(
         Same shape as ``scores``; graded relevance, finite, >= 0 and < 2**53,
         0 = not relevant.
     k
-        Cutoff of HR and NDCG, an integer >= 1 of any integer type (a cutoff
-        beyond the longest row acts as the row length).
+        Cutoff of the default measures (``Success@k``, ``nDCG@k``), an integer >= 1 of any
+        integer type (a cutoff beyond the longest row acts as the row length); with
+        ``measures=`` the measures carry their own cutoffs.
     ties
         The tie rule (above).
     seed
@@ -132,7 +128,7 @@ def evaluate(
         column shows which rows remain).
     return_variance
         With ``"expected"``: add ``*_var`` columns, the exact per-row variance
-        of each metric over uniform random tie orders.
+        of each metric over uniform random tie orders (fast-path measures only).
     columns
         Column names of a long-format DataFrame, a :class:`rankaudit.LongColumns` (its user
         column defaults to the row id); the former ``row_col=`` ... ``user_col=`` are refused.
@@ -140,39 +136,44 @@ def evaluate(
         Optional: one sequence per row with the labels of *all* judged items of
         that row's query (retrieved or not), as in a qrels file.  IDCG@k is then
         taken from them, as trec_eval's ``ndcg_cut`` does, instead of from the
-        row's candidates: ``ndcg@k`` (and ``ndcg@k_var``) are rescaled by
+        row's candidates: ``nDCG@k`` (and ``nDCG@k_var``) are rescaled by
         ``IDCG_row / IDCG_ideal`` (squared for the variance); HR and RR do not
         change.  Default None keeps the candidate-based IDCG.  A row whose ideal
         labels give a smaller IDCG than its own candidates is an error.
     measures
-        Optional: measures of the core registry in ir_measures' spelling
+        The measures of the core registry to compute, in ir_measures' spelling
         (:mod:`rankaudit.measures.registry`), e.g. ``["nDCG(dcg='exp-log2')@10", "AP",
-        "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too), computed by the
-        kernels of :func:`rankaudit.runs.evaluate_run` with every candidate judged (labels
-        are then whole-number grades; relevant = label >= 1; ``ideal_labels`` give R, N and
-        IDCG).  The columns are named ``str(measure)`` and ``k`` is not used; every rule
-        applies: ``ties="random"`` orders each tie block by the same draws as the default
-        measures (:func:`rankaudit.measures.row_sampled.random_tie_keys`; with
-        ``n_repeats > 1`` a ``str(measure)_std`` column each), while ``return_variance``
-        belongs to the default measures;
-        ``pessimistic`` / ``optimistic`` bound each measure by its own utility, and
-        ``pessimistic <= expected <= optimistic`` holds exactly (the same bits where no tie
-        moves a row).  :func:`summarize` aggregates these columns as trec_eval does: the
-        mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
-        Default None: the registry's ``Success@k``, ``nDCG@k`` and ``RR`` as ``hr@k``,
-        ``ndcg@k`` and ``rr``, by the row kernels, their fast path
-        (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`, which also states how the two paths'
-        label rules differ).
+        "RBP(p=0.9)", "HR@10"]`` (ranx names and ir_measures objects too); each column is
+        named ``str(measure)``.  Default None: :func:`~rankaudit.ties.fast_path.default_measures`
+        at ``k``, ``Success@k``, ``nDCG@k`` and ``RR``.
+
+        One dispatch, read from one declaration
+        (:data:`rankaudit.ties.fast_path.ROW_FAST_PATH`,
+        :func:`~rankaudit.ties.fast_path.fast_path_cutoff`): when every requested measure is
+        ``Success@k`` (``HR@k``), ``nDCG@k`` or ``RR``, at one cutoff, the row kernels compute
+        them (the fast path; the default measures always take it); otherwise the list kernels
+        of :func:`rankaudit.runs.evaluate_run` do, with every candidate judged (labels are then
+        whole-number grades, relevant = label >= 1, and ``ideal_labels`` give R, N and IDCG).
+        Under every rule that does not sample the two paths give the same bits on the fast
+        path's measures; ``ties="random"`` orders each tie block by the same draws on both
+        (:func:`rankaudit.measures.row_sampled.random_tie_keys`; with ``n_repeats > 1`` a
+        ``str(measure)_std`` column each).  ``return_variance`` and fractional labels need the
+        fast path; with other measures they are an error.  ``pessimistic`` / ``optimistic``
+        bound each measure by its own utility, and ``pessimistic <= expected <= optimistic``
+        holds exactly.  :func:`summarize` aggregates every measure column as trec_eval does:
+        the mean over rows, the sum for the counts ``NumRet``, ``NumRel``, ``NumRelRet``.
+        With ``measures=`` the cutoff is the measures' own: ``k`` is then used only for
+        ``RR`` alone (no cutoff) and is otherwise ignored, as before.
 
     Returns
     -------
     pandas.DataFrame
         One line per input row (in input order; first appearance for long
         format): a row-id column (``row`` = input position, or ``columns.row``),
-        ``user_id`` / ``columns.user`` when user ids were given, then ``hr@k``,
-        ``ndcg@k``, ``rr`` and any ``*_var`` / ``*_std`` columns.  The id
+        ``user_id`` / ``columns.user`` when user ids were given, then ``Success@k``,
+        ``nDCG@k``, ``RR`` and any ``*_var`` / ``*_std`` columns.  The id
         columns are numeric too, so do not take ``.mean()`` of the whole
-        frame: use :func:`summarize` (means of ``hr@k``, ``ndcg@k``, ``rr``,
+        frame: use :func:`summarize` (means of ``Success@k``, ``nDCG@k``, ``RR``,
         i.e. HR@k, NDCG@k and MRR), or the column lists in
         ``attrs["metric_columns"]`` / ``attrs["id_columns"]``.
 
@@ -193,13 +194,13 @@ def evaluate(
     --------
     >>> import numpy as np, rankaudit
     >>> scores = np.zeros((1, 31)); labels = np.zeros((1, 31)); labels[0, 0] = 1
-    >>> rankaudit.evaluate(scores, labels, ties="input_order")["ndcg@10"].item()
+    >>> rankaudit.evaluate(scores, labels, ties="input_order")["nDCG@10"].item()
     1.0
-    >>> round(rankaudit.evaluate(scores, labels)["ndcg@10"].item(), 4)
+    >>> round(rankaudit.evaluate(scores, labels)["nDCG@10"].item(), 4)
     0.1466
     >>> from rankaudit.ties import summarize  # means of the metric columns only
     >>> summarize(rankaudit.evaluate(scores, labels)).round(4).to_dict()
-    {'hr@10': 0.3226, 'ndcg@10': 0.1466, 'rr': 0.1299}
+    {'Success@10': 0.3226, 'nDCG@10': 0.1466, 'RR': 0.1299}
     """
     ties = check_rule(ties, api="rows")
     check_not_masked(ideal_labels, "ideal_labels")
@@ -232,24 +233,48 @@ def evaluate(
             f"{rule(ties).describe.format(seed=seed, n_repeats=n_repeats)}"
         )
 
-    if measures is not None:
+    # The one dispatch: the row kernels when every measure is a fast-path measure at one
+    # cutoff (ROW_FAST_PATH), else the list kernels; measures=None is default_measures(k).
+    parsed = None if measures is None else parse_measures(measures)
+    names = list(default_measures(k)) if parsed is None else [str(m) for m in parsed]
+    cutoff = fast_path_cutoff(parsed, k)
+    if cutoff is None:
         if return_variance:
-            raise ValueError("return_variance applies to the default measures only")
-        parsed = parse_measures(measures)
+            raise ValueError(
+                "return_variance applies only to measures of the row kernels' fast path "
+                f"(Success@k, nDCG@k and RR at one cutoff); measures={names} are not"
+            )
+        assert parsed is not None
         values, has_rel = evaluate_measures(
             batch, parsed, ties, seed=seed, ideal_labels=ideal_labels, n_repeats=n_repeats
         )
-        frame = _to_frame(batch, values, has_rel, empty)
-        frame.attrs.update(ties=ties, measures=[str(m) for m in parsed])
-        return frame
-    values, has_rel = evaluate_batch(
-        batch, k=k, ties=ties, seed=seed, n_repeats=n_repeats, return_variance=return_variance
-    )
-    if ideal_labels is not None:
-        rescale_to_ideal(values, batch, ideal_labels, k)
+    else:
+        values, has_rel = evaluate_batch(
+            batch,
+            k=cutoff,
+            ties=ties,
+            seed=seed,
+            n_repeats=n_repeats,
+            return_variance=return_variance,
+        )
+        if ideal_labels is not None:
+            rescale_to_ideal(values, batch, ideal_labels, cutoff)
+        values = _requested(values, names)
     frame = _to_frame(batch, values, has_rel, empty)
-    frame.attrs.update(k=k, ties=ties, registry_measures=default_measures(k))
+    frame.attrs.update(ties=ties, measures=names)
+    if cutoff is not None:
+        frame.attrs["k"] = cutoff
     return frame
+
+
+def _requested(values: dict[str, np.ndarray], names: list[str]) -> dict[str, np.ndarray]:
+    """The row kernels' columns of the requested measures, in their order, then their
+    ``*_var`` / ``*_std`` columns in the same order."""
+    out = {name: values[name] for name in names}
+    for suffix in ("_var", "_std"):
+        extra = [f"{name}{suffix}" for name in names]
+        out.update({name: values[name] for name in extra if name in values})
+    return out
 
 
 def evaluate_batch(
@@ -348,39 +373,3 @@ def _to_frame(
     frame.attrs["id_columns"] = id_columns
     frame.attrs["metric_columns"] = [name for name in values if not name.endswith(("_var", "_std"))]
     return frame
-
-
-def summarize(results: pd.DataFrame) -> pd.Series:
-    """The aggregate of each metric column of an :func:`evaluate` result, never of its id
-    columns.
-
-    ``mean(hr@k)`` is HR@k, ``mean(ndcg@k)`` is NDCG@k and ``mean(rr)`` is MRR over the
-    rows of ``results`` (after any ``empty="drop"``).  A column of ``measures=``
-    (``attrs["measures"]``) is aggregated as its measure declares, as trec_eval does
-    (:func:`rankaudit.measures.registry.aggregate_value`): the mean over rows, the *sum* for
-    the counts ``NumRet``, ``NumRel`` and ``NumRelRet``.  The metric columns are those of
-    ``results.attrs["metric_columns"]`` still present or, when there are none (a pandas
-    operation such as ``pd.concat`` of frames with different attrs drops them), the
-    columns named ``hr@<k>``, ``ndcg@<k>`` or ``rr``.  Raises ValueError when there is no
-    metric column, or when ``results`` has no rows.
-    """
-    if not isinstance(results, pd.DataFrame):
-        raise ValueError(
-            f"results must be the DataFrame evaluate() returns; got {type(results).__name__}"
-        )
-    names = [c for c in results.attrs.get("metric_columns", ()) if c in results.columns]
-    if not names:
-        names = [c for c in results.columns if isinstance(c, str) and _METRIC_NAME.fullmatch(c)]
-    if not names:
-        raise ValueError(
-            "results: no metric column (hr@k, ndcg@k or rr) to average; columns are: "
-            + ", ".join(map(str, results.columns))
-        )
-    if len(results) == 0:
-        raise ValueError("results has zero rows; there is no mean to report")
-    declared = set(results.attrs.get("measures", ()))
-    out = results[names].mean()
-    for name in names:
-        if name in declared:
-            out[name] = aggregate_value(parse_measure(name), results[name].to_numpy())
-    return out

@@ -56,7 +56,7 @@ def rescale_to_ideal(
             f"below that of its own candidates ({own[short[0]]:.6g}); pass every judged label"
         )
     ratio = np.divide(own, ideal, out=np.zeros(n), where=ideal > 0)
-    name = f"ndcg@{k}"
+    name = f"nDCG@{k}"
     values[name] = values[name] * ratio
     if f"{name}_var" in values:
         values[f"{name}_var"] = values[f"{name}_var"] * ratio**2

@@ -119,7 +119,7 @@ def rule_intervals(
                 user_ids=rows.user_ids,
                 item_ids=rows.item_ids,
             )
-            for metric, col in (("ndcg10", f"ndcg@{k}"), ("hr10", f"hr@{k}")):
+            for metric, col in (("ndcg10", f"nDCG@{k}"), ("hr10", f"Success@{k}")):
                 names.append((name, rule, metric))
                 columns.append(frame[col].to_numpy(np.float64))
     levels = np.column_stack(columns)

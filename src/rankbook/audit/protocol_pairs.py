@@ -58,7 +58,7 @@ def row_values(
     for model in run.models:
         frame = protocol_frame(run, protocol, run.scores[model.name])
         values = evaluate(frame, k=K, ties=rule, seed=seed)
-        out[model.name] = values.sort_values("row_id")[f"ndcg@{K}"].to_numpy(np.float64)
+        out[model.name] = values.sort_values("row_id")[f"nDCG@{K}"].to_numpy(np.float64)
     return out
 
 

@@ -173,9 +173,9 @@ def _evaluate_frame(frame: pd.DataFrame, rules: Sequence[str], seed: int) -> lis
         out.append(
             {
                 "ties": rule,
-                "hr10": float(values[f"hr@{K}"].mean()),
-                "ndcg10": float(values[f"ndcg@{K}"].mean()),
-                "rr": float(values["rr"].mean()),
+                "hr10": float(values[f"Success@{K}"].mean()),
+                "ndcg10": float(values[f"nDCG@{K}"].mean()),
+                "rr": float(values["RR"].mean()),
                 "prevalence": float(prevalence["frac_relevant_tied"]),
                 "relevant_tied_at_cutoff": float(prevalence["frac_relevant_boundary_tie"]),
             }

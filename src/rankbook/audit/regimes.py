@@ -55,8 +55,8 @@ def regime_summary(
                 user_ids=rows.user_ids,
                 item_ids=rows.item_ids,
             )
-            line[f"ndcg_{rule}"] = float(frame[f"ndcg@{k}"].mean())
-            line[f"hr_{rule}"] = float(frame[f"hr@{k}"].mean())
+            line[f"ndcg_{rule}"] = float(frame[f"nDCG@{k}"].mean())
+            line[f"hr_{rule}"] = float(frame[f"Success@{k}"].mean())
         line["relevant_tie"] = float(
             tie_prevalence(s, rows.labels, k=k).summary["frac_relevant_tied"]
         )

@@ -82,7 +82,7 @@ def hash_ready(rows: CandidateRows) -> CandidateRows:
 
 
 def _mean_metrics(frame: pd.DataFrame, k: int) -> tuple[float, float]:
-    return float(frame[f"ndcg@{k}"].mean()), float(frame[f"hr@{k}"].mean())
+    return float(frame[f"nDCG@{k}"].mean()), float(frame[f"Success@{k}"].mean())
 
 
 def _eval(scores, labels, *, k, ties, seed=0, user_ids=None, item_ids=None, **kw) -> pd.DataFrame:
@@ -222,8 +222,8 @@ def hash_agreement(
     """
     n_relevant_tied = int(tie_prevalence(scores, rows.labels, k=k).rows["relevant_tied"].sum())
     exp = _eval(scores, rows.labels, k=k, ties="expected", return_variance=True)
-    expected = float(exp[f"ndcg@{k}"].mean())
-    closed_sd = float(np.sqrt(exp[f"ndcg@{k}_var"].sum()) / len(exp))
+    expected = float(exp[f"nDCG@{k}"].mean())
+    closed_sd = float(np.sqrt(exp[f"nDCG@{k}_var"].sum()) / len(exp))
     if per_seed is None:
         per_seed = hash_seed_study(rows, scores, k=k, n_seeds=n_seeds)
     per_seed = per_seed[:, 0]

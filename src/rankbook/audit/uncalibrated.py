@@ -80,7 +80,7 @@ def _per_row(rows: CandidateRows, scores: Mapping[str, np.ndarray], *, k: int, s
             user_ids=rows.user_ids,
             item_ids=rows.item_ids,
         )
-        return frame[f"ndcg@{k}"].to_numpy(np.float64)
+        return frame[f"nDCG@{k}"].to_numpy(np.float64)
 
     move = ndcg("residualized", "hash") - ndcg("residualized", "input_order")
     return ndcg("weighted", "hash"), move, ndcg("residualized", "expected")
@@ -186,8 +186,8 @@ def residual_diagnosis(
         raise ValueError(
             "residual_diagnosis needs rows with and without a zero-overlap relevant item"
         )
-    ndcg = evaluate(res, labels, k=k, ties="expected")[f"ndcg@{k}"].to_numpy()
-    rev = evaluate(-pop, labels, k=k, ties="expected")[f"ndcg@{k}"].to_numpy()
+    ndcg = evaluate(res, labels, k=k, ties="expected")[f"nDCG@{k}"].to_numpy()
+    rev = evaluate(-pop, labels, k=k, ties="expected")[f"nDCG@{k}"].to_numpy()
     negs = np.where(labels > 0, np.nan, pop)
     more = pop[at, rel] > np.nanmedian(negs, axis=1)
     rr, rp = rankdata(res[zero], axis=1), rankdata(pop[zero], axis=1)

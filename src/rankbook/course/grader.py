@@ -69,7 +69,7 @@ def _s1_1(rec: Record, _other) -> list[Check]:
     moments = single_relevant_moments(g=0, t=n, k=k)
     return [
         _value("s1-1", f"all_tied_expected_ndcg{k} (the closed form, t = {n})",
-               rec.get(f"all_tied_expected_ndcg{k}"), moments.loc[f"ndcg@{k}", "mean"]),
+               rec.get(f"all_tied_expected_ndcg{k}"), moments.loc[f"nDCG@{k}", "mean"]),
         _value("s1-1", f"all_tied_input_order_ndcg{k} (the stable sort)",
                rec.get(f"all_tied_input_order_ndcg{k}"), 1.0),
     ]  # fmt: skip
@@ -80,8 +80,8 @@ def _s1_2(rec: Record, _other) -> list[Check]:
     moments = single_relevant_moments(g=0, t=t, k=k)
     return [
         _value("s1-2", f"all_tied_expected_{name}{k} (eq-hr / eq-ndcg, g = 0, t = {t})",
-               rec.get(f"all_tied_expected_{name}{k}"), moments.loc[f"{name}@{k}", "mean"])
-        for name in ("hr", "ndcg")
+               rec.get(f"all_tied_expected_{name}{k}"), moments.loc[f"{measure}@{k}", "mean"])
+        for name, measure in (("hr", "Success"), ("ndcg", "nDCG"))
     ]  # fmt: skip
 
 

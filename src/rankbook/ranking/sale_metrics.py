@@ -48,7 +48,7 @@ def sale_rr(frame: pd.DataFrame, scores: np.ndarray, *, ties: str = "expected") 
     long = _sale_long(frame, scores)
     res = evaluate(long, ties=ties, k=10)  # the default LongColumns name its columns
     return pd.Series(
-        res["rr"].to_numpy(), index=pd.Index(res["row_id"].to_numpy(), name="query_id"), name="rr"
+        res["RR"].to_numpy(), index=pd.Index(res["row_id"].to_numpy(), name="query_id"), name="RR"
     )
 
 

@@ -17,6 +17,7 @@ plt = require("matplotlib.pyplot", purpose="rankbook.report.figures_ties")
 sns = require("seaborn", purpose="rankbook.report.figures_ties")
 
 __all__ = [
+    "metric_label",
     "plot_boundary_blocks",
     "plot_layout_strip",
     "plot_mc_convergence",
@@ -37,6 +38,12 @@ def plot_boundary_blocks(block_sizes: pd.Series, k: int, source_name: str):
         ylabel="users",
     )
     return fig
+
+
+def metric_label(metric: str) -> str:
+    """A metric column as the papers name it on a figure: ``Success@k`` is HR@k (the
+    recommender-systems name the registry accepts), ``nDCG@k`` is NDCG@k."""
+    return metric.replace("Success@", "HR@").upper()
 
 
 def plot_tie_block_sweep(curves: pd.DataFrame, metric_cols: Sequence[str], k: int):
@@ -60,10 +67,10 @@ def plot_tie_block_sweep(curves: pd.DataFrame, metric_cols: Sequence[str], k: in
         )
         ax.axvline(k, color="grey", lw=0.8, ls=":")
         ax.set(
-            title=f"{metric.upper()} as the tie block grows",
+            title=f"{metric_label(metric)} as the tie block grows",
             ylim=(-0.05, 1.05),
             xlabel="tie block size t (relevant item included)",
-            ylabel=metric.upper(),
+            ylabel=metric_label(metric),
         )
     handles, labels = axes[0].get_legend_handles_labels()
     axes[0].get_legend().remove()

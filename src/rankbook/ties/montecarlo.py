@@ -130,9 +130,11 @@ def seed_spread(
     rows = []
     for seed in tqdm(seeds, desc="seeds", leave=False, disable=not progress):
         frame = evaluate_one(seed)
-        metrics = [c for c in frame.columns if str(c).startswith(("hr@", "ndcg@")) or c == "rr"]
+        metrics = [
+            c for c in frame.columns if str(c).startswith(("Success@", "nDCG@")) or c == "RR"
+        ]
         if not metrics:
-            raise ValueError(f"evaluate_one({seed}) returned no hr@k / ndcg@k / rr column")
+            raise ValueError(f"evaluate_one({seed}) returned no Success@k / nDCG@k / RR column")
         rows.append({"seed": seed, **{str(c): float(frame[c].mean()) for c in metrics}})
     return pd.DataFrame(rows)
 
@@ -148,11 +150,11 @@ def three_way_check(
 
     ``k`` is one cutoff for every row, or one cutoff per row (a sequence as long as ``rows``,
     e.g. drawn from ``1..len(row)`` so that the cutoff falls inside the rows and HR@k and the
-    discount cutoff are exercised). With one ``k`` the metrics are named ``hr@<k>``,
-    ``ndcg@<k>`` and ``rr``; with per-row cutoffs ``hr@k``, ``ndcg@k`` and ``rr``, and the
+    discount cutoff are exercised). With one ``k`` the metrics are named ``Success@<k>``,
+    ``nDCG@<k>`` and ``RR``; with per-row cutoffs ``Success@k``, ``nDCG@k`` and ``RR``, and the
     column ``k`` holds each row's cutoff in both cases.
 
-    For each small row and metric (``hr@k``, ``ndcg@k``, ``rr``) the output holds
+    For each small row and metric (``Success@k``, ``nDCG@k``, ``RR``) the output holds
 
     - ``expected`` and ``variance``: ``evaluate(..., ties="expected", return_variance=True)``;
     - ``enumeration``: the mean over all tie orders
@@ -184,7 +186,7 @@ def three_way_check(
         for j, i in enumerate(idx):
             means, variances = brute_force_moments(scores[j], labels[j], k)
             sk = float(ndcg_score(labels[j : j + 1], scores[j : j + 1], k=k, ignore_ties=False))
-            for metric in (f"hr@{k}", f"ndcg@{k}", "rr"):
+            for metric in (f"Success@{k}", f"nDCG@{k}", "RR"):
                 x = draws[metric][:, j]
                 se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
                 e = float(exact[metric].iloc[j])
@@ -203,7 +205,7 @@ def three_way_check(
                         "monte_carlo": mc,
                         "mc_se": se,
                         "mc_z": (mc - e) / max(se, 1e-12),  # floor: rounding when Var = 0
-                        "sklearn": sk if metric == f"ndcg@{k}" else float("nan"),
+                        "sklearn": sk if metric == f"nDCG@{k}" else float("nan"),
                     }
                 )
     return pd.DataFrame.from_records(records).sort_values(["row", "metric"], ignore_index=True)

@@ -115,7 +115,7 @@ def layouts(
 
 
 def _reference(layout: Layout, rule: str, metric: str, k: int) -> np.ndarray:
-    """Per-row ``metric`` ("ndcg@k" or "hr@k") of ``layout`` under hypothesised ``rule``."""
+    """Per-row ``metric`` ("nDCG@k" or "Success@k") of ``layout`` under hypothesised ``rule``."""
     name = metric.replace("@k", f"@{k}")
     if rule == "tie-averaged (exact expectation)":
         return evaluate(layout.scores, layout.labels, k=k, ties="expected")[name].to_numpy()
@@ -194,7 +194,7 @@ def audit_peers(
     views = layouts(scores, labels, item_ids, n_items)
     out = []
     for name, peer in tqdm(peers.items(), desc="peers", leave=False, disable=not progress):
-        metric = getattr(peer, "metric", "ndcg@k")
+        metric = getattr(peer, "metric", "nDCG@k")
         info = dict(
             name=name,
             library=getattr(peer, "library", name),
@@ -252,7 +252,7 @@ def peer_audit_records(results: list[PeerResult]) -> tuple[pd.DataFrame, list[di
     """The page table and the ``peer_audit`` results list (audited peers only).
 
     Results records have exactly the keys ``library, version, metric, invariant,
-    ndcg10_relevant_first, ndcg10_relevant_last`` (the value columns hold the peer's metric,
+    value_relevant_first, value_relevant_last`` (the value columns hold the peer's metric,
     named in ``metric``; HR@10 for ``top_k_accuracy_score``).
     """
     table, records = [], []
@@ -277,8 +277,8 @@ def peer_audit_records(results: list[PeerResult]) -> tuple[pd.DataFrame, list[di
                 "version": r.version,
                 "metric": f"{r.api}: {r.metric}",
                 "invariant": bool(r.invariant),
-                "ndcg10_relevant_first": r.values["relevant_first"],
-                "ndcg10_relevant_last": r.values["relevant_last"],
+                "value_relevant_first": r.values["relevant_first"],
+                "value_relevant_last": r.values["relevant_last"],
             }
         )
     return pd.DataFrame(table), records
