@@ -70,10 +70,10 @@ class CountBound:
         return str(self.most)
 
 
-#: Sign flips of one paired randomisation test: a p-value resolved to 1e-6 is finer than any
+#: Sign flips of one paired randomisation test: a p-value resolved to 10**-6 is finer than any
 #: test level; 10**6 flips over 500 queries take about 2 s, per test.
 SIGN_FLIPS = CountBound(
-    10**6, "10**6 flips resolve a p-value to 1e-6 and take seconds per test already"
+    10**6, "10**6 flips resolve a p-value to 10**-6 and take seconds per test already"
 )
 #: Resamples of one paired bootstrap: 10**5 resamples over 500 queries take about 4 s (the
 #: percentile ends of a 95% interval are then stable to a few thousandths of its width).
@@ -102,7 +102,7 @@ def check_count(value: object, name: str, bound: CountBound) -> int:
 
     Below 1 (or not an integer) the message is :func:`check_int`'s; beyond the bound it
     states the bound and why it stops there, e.g. ``--n-perm must be an integer in
-    [1, 1000000]; got 100000000000 (10**6 flips resolve a p-value to 1e-6 ...)``.
+    [1, 1000000]; got 100000000000 (10**6 flips resolve a p-value to 10**-6 ...)``.
     """
     value = check_int(value, name, lo=1)
     if value > bound.most:

@@ -1,5 +1,6 @@
 """A measure is one declaration: a family declared in this file (a toy that reuses the
-NumRelRet kernel branch, averaged over queries, lower-is-better) is parsed and computed by
+NumRelRet kernel branch, averaged over queries, lower-is-better, with its plain reference) is
+held to its reference by enumeration of every tie order, and parsed and computed by
 ``rankaudit.evaluate``, ``audit_run``, the command line, Dask and the leaderboard, which
 orders it by its declared direction."""
 
@@ -13,8 +14,9 @@ import pytest
 
 import rankaudit
 from rankaudit.cli import main
-from rankaudit.measures import list_support as K
+from rankaudit.measures import list_kernels as K
 from rankaudit.measures.families import Family, Param
+from rankaudit.measures.list_reference import expected_by_enumeration
 from rankaudit.measures.registry import (
     measure_spec,
     parse_measure,
@@ -36,6 +38,7 @@ FOUND = Family(
     "relevant documents in the top k, averaged (a test's toy)",
     aliases=("found",),
     direction=-1,
+    reference=lambda x: float(sum(x.top)),
 )
 
 
@@ -59,6 +62,29 @@ def test_the_declared_measure_is_parsed_and_specified(found):
     m = parse_measure("found@3")
     assert str(m) == found and m.aggregation == "mean" and not m.higher_is_better
     assert measure_spec([m], 1).codes.tolist() == [K.NUMRELRET]
+
+
+def test_a_family_without_its_reference_is_refused():
+    with pytest.raises(ValueError, match="Found: declare its reference"):
+        Family("Found", K.NUMRELRET, "required", (), None, None, "no reference")
+
+
+def test_the_declared_measure_equals_its_reference_over_every_tie_order(found):
+    """The kernel's bounds and expectation against the declared reference, enumerated."""
+    rng = np.random.default_rng(5)
+    scores = rng.integers(0, 3, size=(25, 6)).astype(float)
+    labels = rng.integers(0, 2, size=(25, 6))
+    m = parse_measure(found)
+    got = {
+        rule: rankaudit.evaluate(scores, labels, ties=rule, measures=[found])[found].to_numpy()
+        for rule in ("expected", "optimistic", "pessimistic")
+    }
+    for i in range(len(scores)):
+        mean, low, high = expected_by_enumeration(
+            m, scores[i].tolist(), labels[i].tolist(), labels[i].tolist()
+        )
+        assert got["expected"][i] == pytest.approx(mean, abs=1e-12)
+        assert (got["pessimistic"][i], got["optimistic"][i]) == pytest.approx((low, high))
 
 
 def test_the_declared_measure_in_evaluate_and_audit_run(found):

@@ -9,10 +9,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from rankaudit.measures.list_kernels import list_expected_kernel, list_ordered_kernel
+from rankaudit.measures.list_kernels import N_CODES, list_expected_kernel, list_ordered_kernel
 from rankaudit.measures.list_reference import measure_of_ranking
 from rankaudit.measures.list_support import (
-    N_CODES,
     ListDocs,
     QueryJudgments,
     list_tables,
@@ -70,5 +69,5 @@ def test_measure_spec_refuses_a_code_before_the_kernels():
 
 def test_the_plain_reference_refuses_a_family_it_does_not_define():
     odd = SimpleNamespace(family="Found", cutoff=3, level=lambda level: level, param=None)
-    with pytest.raises(ValueError, match="no definition of 'Found'"):
+    with pytest.raises(ValueError, match="no declared family 'Found'"):
         measure_of_ranking(odd, [1, 0], [1])

@@ -1,18 +1,31 @@
 """The declared measure families: each measure's name (ir_measures' spelling), typed parameters
-with their checks, cutoff rule, trec_eval name, list-kernel code, how its expectation under
-random ties is computed and how its per-query values aggregate over queries.  Definitions:
-:mod:`rankaudit.measures.registry`.
+with their checks (:mod:`rankaudit.measures.params`), cutoff rule, trec_eval name, list-kernel
+code (:mod:`rankaudit.measures.list_kernels`), direction, how its expectation under random ties
+is computed, how its per-query values aggregate over queries, and its plain definition on one
+ranked list (``reference``, with its formula and citation), which the kernel is tested against.
+Parsing: :mod:`rankaudit.measures.registry`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rankaudit._checks import LABEL_LIMIT, check_label_level
+from rankaudit.measures import list_kernels as codes
 from rankaudit.measures import list_support as K
+from rankaudit.measures.gains import gain_of, gain_scale, ideal_dcg
+from rankaudit.measures.params import (
+    ERR_MAX_GRADE,
+    RBP_REL,
+    REL,
+    Param,
+    check_dcg,
+    check_gains,
+    check_max_grade,
+    check_p,
+)
 
 __all__ = [
     "AGGREGATIONS",
@@ -20,6 +33,7 @@ __all__ = [
     "FAMILIES",
     "Family",
     "KernelArgs",
+    "Ranked",
     "Param",
     "label_utility",
 ]
@@ -28,72 +42,6 @@ __all__ = [
 #: combines them: ``"mean"`` over the evaluated queries, or ``"sum"`` (trec_eval's counts
 #: ``num_ret``, ``num_rel``, ``num_rel_ret``; ir_measures' ``SumAgg``).
 AGGREGATIONS = ("mean", "sum")
-
-#: ERR's largest ``max_grade``: ``1 - 2**-60`` is still below 1 in a double.
-ERR_MAX_GRADE = 60
-
-_GAIN_MAX = 2.0**K.EXP_GAIN_TOP
-
-
-def _check_dcg(value: object, name: str) -> str:
-    if value not in ("log2", "exp-log2"):
-        raise ValueError(f"{name}={value!r}: use 'log2' (linear gain) or 'exp-log2' (2**rel - 1)")
-    return str(value)
-
-
-def _check_gains(value: object, name: str) -> tuple[tuple[int, float], ...]:
-    if not isinstance(value, dict) or not value:
-        raise ValueError(f"{name} must be a non-empty dict {{label: gain}}, e.g. {{0:0,1:1,2:3}}")
-    out = []
-    for label, gain in value.items():
-        if isinstance(label, bool) or not isinstance(label, int) or abs(label) >= LABEL_LIMIT:
-            raise ValueError(f"{name}: label {label!r} must be an integer with |label| < 2**53")
-        if isinstance(gain, bool) or not isinstance(gain, int | float) or not math.isfinite(gain):
-            raise ValueError(f"{name}: gain {gain!r} of label {label} must be a finite number")
-        if abs(gain) > _GAIN_MAX:  # a DCG sum of such gains would overflow to infinity
-            raise ValueError(
-                f"{name}: gain {gain!r} of label {label} must be at most 2**{K.EXP_GAIN_TOP} "
-                "in magnitude (a sum of larger gains overflows a double)"
-            )
-        if float(gain) != float(label):  # an identity entry changes nothing (ir_measures drops it)
-            out.append((label, float(gain)))
-    return tuple(sorted(out))
-
-
-def _check_p(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-        raise ValueError(f"{name}={value!r}: the persistence p must be a number in (0, 1)")
-    return float(value)
-
-
-def _check_rel(value: object, name: str) -> int:
-    return check_label_level(value, name)
-
-
-def _check_max_grade(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= ERR_MAX_GRADE:
-        raise ValueError(f"{name}={value!r}: max_grade must be an integer in [0, {ERR_MAX_GRADE}]")
-    return int(value)
-
-
-@dataclass(frozen=True)
-class Param:
-    """A measure parameter: name, type name (for help), default (None = not set), check."""
-
-    name: str
-    kind: str
-    default: object
-    check: Callable[[object, str], object]
-    doc: str
-
-
-_REL = Param("rel", "int", None, _check_rel, "relevance level (default: the evaluation's -l)")
-#: RBP's ``rel`` as ir_measures reads it: given, RBP is binary at that level; not given, RBP
-#: is graded (a document at or above the evaluation's -l adds its label).
-_RBP_REL = Param(
-    "rel", "int", None, _check_rel, "binary at this level (default: graded, labels >= -l)"
-)
-
 
 class KernelArgs(NamedTuple):
     """What a measure passes its kernel branch beside code, cutoff and level (one entry of
@@ -143,6 +91,96 @@ def _bpref_utility(m: Any, relevance_level: int) -> tuple:
     return ("bpref", level) if level != 1 else label_utility(m, relevance_level)
 
 
+class Ranked(NamedTuple):
+    """One ranked list as a family's ``reference`` reads it: the measure, ``labels[r-1]`` the
+    label at rank r (None: unjudged), ``judged`` every label of the query in the qrels,
+    ``level`` the measure's relevance level, ``rel`` (relevant at each rank), ``top`` (``rel``
+    within the cutoff), ``n_rel`` and ``n_nonrel`` (judged relevant and non-relevant)."""
+
+    measure: Any
+    labels: Sequence[int | None]
+    judged: Sequence[int]
+    level: int
+    rel: list[bool]
+    top: list[bool]
+    n_rel: int
+    n_nonrel: int
+
+
+def _ndcg_reference(x: Ranked) -> float:
+    """``DCG@k / IDCG@k``, ``DCG@k = sum_{r<=k} g(label_r) / log2(r + 1)`` (Järvelin &
+    Kekäläinen, 2002), the ideal from every judged label (trec_eval's)."""
+    m, k = x.measure, x.measure.cutoff
+    scale = gain_scale(m, x.judged)
+    gains = [gain_of(m, lab, scale) for lab in x.labels][: k if k is not None else len(x.labels)]
+    dcg = sum(g / math.log2(r + 1) for r, g in enumerate(gains, start=1) if g > 0)
+    idcg = ideal_dcg(x.judged, k, m)
+    return dcg / idcg if idcg > 0 else 0.0
+
+
+def _ap_reference(x: Ranked) -> float:
+    """``sum_{r<=k, rel_r} P@r / R`` (trec_eval's ``map``; 0 without a relevant document)."""
+    hits, total = 0, 0.0
+    for r, hit in enumerate(x.top, start=1):
+        hits += hit
+        total += hits / r if hit else 0.0
+    return total / x.n_rel if x.n_rel else 0.0
+
+
+def _rbp_reference(x: Ranked) -> float:
+    """``(1 - p) sum_r u_r p**(r-1)`` (Moffat & Zobel, 2008): ``u_r`` the label at or above
+    the level (graded, ``rel`` not given) or 1 (binary at ``rel``)."""
+    p, graded = float(x.measure.param("p")), x.measure.param("rel") is None
+    k = x.measure.cutoff
+    labels = x.labels if k is None else x.labels[:k]
+    return (1 - p) * sum(
+        (lab if graded else 1) * p ** (r - 1)  # type: ignore[operator]
+        for r, (lab, hit) in enumerate(zip(labels, x.top, strict=True), start=1)
+        if hit and (not graded or lab > 0)  # type: ignore[operator]
+    )
+
+
+def _rbpres_reference(x: Ranked) -> float:
+    """RBP's residual: ``(1 - p) sum_{r unjudged} p**(r-1) + p**n`` (Moffat & Zobel, 2008)."""
+    p = float(x.measure.param("p"))
+    unjudged = [r for r, lab in enumerate(x.labels, start=1) if lab is None]
+    return (1 - p) * sum(p ** (r - 1) for r in unjudged) + p ** len(x.labels)
+
+
+def _err_reference(x: Ranked) -> float:
+    """``sum_{r<=k} R_r / r prod_{i<r} (1 - R_i)``, ``R = (2**label - 1) / 2**max_grade``
+    (Chapelle et al., 2009)."""
+    top_grade = 2.0 ** int(x.measure.param("max_grade"))
+    total, survive = 0.0, 1.0
+    for r, lab in enumerate(x.labels[: x.measure.cutoff], start=1):
+        stop = (2.0**lab - 1.0) / top_grade if lab is not None and lab > 0 else 0.0
+        total += survive * stop / r
+        survive *= 1.0 - stop
+    return total
+
+
+def _bpref_reference(x: Ranked) -> float:
+    """``1/R sum_{rel r} (1 - min(above_r, R) / min(N, R))`` over the judged documents
+    (Buckley & Voorhees, 2004; trec_eval's ``bpref``)."""
+    above, total = 0, 0.0
+    for lab in x.labels:
+        if lab is None or lab < 0:
+            continue
+        if lab < x.level:
+            above += 1
+        else:
+            total += 1.0 if above == 0 else 1.0 - min(above, x.n_rel) / min(x.n_nonrel, x.n_rel)
+    return total / x.n_rel if x.n_rel else 0.0
+
+
+def _recall(hits: Sequence[bool], n_rel: int) -> float:
+    return sum(hits) / n_rel if n_rel else 0.0
+
+
+def _judged_share(shown: Sequence[int | None]) -> float:
+    return sum(lab is not None for lab in shown) / len(shown) if shown else 0.0
+
+
 @dataclass(frozen=True)
 class Family:
     """A measure declared once: see the module docstring for the definitions.
@@ -156,7 +194,9 @@ class Family:
     residual, the unjudged mass left: less is a more complete judgement), ``-1`` lower: the
     leaderboard orders by it; ``kernel_args`` what the measure passes its kernel branch
     (:class:`KernelArgs`); ``utility`` the class its bounds order each tie block by
-    (:func:`rankaudit.measures.list_evaluate.utility_class`).
+    (:func:`rankaudit.measures.list_evaluate.utility_class`); ``reference`` its plain
+    definition on one ranked list (:class:`Ranked`), which the kernel branch is tested against
+    (:func:`rankaudit.measures.list_reference.measure_of_ranking`): required.
     """
 
     name: str
@@ -172,8 +212,11 @@ class Family:
     direction: int = 1
     kernel_args: Callable[[Any], KernelArgs] = field(default=lambda m: KernelArgs())
     utility: Callable[[Any, int], tuple] = field(default=label_utility)
+    reference: Callable[[Ranked], float] | None = None
 
     def __post_init__(self) -> None:
+        if not callable(self.reference):
+            raise ValueError(f"{self.name}: declare its reference, a function of one Ranked list")
         if self.aggregation not in AGGREGATIONS:
             raise ValueError(f"{self.name}: aggregation {self.aggregation!r} not in {AGGREGATIONS}")
         if self.direction not in (1, -1):
@@ -191,11 +234,11 @@ FAMILIES: dict[str, Family] = {
     for f in (
         Family(
             "nDCG",
-            K.NDCG,
+            codes.NDCG,
             "optional",
             (
-                Param("dcg", "str", "log2", _check_dcg, "'log2' (linear gain) or 'exp-log2'"),
-                Param("gains", "dict", None, _check_gains, "gain map {label: gain}"),
+                Param("dcg", "str", "log2", check_dcg, "'log2' (linear gain) or 'exp-log2'"),
+                Param("gains", "dict", None, check_gains, "gain map {label: gain}"),
             ),
             "ndcg",
             "ndcg_cut",
@@ -203,136 +246,92 @@ FAMILIES: dict[str, Family] = {
             aliases=("ndcg", "ndcg_cut"),
             kernel_args=_ndcg_args,
             utility=_ndcg_utility,
+            reference=_ndcg_reference,
         ),
-        Family("P", K.P, "required", (_REL,), None, "P", "precision at k", aliases=("precision",)),
-        Family("R", K.R, "required", (_REL,), None, "recall", "recall at k", aliases=("recall",)),
         Family(
-            "Rprec",
-            K.RPREC,
-            "none",
-            (_REL,),
-            "Rprec",
-            None,
-            "precision at rank R",
+            "P", codes.P, "required", (REL,), None, "P", "precision at k",
+            aliases=("precision",),
+            reference=lambda x: sum(x.top) / x.measure.cutoff,
+        ),
+        Family(
+            "R", codes.R, "required", (REL,), None, "recall", "recall at k",
+            aliases=("recall",),
+            reference=lambda x: _recall(x.top, x.n_rel),
+        ),
+        Family(
+            "Rprec", codes.RPREC, "none", (REL,), "Rprec", None, "precision at rank R",
             aliases=("r-precision", "r_precision"),
+            reference=lambda x: _recall(x.rel[: x.n_rel], x.n_rel),
         ),
         Family(
-            "AP",
-            K.AP,
-            "optional",
-            (_REL,),
-            "map",
-            "map_cut",
-            "average precision",
+            "AP", codes.AP, "optional", (REL,), "map", "map_cut", "average precision",
             aliases=("map", "map_cut"),
+            reference=_ap_reference,
         ),
         Family(
-            "RR",
-            K.RR,
-            "optional",
-            (_REL,),
-            "recip_rank",
-            None,
-            "reciprocal rank",
+            "RR", codes.RR, "optional", (REL,), "recip_rank", None, "reciprocal rank",
             aliases=("mrr", "recip_rank"),
+            reference=lambda x: next((1.0 / r for r, h in enumerate(x.top, start=1) if h), 0.0),
         ),
         Family(
-            "Success",
-            K.SUCCESS,
-            "required",
-            (_REL,),
-            None,
-            "success",
+            "Success", codes.SUCCESS, "required", (REL,), None, "success",
             "a relevant document in the top k",
             aliases=("hr", "hit_rate", "success"),
+            reference=lambda x: float(any(x.top)),
         ),
         Family(
-            "Judged",
-            K.JUDGED,
-            "required",
-            (),
-            None,
-            None,
-            "share of the top k judged",
+            "Judged", codes.JUDGED, "required", (), None, None, "share of the top k judged",
             utility=lambda m, level: ("judged",),
+            reference=lambda x: _judged_share(x.labels[: x.measure.cutoff]),
         ),
         Family(
-            "NumRet",
-            K.NUMRET,
-            "optional",
-            (),
-            "num_ret",
-            None,
-            "documents retrieved",
+            "NumRet", codes.NUMRET, "optional", (), "num_ret", None, "documents retrieved",
             aliases=("num_ret",),
             aggregation="sum",
+            reference=lambda x: float(len(x.top)),
         ),
         Family(
-            "NumRel",
-            K.NUMREL,
-            "none",
-            (_REL,),
-            "num_rel",
-            None,
-            "relevant in the qrels",
+            "NumRel", codes.NUMREL, "none", (REL,), "num_rel", None, "relevant in the qrels",
             aliases=("num_rel",),
             aggregation="sum",
+            reference=lambda x: float(x.n_rel),
         ),
         Family(
-            "NumRelRet",
-            K.NUMRELRET,
-            "optional",
-            (_REL,),
-            "num_rel_ret",
-            None,
+            "NumRelRet", codes.NUMRELRET, "optional", (REL,), "num_rel_ret", None,
             "relevant documents retrieved",
             aliases=("hits", "num_rel_ret"),
             aggregation="sum",
+            reference=lambda x: float(sum(x.top)),
         ),
         Family(
-            "RBP",
-            K.RBP,
-            "optional",
-            (Param("p", "float", 0.8, _check_p, "persistence"), _RBP_REL),
-            None,
-            None,
+            "RBP", codes.RBP, "optional",
+            (Param("p", "float", 0.8, check_p, "persistence"), RBP_REL), None, None,
             "rank-biased precision (graded; binary at rel=l)",
             kernel_args=_rbp_args,
             utility=_rbp_utility,
+            reference=_rbp_reference,
         ),
         Family(
-            "RBPres",
-            K.RBPRES,
-            "none",
-            (Param("p", "float", 0.8, _check_p, "persistence"),),
-            None,
-            None,
-            "RBP's residual (unjudged and unretrieved mass)",
+            "RBPres", codes.RBPRES, "none", (Param("p", "float", 0.8, check_p, "persistence"),),
+            None, None, "RBP's residual (unjudged and unretrieved mass)",
             direction=-1,
             kernel_args=lambda m: KernelArgs(real=float(m.param("p"))),
             utility=lambda m, level: ("unjudged",),
+            reference=_rbpres_reference,
         ),
         Family(
-            "ERR",
-            K.ERR,
-            "required",
-            (Param("max_grade", "int", 4, _check_max_grade, "grade of R = 1 - 2**-g"),),
-            None,
-            None,
+            "ERR", codes.ERR, "required",
+            (Param("max_grade", "int", 4, check_max_grade, "grade of R = 1 - 2**-g"),), None, None,
             "expected reciprocal rank (cascade)",
             aliases=("err",),
             kernel_args=lambda m: KernelArgs(integer=int(m.param("max_grade"))),
+            reference=_err_reference,
         ),
         Family(
-            "Bpref",
-            K.BPREF,
-            "none",
-            (_REL,),
-            "bpref",
-            None,
-            "binary preference",
+            "Bpref", codes.BPREF, "none", (REL,), "bpref", None, "binary preference",
             aliases=("bpref",),
             utility=_bpref_utility,
+            reference=_bpref_reference,
         ),
     )
 }

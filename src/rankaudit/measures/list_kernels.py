@@ -72,24 +72,8 @@ from rankaudit.measures import expectations, list_support
 from rankaudit.measures.expectations import first_relevant_block, miss_after_block
 from rankaudit.measures.kernel_cache import refresh_stale_cache
 from rankaudit.measures.list_support import (
-    AP,
-    BPREF,
-    ERR,
-    JUDGED,
-    NDCG,
-    NUMREL,
-    NUMRELRET,
-    NUMRET,
-    RBP,
     RBP_GRADED,
-    RBPRES,
-    RPREC,
-    RR,
-    SUCCESS,
-    P,
-    R,
     bpref_term,
-    check_codes,
     err_block,
     err_r,
     gain,
@@ -99,7 +83,44 @@ from rankaudit.measures.list_support import (
     tie_sorted,
 )
 
-__all__ = ["list_expected_kernel", "list_ordered_kernel"]
+__all__ = [
+    "AP",
+    "BPREF",
+    "ERR",
+    "JUDGED",
+    "NDCG",
+    "NUMREL",
+    "NUMRELRET",
+    "NUMRET",
+    "N_CODES",
+    "P",
+    "R",
+    "RBP",
+    "RBPRES",
+    "RPREC",
+    "RR",
+    "SUCCESS",
+    "check_codes",
+    "list_expected_kernel",
+    "list_ordered_kernel",
+]
+
+#: The measure codes: a family's ``kernel`` (:mod:`rankaudit.measures.families`) is one of these,
+#: and each has a branch in both kernels below (a new measure adds its code here).
+NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
+RPREC, JUDGED, NUMRET, NUMREL, NUMRELRET, RBP, RBPRES, ERR, BPREF = 6, 7, 8, 9, 10, 11, 12, 13, 14
+#: the kernels know the codes ``0 .. N_CODES - 1``; any other is refused (:func:`check_codes`)
+N_CODES = 15
+
+
+@numba.njit(cache=True)
+def check_codes(spec):  # pragma: no cover - compiled
+    """Raise ValueError when a measure code is not one the kernels know (no default branch:
+    an unknown code is never computed as another measure).  Called before the parallel loop,
+    where an exception propagates cleanly."""
+    for j in range(len(spec.codes)):
+        if spec.codes[j] < 0 or spec.codes[j] >= N_CODES:
+            raise ValueError("the list kernels do not know this measure code")
 
 
 @numba.njit(cache=True)

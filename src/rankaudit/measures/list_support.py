@@ -1,5 +1,5 @@
-"""What the list kernels share (:mod:`rankaudit.measures.list_kernels`): the measure codes,
-the named input groups, gains, counts, the score order and the small per-block routines.
+"""What the list kernels share (:mod:`rankaudit.measures.list_kernels`): the named input
+groups, gains, counts, the score order and the small per-block routines.
 
 numba's on-disk cache of the kernels follows edits of this module too: the kernel modules
 refresh it at import (:mod:`rankaudit.measures.kernel_cache`).
@@ -14,34 +14,17 @@ import numba
 import numpy as np
 
 __all__ = [
-    "AP",
-    "BPREF",
-    "ERR",
     "EXP_GAIN",
     "EXP_GAIN_TOP",
     "INSERTION_SORT_MAX",
-    "JUDGED",
     "LINEAR_GAIN",
     "MAPPED_GAIN",
-    "NDCG",
-    "NUMREL",
-    "NUMRELRET",
-    "NUMRET",
-    "P",
-    "R",
-    "RBP",
-    "RBPRES",
     "RBP_GRADED",
-    "RPREC",
-    "RR",
-    "SUCCESS",
     "ListDocs",
     "MeasureSpec",
     "QueryJudgments",
     "Tables",
-    "N_CODES",
     "bpref_term",
-    "check_codes",
     "counts",
     "err_block",
     "err_r",
@@ -54,10 +37,6 @@ __all__ = [
     "tie_sorted",
 ]
 
-NDCG, P, R, AP, RR, SUCCESS = 0, 1, 2, 3, 4, 5
-RPREC, JUDGED, NUMRET, NUMREL, NUMRELRET, RBP, RBPRES, ERR, BPREF = 6, 7, 8, 9, 10, 11, 12, 13, 14
-#: the kernels know the codes ``0 .. N_CODES - 1``; any other is refused (:func:`check_codes`)
-N_CODES = 15
 LINEAR_GAIN, EXP_GAIN, MAPPED_GAIN = 0, 1, 2
 #: ``MeasureSpec.ints[j]`` of an RBP without ``rel``: graded (a relevant document adds its
 #: label, as ir_measures and ranx weight RBP); 0 is binary (``RBP(rel=l)``).
@@ -110,16 +89,6 @@ class Tables(NamedTuple):
     log2r: np.ndarray
     cum_disc: np.ndarray
     harmonic: np.ndarray
-
-
-@numba.njit(cache=True)
-def check_codes(spec):  # pragma: no cover - compiled
-    """Raise ValueError when a measure code is not one the kernels know (no default branch:
-    an unknown code is never computed as another measure).  Called before the parallel loop,
-    where an exception propagates cleanly."""
-    for j in range(len(spec.codes)):
-        if spec.codes[j] < 0 or spec.codes[j] >= N_CODES:
-            raise ValueError("the list kernels do not know this measure code")
 
 
 @numba.njit(cache=True, inline="always")

@@ -85,6 +85,7 @@ import numpy as np
 from rankaudit._checks import check_cutoff
 from rankaudit.measures import list_support as K
 from rankaudit.measures.families import AGGREGATIONS, FAMILIES, Family, Param
+from rankaudit.measures.list_kernels import N_CODES
 
 __all__ = [
     "AGGREGATIONS",
@@ -377,7 +378,7 @@ def measure_spec(measures: Sequence[Measure], relevance_level: int) -> K.Measure
     codes, cutoffs, levels, reals, ints, kinds = [], [], [], [], [], []
     map_offsets, map_keys, map_gains = [0], [], []
     for m in measures:
-        if not 0 <= m.code < K.N_CODES:
+        if not 0 <= m.code < N_CODES:
             raise ValueError(f"measure {m}: the kernels know no code {m.code}")
         args = FAMILIES[m.family].kernel_args(m)
         codes.append(m.code)
