@@ -20,12 +20,11 @@ from rankaudit.runs.decision import (
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
 )
+from rankbook.ranking.claims import pair_half_width
 from rankbook.ranking.power import power_paired
 from rankbook.report.page_words import ch05_movielens_audit as ch05
 from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
-from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
-from rankbook.report.page_words import ch12_sequence_models as ch12
 from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
@@ -105,53 +104,46 @@ def test_ch07_rows_choice_says_when_there_are_fewer_rows_than_asked(requested, c
 
 # --- chapter 10: the sweep's verdicts count each distinct configuration once ---
 
+_ORACLE = "Oracle_intent"
+
 
 def _ch10(verdicts: list[str], *, repeat: bool = True) -> dict:
     """A sweep of two features and the oracle on distinct configurations (one per verdict, at
     ``p_return = 0``); with ``repeat``, the first configuration again at ``p_return = 0.9`` (a
-    repeated grid point, not distinct) and a last distinct one there (a copy of the last
-    configuration's rows, so the largest ``p_return`` has both ends of the ``p_switch`` grid)."""
+    repeated grid point, not distinct)."""
     rows = []
     for c, v in enumerate(verdicts):
-        for feature in ("CosSim_Ref_emb", "CosSim_l5c", ch10.ORACLE):
-            verdict = RESOLVED_ABOVE if feature == ch10.ORACLE else v
+        for feature in ("CosSim_Ref_emb", "CosSim_l5c", _ORACLE):
+            verdict = RESOLVED_ABOVE if feature == _ORACLE else v
             rows.append(dict(feature=feature, p_switch=0.1 * c, p_return=0.0, lift_pct=1.0 + c,
                              ci_low=-1.0, ci_high=3.0, share_returned=0.0, verdict=verdict,
                              distinct=True))
     if repeat:  # the first configuration again at the largest p_return
         rows += [dict(r, p_return=0.9, distinct=False) for r in rows[:3]]
-        rows += [dict(r, p_return=0.9, p_switch=0.1 * (len(verdicts) - 1)) for r in rows[-6:-3]]
     brand = {"ref_emb": 0.6, "ref_txt": 0.5, "last_click": 0.4}
-    return {"reference_check": {ch10._BRAND: brand}, "context_sweep": rows}
+    return {
+        "reference_check": {"reference_has_the_intents_brand": brand},
+        "context_sweep": rows,
+        "cosine_gap_at_largest_p_return": {"at_smallest_p_switch": 0.1, "at_largest_p_switch": 0.2},
+        "sweep_median_ci_half_width": 2.0,
+    }
+
+
+def _ch10_words(results: dict) -> dict:
+    return words_function("10_intent_aware_features")(results)
 
 
 def test_ch10_counts_distinct_points_by_their_family_verdicts():
-    w = ch10.words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))  # 3 distinct configurations
-    assert w["sweep_sig_phrase"].startswith(
-        f"2 of 6 distinct (feature, grid point) pairs are {RESOLVED_ABOVE}"
-    )
-    assert w["sweep_sig_phrase"].endswith("(Holm within one family of them all)")
-    assert w["sweep_sig_takeaway"].startswith("2 of 6 distinct feature points")
-    assert "(Holm within the 6 distinct feature points)" in w["sweep_sig_takeaway"]
-    assert w["oracle_sig_phrase"].startswith(f"all 3 distinct oracle points are {RESOLVED_ABOVE}")
-    assert w["sweep_sig_takeaway"].endswith(f"; 4 of 6 are {NOT_RESOLVED}")
+    w = _ch10_words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))  # 2 distinct configurations
+    assert w["sweep_above"] == "2 of 4 distinct (feature, grid point) pairs are"
+    assert w["oracle_above"] == "both distinct oracle points are"
+    assert w["sweep_open"] == "2 of 4 are" and w["sweep_below"] == "none of the 4 are"
 
 
 def test_ch10_a_count_of_one_takes_a_singular_verb():
     one = _ch10([NOT_RESOLVED, NOT_RESOLVED])
     one["context_sweep"][0]["verdict"] = RESOLVED_ABOVE
-    phrase = ch10.words(one)["sweep_sig_phrase"]
-    assert phrase.startswith(f"1 of 6 distinct (feature, grid point) pairs is {RESOLVED_ABOVE}")
-
-
-@pytest.mark.parametrize(
-    "verdicts", [[NOT_RESOLVED, NOT_RESOLVED], [RESOLVED_ABOVE, NOT_RESOLVED], [RESOLVED_ABOVE]]
-)
-def test_ch10_sweep_clause_names_its_points_once(verdicts):
-    """The sweep's clause says "points" once at most (never "... points are ... (Holm within the
-    ... points)"), however many are resolved."""
-    phrase = ch10.words(_ch10(verdicts))["sweep_sig_phrase"]
-    assert phrase.count("points") + phrase.count("pairs") == 1
+    assert _ch10_words(one)["sweep_above"] == "1 of 4 distinct (feature, grid point) pairs is"
 
 
 def test_ch10_a_repeated_grid_point_moves_no_count():
@@ -160,7 +152,7 @@ def test_ch10_a_repeated_grid_point_moves_no_count():
     for r in moved["context_sweep"]:
         if not r["distinct"]:
             r["verdict"] = NOT_RESOLVED
-    assert ch10.words(moved)["sweep_sig_phrase"] == ch10.words(base)["sweep_sig_phrase"]
+    assert _ch10_words(moved) == _ch10_words(base)
 
 
 # --- chapter 11: a bootstrap p-value at its floor is two-sided ---
@@ -187,37 +179,11 @@ def _claim(half: float, test: str = "superiority") -> dict:
     return {"claim": f"{test} {half}", "test": test, "ci_low": 0.1 - half, "ci_high": 0.1 + half}
 
 
-def _ch12(row_half: float, pair_half: float) -> dict:
-    encoder = {"best_epoch_per_seed": [1], "seed_spread": 0.0, "gain_se": 0.0, "gain_min": 0.0}
-    row = {"variant": "P2 + A", "lift_pct": 1.0, "paper_lift_pct": 1.5}
-    return {
-        "encoders": {k: {**encoder, "feature": k} for k in ch12.KINDS},
-        "table1": [],
-        "power": [],
-        "oracle_variant": None,
-        "paper_comparison": [{**row, "ci_low": 1.0 - row_half, "ci_high": 1.0 + row_half}],
-        "paired_claims": [_claim(pair_half), _claim(10 * pair_half, "equivalence")],
-    }
-
-
 def test_ch12_pair_half_width_reads_the_paired_differences_only():
     claims = [_claim(0.3), _claim(0.4), _claim(0.5), _claim(9.0, "equivalence")]
-    assert ch12.pair_half_width(claims) == pytest.approx(0.4)
+    assert pair_half_width(claims) == pytest.approx(0.4)
     with pytest.raises(ValueError, match="superiority"):
-        ch12.pair_half_width([_claim(0.3, "equivalence")])
-
-
-@pytest.mark.parametrize(
-    ("row_half", "pair_half", "word"),
-    [(3.0, 0.3, "can be resolved"), (0.2, 0.7, "cannot be resolved")],
-)
-def test_ch12_precision_judges_row_differences_by_their_paired_interval(row_half, pair_half, word):
-    """Wide single-lift intervals with narrow paired differences (and the reverse): the word
-    follows the paired intervals, on either side of the threshold."""
-    out: dict[str, str] = {}
-    ch12._row_words(_ch12(row_half, pair_half), out)
-    assert out["resolvable"] == f"{word} at this size"
-    assert (pair_half < ch12.RESOLVE_PCT) == (word == "can be resolved")
+        pair_half_width([_claim(0.3, "equivalence")])
 
 
 def _unsided_bootstrap_p(source: str) -> list[int]:
