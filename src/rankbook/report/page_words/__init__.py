@@ -33,7 +33,6 @@ from rankbook.report.page_words import (
     ch07_hash_seeds_vs_expectation,
     ch11_ablation,
     ch17_real_recommenders,
-    ch18_leaderboard_ties,
 )
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
@@ -49,7 +48,6 @@ _MODULES: dict[str, ModuleType] = {
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "11_ablation": ch11_ablation,
     "17_real_recommenders": ch17_real_recommenders,
-    "18_leaderboard_ties": ch18_leaderboard_ties,
 }
 
 #: chapter stem -> its words function.
