@@ -430,11 +430,6 @@ LATE_WORDS: dict[str, str] = {
         "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "
         "settled_places unsettled_places f16_model f16_rise f16_gap_model"
     ),
-    "18_leaderboard_ties": (
-        "duplicate_systems moved_measures widest_count widest_systems decided_ndcg10_pairs "
-        "naive_resolved aware_resolved sim_top sim_bottom p_naive_text naive_holm_text "
-        "naive_verdict decided_pairs sim_full_intervals"
-    ),
 }
 
 

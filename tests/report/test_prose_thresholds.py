@@ -11,7 +11,14 @@ from __future__ import annotations
 import pytest
 
 from rankaudit.runs.decision import NOT_RESOLVED, RESOLVED_ABOVE, VERDICTS
-from rankbook.report.decision import FEW_BELOW, MOST_ABOVE, SMALL_RATIO, verdict_with_power
+from rankbook.report.decision import (
+    ALPHA,
+    FEW_BELOW,
+    MOST_ABOVE,
+    SMALL_RATIO,
+    n_resolved,
+    verdict_with_power,
+)
 from rankbook.report.prose import (
     comparison_word,
     count_phrase,
@@ -227,6 +234,42 @@ def test_verdict_with_power_prints_power_only_beside_a_null(verdict, power):
         assert text == verdict
 
 
+@pytest.mark.parametrize(
+    "p_holm, diff, resolved",
+    [
+        (below(ALPHA), 0.02, 1),
+        (ALPHA, 0.02, 1),  # at the level: resolved
+        (above(ALPHA), 0.02, 0),
+        (ALPHA, -0.02, 1),  # either side of zero
+        (ALPHA, 0.0, 0),  # no difference: never resolved, whatever the p-value
+        (ALPHA, above(0.0), 1),
+        (ALPHA, below(0.0), 1),
+        (None, 0.02, 0),  # not tested
+    ],
+)
+def test_n_resolved_at_and_beside_the_level_and_zero(p_holm, diff, resolved):
+    pairs = [dict(measure="nDCG@10", diff=diff, p_holm=p_holm)]
+    assert n_resolved(pairs, ALPHA) == resolved
+    assert n_resolved(pairs, ALPHA, "nDCG@10") == resolved
+    assert n_resolved(pairs, ALPHA, "AP") == 0  # another measure is not counted
+
+
+def test_n_resolved_counts_each_pair_by_the_direction_verdict():
+    pairs = [
+        dict(measure="nDCG@10", diff=0.02, p_holm=0.01),  # resolved above zero
+        dict(measure="nDCG@10", diff=-0.02, p_holm=0.04),  # resolved below zero
+        dict(measure="nDCG@10", diff=0.0, p_holm=0.01),  # no difference: never resolved
+        dict(measure="nDCG@10", diff=0.02, p_holm=None),  # not tested
+        dict(measure="nDCG@10", diff=0.02, p_holm=0.2),
+        dict(measure="AP", diff=0.02, p_holm=0.01),  # another measure
+    ]
+    assert n_resolved(pairs, 0.05, "nDCG@10") == 2
+    assert n_resolved(pairs, 0.03, "nDCG@10") == 1
+    assert n_resolved(pairs, 0.05, "AP") == 1
+    assert n_resolved(pairs, 0.05) == 3  # every measure
+    assert n_resolved([], 0.05) == 0
+
+
 # --- NaN and the infinities refused, naming the argument ---
 
 #: (call, the argument's name): each call puts its argument ``x`` where that argument goes.
@@ -267,6 +310,9 @@ REFUSALS = [
     (lambda x: threshold_word(1.0, x), "threshold"),
     (lambda x: verdict_with_power(NOT_RESOLVED, x), "power"),
     (lambda x: verdict_with_power(RESOLVED_ABOVE, x), "power"),
+    (lambda x: n_resolved([dict(diff=0.1, p_holm=x)]), "p_holm"),
+    (lambda x: n_resolved([dict(diff=x, p_holm=0.01)]), "estimate"),
+    (lambda x: n_resolved([dict(diff=0.1, p_holm=0.01)], x), "alpha"),
 ]
 
 

@@ -26,7 +26,6 @@ from rankbook.report.page_words import ch05_movielens_audit as ch05
 from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.page_words import ch17_real_recommenders as ch17
-from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
 from tests.notebook_cells import NOTEBOOKS, code_cells
 from tests.report.test_projector_figures import _ablation_table
@@ -344,19 +343,3 @@ def test_ch17_chooses_no_model_by_a_maximum_of_its_own():
     found = [c.number for c in cells if "idxmax" in c.source or "argmax" in c.source]
     assert not found, f"chapter 17 chooses by a maximum in cells {found}"
 
-
-# --- chapter 18: the count beside the pairs table is the decision standard's ---
-
-
-def test_ch18_resolved_pairs_are_counted_by_the_direction_verdict():
-    pairs = [
-        dict(measure="nDCG@10", diff=0.02, p_holm=0.01),  # resolved above zero
-        dict(measure="nDCG@10", diff=-0.02, p_holm=0.04),  # resolved below zero
-        dict(measure="nDCG@10", diff=0.0, p_holm=0.01),  # no difference: never resolved
-        dict(measure="nDCG@10", diff=0.02, p_holm=None),  # not tested
-        dict(measure="nDCG@10", diff=0.02, p_holm=0.2),
-        dict(measure="AP", diff=0.02, p_holm=0.01),  # another measure
-    ]
-    assert ch18.n_resolved(pairs, 0.05) == 2
-    assert ch18.n_resolved(pairs, 0.03) == 1
-    assert ch18.n_resolved(pairs, 0.05, "AP") == 1

@@ -11,14 +11,16 @@ module adds what pages need beside them:
   :func:`rankbook.report.prose.size_word`), stated on that page and nowhere in running text;
 - :func:`row_claim_verdict`: a table row read as the paper's claim that its lift is above zero,
   by the same rule as every claim (:func:`rankaudit.runs.decision.claim_verdict`);
-- :func:`verdict_with_power`: a verdict with its power in parentheses when not resolved.
+- :func:`verdict_with_power`: a verdict with its power in parentheses when not resolved;
+- :func:`n_resolved`: how many pairs of a table have their difference resolved, each by
+  :func:`rankaudit.runs.decision.direction_verdict` at its Holm-adjusted p-value.
 
 Public API: the names in ``__all__``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rankaudit._checks import check_unit_interval
@@ -30,6 +32,7 @@ from rankaudit.runs.decision import (
     VERDICTS,
     Z_AGREE,
     claim_verdict,
+    direction_verdict,
 )
 
 __all__ = [
@@ -42,6 +45,7 @@ __all__ = [
     "VERDICTS",
     "Z_AGREE",
     "decision_constants",
+    "n_resolved",
     "row_claim_verdict",
     "verdict_with_power",
 ]
@@ -73,6 +77,23 @@ def row_claim_verdict(row: Mapping[str, Any], power: float | None) -> str:
     """A Table 1 row as the paper's claim "this feature lifts MRR": the paper claims the lift is
     above zero; ``row["verdict"]`` is what the row's test reached (Holm within its family)."""
     return claim_verdict(RESOLVED_ABOVE, str(row["verdict"]), power, min_power=MIN_POWER)
+
+
+def n_resolved(
+    pairs: Iterable[Mapping[str, Any]], alpha: float = ALPHA, measure: str | None = None
+) -> int:
+    """How many of ``pairs`` (records with ``diff`` and ``p_holm``, as a leaderboard's
+    ``pairs`` or :func:`rankbook.audit.protocol_pairs.pair_tests` give them) have their
+    difference resolved at level ``alpha``: the verdict of
+    :func:`rankaudit.runs.decision.direction_verdict` at the pair's Holm-adjusted p-value is not
+    :data:`NOT_RESOLVED` (so ``p_holm <= alpha`` and ``diff != 0``). A pair whose tests were not
+    computed (``p_holm`` None) is not resolved. With ``measure``: only the pairs on that
+    measure (their ``measure`` field)."""
+    return sum(
+        direction_verdict(float(r["diff"]), float(r["p_holm"]), alpha=alpha) != NOT_RESOLVED
+        for r in pairs
+        if (measure is None or r["measure"] == measure) and r["p_holm"] is not None
+    )
 
 
 def decision_constants() -> dict[str, float]:

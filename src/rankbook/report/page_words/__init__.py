@@ -32,9 +32,7 @@ from rankbook.report.page_words import (
     ch06_amazon_audit,
     ch07_hash_seeds_vs_expectation,
     ch11_ablation,
-    ch15_audit_your_run,
     ch17_real_recommenders,
-    ch18_leaderboard_ties,
 )
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
@@ -49,9 +47,7 @@ _MODULES: dict[str, ModuleType] = {
     "06_amazon_audit": ch06_amazon_audit,
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "11_ablation": ch11_ablation,
-    "15_audit_your_run": ch15_audit_your_run,
     "17_real_recommenders": ch17_real_recommenders,
-    "18_leaderboard_ties": ch18_leaderboard_ties,
 }
 
 #: chapter stem -> its words function.
