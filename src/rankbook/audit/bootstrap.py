@@ -32,7 +32,7 @@ import numpy as np
 
 from rankaudit.runs.decision import ALPHA
 from rankaudit.runs.significance import dual_interval_test
-from rankaudit.ties.evaluate import evaluate
+from rankbook.audit.rows_evaluate import evaluate_rows
 from rankbook.data.candidates import CandidateRows
 
 __all__ = ["BOOT_RULES", "ROUNDING", "row_bootstrap", "row_bootstrap_draws", "rule_intervals"]
@@ -110,15 +110,7 @@ def rule_intervals(
     names, columns = [], []
     for name, s in scores.items():
         for rule in ("input_order", *rules):
-            frame = evaluate(
-                s,
-                rows.labels,
-                k=k,
-                ties=rule,
-                seed=seed,
-                user_ids=rows.user_ids,
-                item_ids=rows.item_ids,
-            )
+            frame = evaluate_rows(rows, s, k=k, ties=rule, seed=seed)
             for metric, col in (("ndcg10", f"nDCG@{k}"), ("hr10", f"Success@{k}")):
                 names.append((name, rule, metric))
                 columns.append(frame[col].to_numpy(np.float64))

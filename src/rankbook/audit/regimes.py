@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rankaudit.ties.evaluate import evaluate
 from rankaudit.ties.prevalence import tie_prevalence
 from rankbook.audit.prepare import prepare_audit
+from rankbook.audit.rows_evaluate import evaluate_rows
 from rankbook.audit.tables import hash_ready
 from rankbook.data.amazon_presets import measured_tie_regime, preset_args
 
@@ -46,15 +46,7 @@ def regime_summary(
         s = run.scores[name]
         line: dict[str, Any] = {"preset": preset, "score": name}
         for rule in ("input_order", "hash", "expected"):
-            frame = evaluate(
-                s,
-                rows.labels,
-                k=k,
-                ties=rule,
-                seed=seed,
-                user_ids=rows.user_ids,
-                item_ids=rows.item_ids,
-            )
+            frame = evaluate_rows(rows, s, k=k, ties=rule, seed=seed)
             line[f"ndcg_{rule}"] = float(frame[f"nDCG@{k}"].mean())
             line[f"hr_{rule}"] = float(frame[f"Success@{k}"].mean())
         line["relevant_tie"] = float(

@@ -23,6 +23,7 @@ from rankaudit.ties.invariance import audit_row_order
 from rankaudit.ties.prevalence import tie_prevalence
 from rankbook.audit.bootstrap import rule_intervals
 from rankbook.audit.display import lookup, paper_table2_frame, table2_frame
+from rankbook.audit.rows_evaluate import evaluate_rows
 from rankbook.data.candidates import CandidateRows
 
 __all__ = [
@@ -85,12 +86,6 @@ def _mean_metrics(frame: pd.DataFrame, k: int) -> tuple[float, float]:
     return float(frame[f"nDCG@{k}"].mean()), float(frame[f"Success@{k}"].mean())
 
 
-def _eval(scores, labels, *, k, ties, seed=0, user_ids=None, item_ids=None, **kw) -> pd.DataFrame:
-    return evaluate(
-        scores, labels, k=k, ties=ties, seed=seed, user_ids=user_ids, item_ids=item_ids, **kw
-    )
-
-
 def hash_seed_study(
     rows: CandidateRows, scores: np.ndarray, *, k: int, n_seeds: int, rule: str = "hash"
 ) -> np.ndarray:
@@ -98,15 +93,7 @@ def hash_seed_study(
     with seeds ``0 .. n_seeds-1``."""
     out = np.empty((n_seeds, 2))
     for s in range(n_seeds):
-        frame = _eval(
-            scores,
-            rows.labels,
-            k=k,
-            ties=rule,
-            seed=s,
-            user_ids=rows.user_ids,
-            item_ids=rows.item_ids,
-        )
+        frame = evaluate_rows(rows, scores, k=k, ties=rule, seed=s)
         out[s] = _mean_metrics(frame, k)
     return out
 
@@ -144,15 +131,7 @@ def table2(
                 value = tuple(per_seed.mean(axis=0))
                 sd = tuple(per_seed.std(axis=0, ddof=1)) if n_hash_seeds > 1 else (0.0, 0.0)
             else:
-                frame = _eval(
-                    s,
-                    rows.labels,
-                    k=k,
-                    ties=rule,
-                    seed=seed,
-                    user_ids=rows.user_ids,
-                    item_ids=rows.item_ids,
-                )
+                frame = evaluate_rows(rows, s, k=k, ties=rule, seed=seed)
                 value = _mean_metrics(frame, k)
             if rule == "input_order":
                 base = value
@@ -221,7 +200,7 @@ def hash_agreement(
     is rounding alone: the two spreads are then equal and the ratio is 1.
     """
     n_relevant_tied = int(tie_prevalence(scores, rows.labels, k=k).rows["relevant_tied"].sum())
-    exp = _eval(scores, rows.labels, k=k, ties="expected", return_variance=True)
+    exp = evaluate(scores, rows.labels, k=k, ties="expected", return_variance=True)
     expected = float(exp[f"nDCG@{k}"].mean())
     closed_sd = float(np.sqrt(exp[f"nDCG@{k}_var"].sum()) / len(exp))
     if per_seed is None:

@@ -48,6 +48,7 @@ from rankaudit.runs.decision import ALPHA
 from rankaudit.runs.significance import dual_interval_test, holm_adjust
 from rankaudit.ties.evaluate import evaluate
 from rankbook.audit.bootstrap import ROUNDING, row_bootstrap_draws
+from rankbook.audit.rows_evaluate import evaluate_rows
 from rankbook.data.candidates import CandidateRows
 
 __all__ = ["abs_interval", "residual_diagnosis", "uncalibrated_outcomes"]
@@ -71,15 +72,7 @@ def _per_row(rows: CandidateRows, scores: Mapping[str, np.ndarray], *, k: int, s
     rule at ``seed``, as in Table 2)."""
 
     def ndcg(name: str, rule: str) -> np.ndarray:
-        frame = evaluate(
-            scores[name],
-            rows.labels,
-            k=k,
-            ties=rule,
-            seed=seed,
-            user_ids=rows.user_ids,
-            item_ids=rows.item_ids,
-        )
+        frame = evaluate_rows(rows, scores[name], k=k, ties=rule, seed=seed)
         return frame[f"nDCG@{k}"].to_numpy(np.float64)
 
     move = ndcg("residualized", "hash") - ndcg("residualized", "input_order")
