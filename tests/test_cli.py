@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli_process import run_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 FIX = ROOT / "tests" / "fixtures" / "trec"
-
-
-def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    return subprocess.run(
-        [sys.executable, "-m", "rankaudit", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=300,
-    )
 
 
 def _one_line_error(proc: subprocess.CompletedProcess, code: int = 2) -> str:
@@ -35,7 +23,7 @@ def _one_line_error(proc: subprocess.CompletedProcess, code: int = 2) -> str:
 
 def test_audit_json_shape_and_values(tmp_path):
     out = tmp_path / "audit.json"
-    proc = _cli(
+    proc = run_cli(
         "audit",
         FIX / "qrels.txt",
         FIX / "run_a.txt",
@@ -70,15 +58,15 @@ def test_audit_json_shape_and_values(tmp_path):
 
 
 def test_audit_table_and_csv():
-    proc = _cli("audit", FIX / "qrels.txt", FIX / "run_b.txt")
+    proc = run_cli("audit", FIX / "qrels.txt", FIX / "run_b.txt")
     assert proc.returncode == 0 and "envelope" in proc.stdout
-    proc = _cli("audit", FIX / "qrels.txt", FIX / "run_b.txt", "--format", "csv", "-c")
+    proc = run_cli("audit", FIX / "qrels.txt", FIX / "run_b.txt", "--format", "csv", "-c")
     assert proc.returncode == 0
     assert proc.stdout.splitlines()[0] == "measure,ties,value,aggregation"
 
 
 def test_compare_and_checklist():
-    proc = _cli(
+    proc = run_cli(
         "compare",
         FIX / "qrels.txt",
         FIX / "run_a.txt",
@@ -101,14 +89,14 @@ def test_compare_and_checklist():
         "b_pessimistic_minus_a_optimistic",
     } <= set(doc)
     assert 0 < doc["p_value_sign_flip"] <= 1
-    proc = _cli("checklist", FIX / "qrels.txt", FIX / "run_a.txt")
+    proc = run_cli("checklist", FIX / "qrels.txt", FIX / "run_a.txt")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count("**") >= 12 and "Sensitivity analysis" in proc.stdout
 
 
 @pytest.mark.parametrize("command", ["", "audit", "compare", "checklist"])
 def test_help(command):
-    proc = _cli(*([command] if command else []), "--help")
+    proc = run_cli(*([command] if command else []), "--help")
     assert proc.returncode == 0 and "usage" in proc.stdout
 
 
@@ -130,7 +118,7 @@ def test_console_script_declared():
 def test_malformed_run(tmp_path, content, needle):
     run = tmp_path / "bad.run"
     run.write_text(content)
-    line = _one_line_error(_cli("audit", FIX / "qrels.txt", run))
+    line = _one_line_error(run_cli("audit", FIX / "qrels.txt", run))
     assert needle in line and "bad.run" in line
 
 
@@ -138,30 +126,32 @@ def test_malformed_qrels_and_arguments(tmp_path):
     qrels = tmp_path / "bad.qrels"
     qrels.write_text("101 0 doc-07 1\n101 0 doc-03 x\n")
     assert ":2: relevance 'x' is not an integer" in _one_line_error(
-        _cli("audit", qrels, FIX / "run_a.txt")
+        run_cli("audit", qrels, FIX / "run_a.txt")
     )
-    assert "no such file" in _one_line_error(_cli("audit", FIX / "qrels.txt", tmp_path / "missing"))
+    assert "no such file" in _one_line_error(
+        run_cli("audit", FIX / "qrels.txt", tmp_path / "missing")
+    )
     assert "the cutoff 'x' is not an integer" in _one_line_error(
-        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDCG@x")
+        run_cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDCG@x")
     )
     assert "did you mean 'nDCG'" in _one_line_error(
-        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDGC@10")
+        run_cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDGC@10")
     )
     assert "applies to rectangular rows only" in _one_line_error(
-        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "--ties", "random")
+        run_cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "--ties", "random")
     )
     assert "did you mean 'expected'" in _one_line_error(
-        _cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "--ties", "expectd")
+        run_cli("audit", FIX / "qrels.txt", FIX / "run_a.txt", "--ties", "expectd")
     )
-    _one_line_error(_cli("audit", FIX / "run_a.txt"), code=2)
-    _one_line_error(_cli("frobnicate"), code=2)
+    _one_line_error(run_cli("audit", FIX / "run_a.txt"), code=2)
+    _one_line_error(run_cli("frobnicate"), code=2)
 
 
 def test_ties_take_several_values_like_measures():
     args = [FIX / "qrels.txt", FIX / "run_a.txt", "-m", "nDCG@10", "Bpref", "--format", "json"]
-    spaced = _cli("audit", *args, "--ties", "trec_eval", "expected", "pessimistic")
-    commas = _cli("audit", *args, "--ties", "trec_eval,expected,pessimistic")
-    mixed = _cli("audit", *args, "--ties", "trec_eval,expected", "pessimistic")
+    spaced = run_cli("audit", *args, "--ties", "trec_eval", "expected", "pessimistic")
+    commas = run_cli("audit", *args, "--ties", "trec_eval,expected,pessimistic")
+    mixed = run_cli("audit", *args, "--ties", "trec_eval,expected", "pessimistic")
     assert spaced.returncode == commas.returncode == mixed.returncode == 0, spaced.stderr
     strip = [json.loads(c.stdout) for c in (spaced, commas, mixed)]
     for doc in strip:
@@ -174,7 +164,7 @@ def test_ties_take_several_values_like_measures():
 def test_help_lists_every_measure_with_its_parameters():
     from rankaudit.measures.registry import FAMILIES
 
-    text = _cli("audit", "--help").stdout
+    text = run_cli("audit", "--help").stdout
     for name, fam in FAMILIES.items():
         assert name in text
         for p in fam.params:

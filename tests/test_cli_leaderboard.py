@@ -14,19 +14,9 @@ from scipy import stats
 
 from rankaudit.cli import main as cli_main
 from rankbook.data.track import simulate_track, write_track
+from tests.cli_process import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    return subprocess.run(
-        [sys.executable, "-m", "rankaudit", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +30,7 @@ def track20(tmp_path_factory):
 def test_json_matches_audit_tau_scipy_intervals_and_tie_pairs(track20, tmp_path):
     out = tmp_path / "board.json"
     measures = ["nDCG@10", "AP", "RR"]
-    proc = _cli(
+    proc = run_cli(
         "leaderboard",
         track20 / "qrels.txt",
         track20 / "runs",
@@ -149,8 +139,8 @@ def test_local_cluster_output_is_byte_identical_to_one_process(tmp_path):
         "--format",
         "json",
     ]
-    one = _cli(*common, "-o", tmp_path / "one.json")
-    two = _cli(*common, "-o", tmp_path / "two.json", "--scheduler", "local", "--workers", "2")
+    one = run_cli(*common, "-o", tmp_path / "one.json")
+    two = run_cli(*common, "-o", tmp_path / "two.json", "--scheduler", "local", "--workers", "2")
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
     assert (tmp_path / "one.json").read_bytes() == (tmp_path / "two.json").read_bytes()
 
@@ -163,7 +153,7 @@ def test_malformed_line_names_file_and_line_and_writes_nothing(tmp_path, schedul
     lines[6] = lines[6].rsplit(" ", 2)[0] + " not-a-score tag"
     bad.write_text("\n".join(lines) + "\n")
     out = tmp_path / "board.json"
-    proc = _cli(
+    proc = run_cli(
         "leaderboard",
         track / "qrels.txt",
         track / "runs",
@@ -182,12 +172,12 @@ def test_malformed_line_names_file_and_line_and_writes_nothing(tmp_path, schedul
 
 def test_usage_errors_are_one_line(tmp_path):
     track = _small_track(tmp_path)
-    proc = _cli("leaderboard", track / "qrels.txt", track / "runs", "--baseline", "nope.run")
+    proc = run_cli("leaderboard", track / "qrels.txt", track / "runs", "--baseline", "nope.run")
     assert proc.returncode == 2 and "nope.run" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
-    proc = _cli("leaderboard", track / "qrels.txt", f"{track}/nothing-*.run")
+    proc = run_cli("leaderboard", track / "qrels.txt", f"{track}/nothing-*.run")
     assert proc.returncode == 2 and "no run file matches" in proc.stderr
-    proc = _cli("leaderboard", "--help")
+    proc = run_cli("leaderboard", "--help")
     assert proc.returncode == 0 and "rank interval" in proc.stdout
     assert "pessimistic value > this run's optimistic" in proc.stdout
 

@@ -5,31 +5,18 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from rankaudit.cli.common import number_text
 from rankaudit.measures.list_evaluate import ROUNDING_TOLERANCE
+from tests.cli_process import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Python's exponent format: "9.999e-05", "1e-12", "2.2E+16".
 E_NOTATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+\b")
-
-
-def _cli(*args: object) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
-    return subprocess.run(
-        [sys.executable, "-m", "rankaudit", *map(str, args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
 
 
 def test_number_text_writes_no_exponent():
@@ -62,20 +49,20 @@ def test_compare_prints_the_p_value_floor_without_an_exponent(tmp_path):
     run_b.write_text(
         "".join(f"q{q} Q0 d{q}_{d} {d + 1} {3 - d}.0 b\n" for q in range(30) for d in range(3))
     )
-    proc = _cli("compare", qrels, run_a, run_b, "-m", "RR", "--n-perm", "10000")
+    proc = run_cli("compare", qrels, run_a, run_b, "-m", "RR", "--n-perm", "10000")
     assert proc.returncode == 0, proc.stderr
     assert f"p = {number_text(1 / 10001)}" in proc.stdout, proc.stdout
     assert E_NOTATION.findall(proc.stdout) == []
 
 
 def test_the_leaderboard_definitions_write_the_tolerance_without_an_exponent():
-    proc = _cli("leaderboard", "--help")
+    proc = run_cli("leaderboard", "--help")
     assert proc.returncode == 0, proc.stderr
     assert f"at most {number_text(ROUNDING_TOLERANCE)} of" in proc.stdout
     assert E_NOTATION.findall(proc.stdout) == []
 
 
 def test_the_compare_help_writes_the_p_value_resolution_without_an_exponent():
-    proc = _cli("compare", "--help")
+    proc = run_cli("compare", "--help")
     assert proc.returncode == 0, proc.stderr
     assert E_NOTATION.findall(proc.stdout) == []
