@@ -406,16 +406,6 @@ LATE_WORDS: dict[str, str] = {
         "syn_vs_paper "
         "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
     ),
-    "06_amazon_audit": (
-        "kind hash_ndcg_words hash_ndcg_vs_model_words model_vs_paper residualized_move_words "
-        "residualized_vs_chance_words zero_share rho_direction more_popular_share "
-        "zero_rows_vs_chance reversed_pop_vs_chance other_rows_vs_chance preset_name res_direction "
-        "holm_words"
-    ),
-    "07_hash_seeds_vs_expectation": (
-        "dataset_label paper_comparable verdict io_moves hash_inv exp_inv inv_sentence "
-        "expected_collisions_text atol_text rows_choice"
-    ),
     "11_ablation": (
         "data_label embedder_name oracle_sentence oracle_verdict lift_phrase_p1 p_phrase_p1 "
         "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "

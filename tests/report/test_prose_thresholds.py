@@ -158,6 +158,21 @@ def test_count_phrase_at_none_one_and_all(n):
     assert count_phrase(3.0, 4.0) == "3 of 4"  # a JSON count read as a float
 
 
+@pytest.mark.parametrize("k, n", [(0, 0), (0, 1), (1, 1), (0, 2)])
+def test_count_phrase_reads_its_empty_clause_at_n_zero_only(k, n):
+    """``empty`` is the clause for nothing to count (n = 0); from n = 1 on the count reads as
+    without it, and without it n = 0 is refused."""
+    empty = "there is nothing to count"
+    if n == 0:
+        assert count_phrase(k, n, "rows", verb=("is", "are"), empty=empty) == empty
+        with pytest.raises(ValueError, match="n >= 1"):
+            count_phrase(k, n, "rows")
+    else:
+        assert count_phrase(k, n, "rows", empty=empty) == count_phrase(k, n, "rows") != empty
+    with pytest.raises(ValueError, match="0 <= k <= n"):
+        count_phrase(n + 1, n, empty=empty)  # more counted than there are, empty or not
+
+
 @pytest.mark.parametrize("n, noun", [(0, "rows"), (1, "row"), (2, "rows")])
 def test_plural_phrase_at_one_and_beside_it(n, noun):
     assert plural_phrase(n, "row", "rows") == f"{n} {noun}"

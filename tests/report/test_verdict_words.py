@@ -16,6 +16,7 @@ import pytest
 from rankaudit.runs.decision import (
     AGREES,
     CONTRADICTS,
+    MATCHES_EXPECTATION,
     NOT_RESOLVED,
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
@@ -23,7 +24,6 @@ from rankaudit.runs.decision import (
 from rankbook.ranking.claims import pair_half_width
 from rankbook.ranking.power import power_paired
 from rankbook.report.page_words import ch05_movielens_audit as ch05
-from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.tables import table1_views
@@ -83,7 +83,21 @@ def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
     assert (w["syn_sparse_p_phrase"] == floor) == (p <= 2 / 1001)
 
 
-# --- chapters 07 and 13: the rows an audit has, against the eligible users and the request ---
+# --- chapter 07: the rows an audit has, against the eligible users and the request ---
+
+
+def _ch07(requested: int | None) -> dict:
+    """Chapter 07's results with ``requested`` rows asked of 22,146 eligible users."""
+    perm = [{"tie_rule": r, "max_row_change": 0.0, "max_mean_change": 0.0}
+            for r in ("input_order", "hash", "expected")]
+    return {
+        "candidate_policy": {"n_rows_requested": requested, "n_eligible": 22_146},
+        "params": {"dataset": "amazon", "score": "weighted"},
+        "data_kind": "simulated",
+        "table3": {"verdict": MATCHES_EXPECTATION},
+        "collisions": {"collisions": 0, "expected_collisions": 3.8e-14},
+        "permutation": perm,
+    }
 
 
 @pytest.mark.parametrize(
@@ -96,9 +110,8 @@ def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
     ],
 )
 def test_ch07_rows_choice_says_when_there_are_fewer_rows_than_asked(requested, clause):
-    policy = {"n_rows_requested": requested, "n_eligible": 22_146}
-    assert clause in ch07.rows_choice(policy)
-    assert "n_rows_amazon" in ch07.rows_choice(policy, "n_rows_amazon")
+    words = words_function("07_hash_seeds_vs_expectation")  # the chapter's own words cells
+    assert clause in words(_ch07(requested))["rows_choice"]
 
 
 # --- chapter 10: the sweep's verdicts count each distinct configuration once ---

@@ -29,8 +29,6 @@ from rankbook.report.page_words import (
     ch03_tie_breaking_rules,
     ch04_evaluator_audit,
     ch05_movielens_audit,
-    ch06_amazon_audit,
-    ch07_hash_seeds_vs_expectation,
     ch11_ablation,
     ch17_real_recommenders,
 )
@@ -44,8 +42,6 @@ _MODULES: dict[str, ModuleType] = {
     "03_tie_breaking_rules": ch03_tie_breaking_rules,
     "04_evaluator_audit": ch04_evaluator_audit,
     "05_movielens_audit": ch05_movielens_audit,
-    "06_amazon_audit": ch06_amazon_audit,
-    "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "11_ablation": ch11_ablation,
     "17_real_recommenders": ch17_real_recommenders,
 }
