@@ -383,10 +383,6 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: computation the next visible cell makes (12's tuned ranker settings, 13's Amazon row count,
 #: 16's exact-check size, 17's number of model pairs).
 LATE_WORDS: dict[str, str] = {
-    "01_stable_sort_bias": (
-        "io_perfect ex_layout ex_layout_gap_words layout_tol_text ex_verdict ex_change_words "
-        "first_hr_below_one audit_atol_text"
-    ),
     "02_random_tie_expectation": (
         "worked_gap_words worked_sd_vs_mean err_enum_words err_sklearn_words rounding_words "
         "multi_words tested_words mc_verdict exact_tol_text"

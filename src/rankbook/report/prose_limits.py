@@ -12,6 +12,9 @@ Covers    ``covers_word(lo, hi, v)``: ``words[0]`` when ``lo <= v <= hi`` ("incl
           else ``words[1]`` ("excludes zero").
 Best      ``best_name(values)``: the name with the largest value (ties refused, so a page never
           names one of two equal rows "the best" by dictionary order).
+First     ``first_phrase(items, where, value, words=(template, none))``: the template with the
+          value of the first item for which ``where`` holds ("from t = 12 on"), else ``none``
+          ("at no block size of this sweep"); items after that first one are not read.
 
 Public API: the functions in ``__all__``.
 """
@@ -19,11 +22,21 @@ Public API: the functions in ``__all__``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
 
 from rankbook.report.prose import list_phrase
 
-__all__ = ["best_name", "covers_word", "order_word", "ratio_list_phrase", "within_word"]
+__all__ = [
+    "best_name",
+    "covers_word",
+    "first_phrase",
+    "order_word",
+    "ratio_list_phrase",
+    "within_word",
+]
 
 
 def _finite(value: float | None, name: str) -> float:
@@ -97,3 +110,31 @@ def ratio_list_phrase(ratios: Mapping[str, float], *, digits: int = 2, empty: st
     the entry."""
     clean = [(name, _finite(v, f"ratios[{name!r}]")) for name, v in ratios.items()]
     return list_phrase([f"{v:.{digits}f}x ({name})" for name, v in clean], empty=empty)
+
+
+def first_phrase(
+    items: Iterable[Any],
+    where: Callable[[Any], object],
+    value: Callable[[Any], float],
+    *,
+    words: tuple[str, str],
+) -> str:
+    """``words[0]`` with ``value(item)`` in its format field, for the first of ``items`` (in
+    their order) for which ``where(item)`` holds: ``words=("from t = {:,} on", "at no block size
+    of this sweep")`` reads "from t = 12 on"; ``words[1]`` when it holds for none. The items
+    after that first one are not read (so the words depend on no later item). ``where`` must
+    give a bool (a numpy bool is accepted), ``value`` a finite number; ``words[0]`` must have a
+    format field ``{...}``."""
+    if "{" not in words[0]:
+        raise ValueError(f"words[0] must have a format field for the value, got {words[0]!r}")
+    for item in items:
+        hit = where(item)
+        if not isinstance(hit, (bool, np.bool_)):
+            raise ValueError(f"where must give True or False, got {hit!r}")
+        if hit:
+            found = value(item)
+            if isinstance(found, (bool, np.bool_)):
+                raise ValueError(f"value must be a number, not a flag, got {found!r}")
+            _finite(found, "value")
+            return words[0].format(found)
+    return words[1]
