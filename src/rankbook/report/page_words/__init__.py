@@ -24,7 +24,6 @@ from types import ModuleType
 from typing import Any
 
 from rankbook.report.page_words import (
-    ch02_random_tie_expectation,
     ch03_tie_breaking_rules,
     ch04_evaluator_audit,
     ch05_movielens_audit,
@@ -40,7 +39,6 @@ __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
-    "02_random_tie_expectation": ch02_random_tie_expectation,
     "03_tie_breaking_rules": ch03_tie_breaking_rules,
     "04_evaluator_audit": ch04_evaluator_audit,
     "05_movielens_audit": ch05_movielens_audit,
