@@ -383,11 +383,6 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: computation the next visible cell makes (12's tuned ranker settings, 13's Amazon row count,
 #: 16's exact-check size, 17's number of model pairs).
 LATE_WORDS: dict[str, str] = {
-    "03_tie_breaking_rules": (
-        "io_on_optimistic exact_tol_text io_direction fallback_words seed_mean_verdict "
-        "failing_rules invariant_rules random_verdict last_is_pess collision_bound_text "
-        "audit_atol_text"
-    ),
     "04_evaluator_audit": (
         "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean observed_atol_text "
         "invariance_atol_text"
