@@ -383,10 +383,6 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: computation the next visible cell makes (12's tuned ranker settings, 13's Amazon row count,
 #: 16's exact-check size, 17's number of model pairs).
 LATE_WORDS: dict[str, str] = {
-    "04_evaluator_audit": (
-        "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean observed_atol_text "
-        "invariance_atol_text"
-    ),
     "05_movielens_audit": (
         "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
         "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "

@@ -32,6 +32,7 @@ from rankbook.report.prose_limits import (
     best_name,
     covers_word,
     first_phrase,
+    name_word,
     order_word,
     ratio_list_phrase,
     within_word,
@@ -259,6 +260,24 @@ def test_first_phrase_reads_no_item_after_the_first_hit_and_refuses_what_is_no_w
         first_phrase([1], lambda v: True, lambda v: True, words=_FIRST)
 
 
+def test_name_word_names_a_missing_name_only_when_none():
+    assert name_word("input order", missing="not audited") == "input order"
+    assert name_word("", missing="not audited") == ""  # a recorded empty name is still a name
+    assert name_word(None, missing="not audited") == "not audited"
+    for bad in (0.0, 1, True):
+        with pytest.raises(ValueError, match="name"):
+            name_word(bad, missing="not audited")
+
+
+def test_difference_phrase_names_a_missing_gap_only_when_asked():
+    gone = "were not computed"
+    assert difference_phrase(None, missing=gone) == gone
+    assert difference_phrase(0.0, missing=gone) == "are exactly equal"
+    assert difference_phrase(above(0.0), missing=gone).startswith("differ by at most")
+    with pytest.raises(ValueError, match="gap"):
+        difference_phrase(None)
+
+
 @pytest.mark.parametrize("verdict", VERDICTS)
 @pytest.mark.parametrize("power", [None, 0.0, 0.46, 1.0])
 def test_verdict_with_power_prints_power_only_beside_a_null(verdict, power):
@@ -330,7 +349,8 @@ def test_every_word_function_has_its_refusal_listed():
 
     text = inspect.getsource(inspect.getmodule(test_every_word_function_has_its_refusal_listed))
     table = text[text.index("REFUSALS = ["): text.index("\n]\n", text.index("REFUSALS = ["))]
-    numeric = {"flag_word", "list_phrase", "same_word"}  # words of names and flags, not numbers
+    # words of names and flags, not numbers
+    numeric = {"flag_word", "list_phrase", "name_word", "same_word"}
     for module in (prose, prose_limits, prose_rules):
         for name in set(module.__all__) - numeric:
             assert f"{name}(" in table, f"{module.__name__}.{name} has no refusal test"

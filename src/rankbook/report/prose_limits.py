@@ -12,6 +12,9 @@ Covers    ``covers_word(lo, hi, v)``: ``words[0]`` when ``lo <= v <= hi`` ("incl
           else ``words[1]`` ("excludes zero").
 Best      ``best_name(values)``: the name with the largest value (ties refused, so a page never
           names one of two equal rows "the best" by dictionary order).
+Names     ``name_word(name, missing=...)``: a name the page recorded (the tie rule an
+          evaluator was observed to follow), or the caller's ``missing`` clause when it was not
+          computed (None), e.g. "not audited".
 First     ``first_phrase(items, where, value, words=(template, none))``: the template with the
           value of the first item for which ``where`` holds ("from t = 12 on"), else ``none``
           ("at no block size of this sweep"); items after that first one are not read.
@@ -33,6 +36,7 @@ __all__ = [
     "best_name",
     "covers_word",
     "first_phrase",
+    "name_word",
     "order_word",
     "ratio_list_phrase",
     "within_word",
@@ -101,6 +105,17 @@ def best_name(values: Mapping[str, float], *, largest: bool = True) -> str:
     if len(names) > 1:
         raise ValueError(f"best_name: {names} tie at {top!r}; no single best")
     return names[0]
+
+
+def name_word(name: str | None, *, missing: str) -> str:
+    """``name`` as recorded (a computed name: the tie rule an evaluator was observed to follow),
+    or ``missing`` when it is None (not computed: the evaluator's library is not installed, say).
+    Anything but a str or None is refused, so a number or a flag is never printed as a name."""
+    if name is None:
+        return missing
+    if not isinstance(name, str):
+        raise ValueError(f"name must be a str or None, got {name!r}")
+    return name
 
 
 def ratio_list_phrase(ratios: Mapping[str, float], *, digits: int = 2, empty: str) -> str:

@@ -24,7 +24,6 @@ from types import ModuleType
 from typing import Any
 
 from rankbook.report.page_words import (
-    ch04_evaluator_audit,
     ch05_movielens_audit,
     ch06_amazon_audit,
     ch07_hash_seeds_vs_expectation,
@@ -38,7 +37,6 @@ __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
-    "04_evaluator_audit": ch04_evaluator_audit,
     "05_movielens_audit": ch05_movielens_audit,
     "06_amazon_audit": ch06_amazon_audit,
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
