@@ -383,23 +383,6 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: computation the next visible cell makes (12's tuned ranker settings, 13's Amazon row count,
 #: 16's exact-check size, 17's number of model pairs).
 LATE_WORDS: dict[str, str] = {
-    "01_stable_sort_bias": (
-        "io_perfect ex_layout ex_layout_gap_words layout_tol_text ex_verdict ex_change_words "
-        "first_hr_below_one audit_atol_text"
-    ),
-    "02_random_tie_expectation": (
-        "worked_gap_words worked_sd_vs_mean err_enum_words err_sklearn_words rounding_words "
-        "multi_words tested_words mc_verdict exact_tol_text"
-    ),
-    "03_tie_breaking_rules": (
-        "io_on_optimistic exact_tol_text io_direction fallback_words seed_mean_verdict "
-        "failing_rules invariant_rules random_verdict last_is_pess collision_bound_text "
-        "audit_atol_text"
-    ),
-    "04_evaluator_audit": (
-        "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean observed_atol_text "
-        "invariance_atol_text"
-    ),
     "05_movielens_audit": (
         "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
         "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "

@@ -8,6 +8,7 @@ be ``<=`` fails here whatever a chapter's run gives.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from rankaudit.runs.decision import NOT_RESOLVED, RESOLVED_ABOVE, VERDICTS
@@ -37,6 +38,8 @@ from rankbook.report.prose import (
 from rankbook.report.prose_limits import (
     best_name,
     covers_word,
+    first_phrase,
+    name_word,
     order_word,
     ratio_list_phrase,
     within_word,
@@ -239,6 +242,64 @@ def test_best_name_beside_a_tie():
         best_name({"a": 0.3, "b": 0.3})
 
 
+_FIRST = ("from t = {:,} on", "at no block size")
+
+
+def _first_below_one(hrs: list[float]) -> str:
+    points = [{"t": t, "hr": hr} for t, hr in enumerate(hrs, 1)]
+    return first_phrase(points, lambda p: p["hr"] < 1, lambda p: p["t"], words=_FIRST)
+
+
+@pytest.mark.parametrize(
+    "hrs, phrase",
+    [
+        ([1.0, 1.0, 1.0], "at no block size"),  # at the threshold: none below it
+        ([1.0, 1.0, below(1.0)], "from t = 3 on"),  # just below it, the last point
+        ([1.0, above(1.0), below(1.0)], "from t = 3 on"),  # just above it: not below
+        ([below(1.0), 1.0, 0.5], "from t = 1 on"),  # the first point below wins
+        ([], "at no block size"),
+    ],
+)
+def test_first_phrase_at_and_beside_its_threshold(hrs, phrase):
+    assert _first_below_one(hrs) == phrase
+
+
+def test_first_phrase_reads_no_item_after_the_first_hit_and_refuses_what_is_no_word():
+    read = []
+
+    def where(i):
+        read.append(i)
+        return i >= 2
+
+    assert first_phrase(range(5), where, lambda i: 1000 * i, words=_FIRST) == "from t = 2,000 on"
+    assert read == [0, 1, 2]
+    assert first_phrase([0.5], lambda v: np.bool_(v < 1), float, words=_FIRST) == "from t = 0.5 on"
+    with pytest.raises(ValueError, match="True or False"):
+        first_phrase([1], lambda v: 1, float, words=_FIRST)
+    with pytest.raises(ValueError, match="format field"):
+        first_phrase([1], lambda v: True, float, words=("from then on", "never"))
+    with pytest.raises(ValueError, match="flag"):
+        first_phrase([1], lambda v: True, lambda v: True, words=_FIRST)
+
+
+def test_name_word_names_a_missing_name_only_when_none():
+    assert name_word("input order", missing="not audited") == "input order"
+    assert name_word("", missing="not audited") == ""  # a recorded empty name is still a name
+    assert name_word(None, missing="not audited") == "not audited"
+    for bad in (0.0, 1, True):
+        with pytest.raises(ValueError, match="name"):
+            name_word(bad, missing="not audited")
+
+
+def test_difference_phrase_names_a_missing_gap_only_when_asked():
+    gone = "were not computed"
+    assert difference_phrase(None, missing=gone) == gone
+    assert difference_phrase(0.0, missing=gone) == "are exactly equal"
+    assert difference_phrase(above(0.0), missing=gone).startswith("differ by at most")
+    with pytest.raises(ValueError, match="gap"):
+        difference_phrase(None)
+
+
 @pytest.mark.parametrize("verdict", VERDICTS)
 @pytest.mark.parametrize("power", [None, 0.0, 0.46, 1.0])
 def test_verdict_with_power_prints_power_only_beside_a_null(verdict, power):
@@ -320,6 +381,7 @@ REFUSALS = [
     (lambda x: covers_word(0.0, x), "ci_high"),
     (lambda x: covers_word(0.0, 1.0, x), "value"),
     (lambda x: best_name({"a": x, "b": 0.3}), "values['a']"),
+    (lambda x: first_phrase([x], lambda v: True, lambda v: v, words=("{}", "none")), "value"),
     (lambda x: ratio_list_phrase({"a": 1.0, "b": x}, empty="none"), "ratios['b']"),
     (lambda x: threshold_word(x, 1.0), "value"),
     (lambda x: threshold_word(1.0, x), "threshold"),
@@ -348,7 +410,8 @@ def test_every_word_function_has_its_refusal_listed():
 
     text = inspect.getsource(inspect.getmodule(test_every_word_function_has_its_refusal_listed))
     table = text[text.index("REFUSALS = ["): text.index("\n]\n", text.index("REFUSALS = ["))]
-    numeric = {"flag_word", "list_phrase", "same_word"}  # words of names and flags, not numbers
+    # words of names and flags, not numbers
+    numeric = {"flag_word", "list_phrase", "name_word", "same_word"}
     for module in (prose, prose_limits, prose_rules):
         for name in set(module.__all__) - numeric:
             assert f"{name}(" in table, f"{module.__name__}.{name} has no refusal test"

@@ -21,7 +21,8 @@ Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
 Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections";
                every count prints with thousands separators ("22,146 rows").
 Differences    ``difference_phrase(gap)``: "differ by at most 2.2 × 10⁻¹⁶", or "are exactly
-               equal" when the largest difference is exactly 0 (never "at most 0.0e+00");
+               equal" when the largest difference is exactly 0 (never "at most 0.0e+00"), or
+               the caller's ``missing`` clause when it was not computed (None);
                ``gap_phrase(gap)``: "largest difference 2.2 × 10⁻¹⁶" / "no difference at all".
 Small numbers  ``power_of_ten(x)``: "2.2 × 10⁻¹⁶", "10⁻⁹" (``digits=0``), never Python's
                "2.2e-16" on a page; ``number_text(x, digits)``: a plain decimal with
@@ -350,11 +351,23 @@ def _gap(gap: float) -> float:
     return g
 
 
-def difference_phrase(gap: float, other: str = "", *, plural: bool = True, digits: int = 1) -> str:
+def difference_phrase(
+    gap: float | None,
+    other: str = "",
+    *,
+    plural: bool = True,
+    digits: int = 1,
+    missing: str | None = None,
+) -> str:
     """A largest absolute difference as a verb phrase: "differ by at most 2.2 × 10⁻¹⁶" (``other``:
     "differ from scikit-learn's value by at most ..."), or "are exactly equal" ("... to
     scikit-learn's value") when ``gap`` is exactly 0. ``plural=False`` for a singular subject
-    ("differs", "is")."""
+    ("differs", "is"). With ``missing``: that clause when ``gap`` is None (not computed, e.g. its
+    library not installed); without it a None is refused like any value that is no number."""
+    if missing is not None and gap is None:
+        return missing
+    if gap is None:
+        raise ValueError("gap must be a finite number, got None")
     g = _gap(gap)
     if g == 0.0:
         return f"{'are' if plural else 'is'} exactly equal" + (f" to {other}" if other else "")

@@ -12,6 +12,12 @@ Covers    ``covers_word(lo, hi, v)``: ``words[0]`` when ``lo <= v <= hi`` ("incl
           else ``words[1]`` ("excludes zero").
 Best      ``best_name(values)``: the name with the largest value (ties refused, so a page never
           names one of two equal rows "the best" by dictionary order).
+Names     ``name_word(name, missing=...)``: a name the page recorded (the tie rule an
+          evaluator was observed to follow), or the caller's ``missing`` clause when it was not
+          computed (None), e.g. "not audited".
+First     ``first_phrase(items, where, value, words=(template, none))``: the template with the
+          value of the first item for which ``where`` holds ("from t = 12 on"), else ``none``
+          ("at no block size of this sweep"); items after that first one are not read.
 
 Public API: the functions in ``__all__``.
 """
@@ -19,11 +25,22 @@ Public API: the functions in ``__all__``.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import numpy as np
 
 from rankbook.report.prose import list_phrase
 
-__all__ = ["best_name", "covers_word", "order_word", "ratio_list_phrase", "within_word"]
+__all__ = [
+    "best_name",
+    "covers_word",
+    "first_phrase",
+    "name_word",
+    "order_word",
+    "ratio_list_phrase",
+    "within_word",
+]
 
 
 def _finite(value: float | None, name: str) -> float:
@@ -90,6 +107,17 @@ def best_name(values: Mapping[str, float], *, largest: bool = True) -> str:
     return names[0]
 
 
+def name_word(name: str | None, *, missing: str) -> str:
+    """``name`` as recorded (a computed name: the tie rule an evaluator was observed to follow),
+    or ``missing`` when it is None (not computed: the evaluator's library is not installed, say).
+    Anything but a str or None is refused, so a number or a flag is never printed as a name."""
+    if name is None:
+        return missing
+    if not isinstance(name, str):
+        raise ValueError(f"name must be a str or None, got {name!r}")
+    return name
+
+
 def ratio_list_phrase(ratios: Mapping[str, float], *, digits: int = 2, empty: str) -> str:
     """Named ratios in words, in the given order: "1.52x (a)", "1.52x (a) and 0.98x (b)",
     "1.52x (a), 0.98x (b) and 1.10x (c)" (``digits`` decimals); ``empty`` when there are none
@@ -97,3 +125,31 @@ def ratio_list_phrase(ratios: Mapping[str, float], *, digits: int = 2, empty: st
     the entry."""
     clean = [(name, _finite(v, f"ratios[{name!r}]")) for name, v in ratios.items()]
     return list_phrase([f"{v:.{digits}f}x ({name})" for name, v in clean], empty=empty)
+
+
+def first_phrase(
+    items: Iterable[Any],
+    where: Callable[[Any], object],
+    value: Callable[[Any], float],
+    *,
+    words: tuple[str, str],
+) -> str:
+    """``words[0]`` with ``value(item)`` in its format field, for the first of ``items`` (in
+    their order) for which ``where(item)`` holds: ``words=("from t = {:,} on", "at no block size
+    of this sweep")`` reads "from t = 12 on"; ``words[1]`` when it holds for none. The items
+    after that first one are not read (so the words depend on no later item). ``where`` must
+    give a bool (a numpy bool is accepted), ``value`` a finite number; ``words[0]`` must have a
+    format field ``{...}``."""
+    if "{" not in words[0]:
+        raise ValueError(f"words[0] must have a format field for the value, got {words[0]!r}")
+    for item in items:
+        hit = where(item)
+        if not isinstance(hit, (bool, np.bool_)):
+            raise ValueError(f"where must give True or False, got {hit!r}")
+        if hit:
+            found = value(item)
+            if isinstance(found, (bool, np.bool_)):
+                raise ValueError(f"value must be a number, not a flag, got {found!r}")
+            _finite(found, "value")
+            return words[0].format(found)
+    return words[1]

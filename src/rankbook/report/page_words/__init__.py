@@ -24,10 +24,6 @@ from types import ModuleType
 from typing import Any
 
 from rankbook.report.page_words import (
-    ch01_stable_sort_bias,
-    ch02_random_tie_expectation,
-    ch03_tie_breaking_rules,
-    ch04_evaluator_audit,
     ch05_movielens_audit,
     ch11_ablation,
     ch17_real_recommenders,
@@ -37,10 +33,6 @@ __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
-    "01_stable_sort_bias": ch01_stable_sort_bias,
-    "02_random_tie_expectation": ch02_random_tie_expectation,
-    "03_tie_breaking_rules": ch03_tie_breaking_rules,
-    "04_evaluator_audit": ch04_evaluator_audit,
     "05_movielens_audit": ch05_movielens_audit,
     "11_ablation": ch11_ablation,
     "17_real_recommenders": ch17_real_recommenders,
