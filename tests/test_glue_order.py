@@ -400,12 +400,6 @@ LATE_WORDS: dict[str, str] = {
         "audited_phrase invariant_phrase torch_dev_words numpy_argsort_lean observed_atol_text "
         "invariance_atol_text"
     ),
-    "05_movielens_audit": (
-        "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
-        "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "
-        "syn_vs_paper "
-        "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
-    ),
     "06_amazon_audit": (
         "kind hash_ndcg_words hash_ndcg_vs_model_words model_vs_paper residualized_move_words "
         "residualized_vs_chance_words zero_share rho_direction more_popular_share "

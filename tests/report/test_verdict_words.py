@@ -20,8 +20,6 @@ from rankaudit.runs.decision import (
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
 )
-from rankbook.ranking.power import power_paired
-from rankbook.report.page_words import ch05_movielens_audit as ch05
 from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
@@ -35,37 +33,48 @@ from tests.words_cells import words_function
 
 # --- chapter 05: the direction claim carries the power of its test at the paper's gap ---
 
-
-def _ch05(delta: float, p: float, sd: float, n_rows: int) -> dict:
-    """Overlap's hash line with a change ``delta`` (hash - input order), its p-value (a CI dual
-    to it), the per-row spread ``sd`` over ``n_rows`` rows, and the paper's gap 0.6."""
-    lo, hi = (delta - 0.01, delta + 0.01) if p <= 0.05 else (-abs(delta) - 1, abs(delta) + 1)
-    line = dict(score="overlap", tie_rule="hash", metric="ndcg10", delta=delta,
-                delta_ci_low=lo, delta_ci_high=hi, delta_p=p, delta_sd=sd, n_rows=n_rows)
-    return {"row_bootstrap": [line], "paper_overlap": {"gap": 0.6}}
+_CH05_SCORES = ("overlap", "weighted", "centered", "residualized", "popularity")
 
 
-def test_ch05_direction_power_is_the_paired_power_at_the_papers_gap():
-    r = _ch05(-0.1, 0.002, 0.5, 40)
-    assert ch05.direction_power(r) == pytest.approx(power_paired(0.6, 0.5, 40))
-    r["row_bootstrap"][0]["delta_sd"] = 0.0
-    assert ch05.direction_power(r) is None  # no row moves: no test to power
+def _ch05(verdict: str, power: float | None, *, gap: float = 0.05, gap_p: float = 0.3) -> dict:
+    """Chapter 05's results as its words cells read them: overlap's move (Δ = hash - input
+    order) with the verdict its row bootstrap reached and that test's ``power`` at the paper's
+    gap 0.6, and the sparsest line of the synthetic sweep with its ``gap`` and ``gap_p``."""
+    return {
+        "item_attributes": "19 genres",
+        "row_bootstrap": [
+            dict(score=s, tie_rule="hash", metric="ndcg10", delta=-0.1, delta_p=0.002, n_boot=1000)
+            for s in _CH05_SCORES
+        ],
+        "prevalence": [dict(score=s, relevant_tie=0.5) for s in _CH05_SCORES],
+        "hash_vs_expected": [dict(score=s, z=0.5, z_agree=2.0) for s in _CH05_SCORES],
+        "paper_overlap": {"gap": 0.6},
+        "overlap_direction": {"verdict": verdict, "power": power},
+        "concept_sparsity": [{"gap": gap, "gap_p": gap_p, "n_boot": 1000}],
+        "word_tolerance": {"exact": 1e-9, "four_decimals": 5e-5},
+        "table2": [
+            dict(score=s, tie_rule=r, ndcg10=0.3)
+            for s in _CH05_SCORES
+            for r in ("input_order", "optimistic")
+        ],
+        "family_spread": {"ndcg10_range": 0.2},
+    }
 
 
 def test_ch05_an_unresolved_direction_reads_with_its_power():
-    r = _ch05(-0.01, 0.4, 3.0, 12)  # a wide spread over few rows: low power at the paper's gap
-    power = ch05.direction_power(r)
-    assert power is not None and power < 0.8
-    assert ch05._direction_verdict(r) == f"{NOT_RESOLVED} (power {power:.2f})"
+    words = words_function("05_movielens_audit")(_ch05(NOT_RESOLVED, 0.3))
+    assert words["direction_agrees"] == f"{NOT_RESOLVED} (power 0.30)"
+    assert words["direction_reproduces"] == words["direction_agrees"]
 
 
 def test_ch05_the_opposite_side_contradicts_only_with_power():
-    strong = _ch05(0.05, 0.002, 0.2, 400)  # hash above input order, resolved, high power
-    assert ch05._direction_verdict(strong) == CONTRADICTS
-    weak = copy.deepcopy(strong)
-    weak["row_bootstrap"][0].update(delta_sd=5.0, n_rows=10)
-    assert ch05._direction_verdict(weak).startswith(f"{NOT_RESOLVED} (power ")
-    assert ch05._direction_verdict(_ch05(-0.1, 0.002, 0.2, 400)) == AGREES
+    words = words_function("05_movielens_audit")
+    assert words(_ch05(RESOLVED_ABOVE, 0.9))["direction_agrees"] == CONTRADICTS
+    assert words(_ch05(RESOLVED_ABOVE, 0.5))["direction_agrees"] == (
+        f"{NOT_RESOLVED} (power 0.50)"
+    )
+    assert words(_ch05(RESOLVED_ABOVE, None))["direction_agrees"] == NOT_RESOLVED  # no power
+    assert words(_ch05(RESOLVED_BELOW, 0.5))["direction_agrees"] == AGREES
 
 
 @pytest.mark.parametrize(
@@ -79,7 +88,7 @@ def test_ch05_the_opposite_side_contradicts_only_with_power():
 def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
     """The synthetic sparse gap is judged by the decision module on its bootstrap p-value, not
     by its sign alone ("beats"/"trails"), and its p at the floor reads as the bound."""
-    w = ch05.sparse_words({"gap": gap, "gap_p": p, "n_boot": 1000})
+    w = words_function("05_movielens_audit")(_ch05(RESOLVED_BELOW, 0.9, gap=gap, gap_p=p))
     assert w["syn_sparse_verdict"] == verdict
     floor = "p ≤ 0.002 (1,000 bootstrap resamples)"
     assert (w["syn_sparse_p_phrase"] == floor) == (p <= 2 / 1001)
