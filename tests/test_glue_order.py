@@ -379,9 +379,8 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: it). Mostly page words (``rankbook.report.page_words``) that a chapter glues only in its
 #: ``## Results`` section, from its results file, and quotes earlier: each needs its words
 #: computed where their values are (as chapter 00 does) or its sentence moved after them. The
-#: rest: an opening admonition quoting a computed count (17), a paragraph describing a
-#: computation the next visible cell makes (12's tuned ranker settings, 13's Amazon row count,
-#: 16's exact-check size, 17's number of model pairs).
+#: rest: a paragraph describing a computation the next visible cell makes (12's tuned ranker
+#: settings, 13's Amazon row count, 16's exact-check size).
 LATE_WORDS: dict[str, str] = {
     "01_stable_sort_bias": (
         "io_perfect ex_layout ex_layout_gap_words layout_tol_text ex_verdict ex_change_words "
@@ -418,11 +417,6 @@ LATE_WORDS: dict[str, str] = {
         "contra_phrase not_resolved_word holm_phrase book_claims against_text "
         "intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
         "trees_phrase"
-    ),
-    "17_real_recommenders": (
-        "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
-        "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "
-        "settled_places unsettled_places f16_model f16_rise f16_gap_model"
     ),
     "18_leaderboard_ties": (
         "duplicate_systems moved_measures widest_count widest_systems decided_ndcg10_pairs "

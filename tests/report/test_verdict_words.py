@@ -19,12 +19,15 @@ from rankaudit.runs.decision import (
     NOT_RESOLVED,
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
+    RESOLVED_SWAP,
+    SAME_ORDER,
+    UNRESOLVED_SWAP,
 )
+from rankbook.audit.recommender_maxima import float16_maxima, largest_move
 from rankbook.report.page_words import ch07_hash_seeds_vs_expectation as ch07
 from rankbook.report.page_words import ch10_intent_aware_features as ch10
 from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.page_words import ch12_sequence_models as ch12
-from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.page_words import ch18_leaderboard_ties as ch18
 from rankbook.report.tables import table1_views
 from tests.notebook_cells import NOTEBOOKS, code_cells
@@ -362,27 +365,81 @@ def _ch17() -> dict:
                           gap_input_order_vs_expected=gap))
     metrics = []
     for protocol, model, io, ex in (("full", "a", 0.5, 0.4), ("sampled", "b", 0.7, 0.4),
-                                    ("full", "b", 0.3, 0.3)):
-        metrics += [dict(protocol=protocol, model=model, ties="input_order", ndcg10=io),
-                    dict(protocol=protocol, model=model, ties="expected", ndcg10=ex)]
+                                    ("full", "b", 0.3, 0.3), ("sampled", "a", 0.3, 0.3)):
+        metrics += [dict(protocol=protocol, model=model, ties="input_order", ndcg10=io,
+                         precision="float64"),
+                    dict(protocol=protocol, model=model, ties="expected", ndcg10=ex,
+                         precision="float64")]
     return {"precision_sweep": sweep, "metrics": metrics}
 
 
 def test_ch17_float16_maxima_name_a_model_with_its_own_numbers():
-    f16 = ch17.float16_maxima(_ch17())
+    f16 = float16_maxima(_ch17())
     # a and b both rise by exactly 0.25: the first in sweep order is chosen, with its own
     # prevalences
     assert (f16["f16_model"], f16["f16_prev_f64"], f16["f16_prev"]) == ("a", 0.25, 0.5)
     assert f16["f16_rise"] == pytest.approx(f16["f16_prev"] - f16["f16_prev_f64"])
     assert (f16["f16_gap_model"], f16["f16_gap"]) == ("b", -0.05)
-    move = ch17.largest_move(_ch17())
+    move = largest_move(_ch17())
     assert (move["worst_protocol"], move["worst_model"]) == ("sampled", "b")
     assert move["worst_gap"] == pytest.approx(0.3)
 
 
+def _ch17_results() -> dict:
+    """:func:`_ch17` with the rest its words cells read: two models, no swapped pair, both
+    places settled at float64 and model b's not at float16."""
+    settled = [dict(model=m, protocol="full", precision=p, settled=m == "a" or p == "float64")
+               for m in ("a", "b") for p in ("float64", "float16")]
+    return {
+        **_ch17(),
+        "params": {"alpha": 0.05},
+        "models": [{"name": "a"}, {"name": "b"}],
+        "protocol_swaps": [dict(run_a="a", run_b="b", status=SAME_ORDER)],
+        "above_floor": [dict(model="a", diff=0.1, p_holm=0.01)],
+        "place_settled": settled,
+    }
+
+
+def test_ch17_words_name_the_model_whose_numbers_the_page_prints():
+    """The words cells name the models by the rule of the functions whose numbers the page
+    prints beside them, ties included (a and b rise by the same 0.25 in float16)."""
+    words = words_function("17_real_recommenders")(_ch17_results())
+    f16, move = float16_maxima(_ch17()), largest_move(_ch17())
+    assert (words["f16_model"], words["f16_gap_model"]) == (f16["f16_model"], f16["f16_gap_model"])
+    assert words["f16_rise"] == "rises by 25.0 percentage points"
+    assert (words["worst_protocol"], words["worst_model"]) == (
+        move["worst_protocol"], move["worst_model"]
+    )
+    assert words["settled_places"] == "both places on the full catalog are"
+    assert words["unsettled_places"] == "1 of 2 places stops"
+
+
+@pytest.mark.parametrize(
+    ("statuses", "phrase"),
+    [
+        ([SAME_ORDER], "no pair is a resolved swap (the protocols order every pair alike)"),
+        ([UNRESOLVED_SWAP, UNRESOLVED_SWAP], "neither of the 2 swapped pairs is a resolved swap"),
+        ([RESOLVED_SWAP, SAME_ORDER], "the one swapped pair is a resolved swap"),
+        ([RESOLVED_SWAP, UNRESOLVED_SWAP], "1 of 2 swapped pairs is a resolved swap"),
+        ([RESOLVED_SWAP, RESOLVED_SWAP], "both swapped pairs are resolved swaps"),
+    ],
+)
+def test_ch17_swaps_are_counted_among_the_swapped_pairs(statuses, phrase):
+    """The count says "no pair" when the protocols order every pair alike, and its noun and
+    verb agree with one swapped pair or several."""
+    results = _ch17_results()
+    results["protocol_swaps"] = [
+        dict(run_a="a", run_b=f"m{i}", status=s) for i, s in enumerate(statuses)
+    ]
+    words = words_function("17_real_recommenders")(results)
+    assert words["swaps_resolved"] == phrase
+    unresolved = [f"a–m{i}" for i, s in enumerate(statuses) if s == UNRESOLVED_SWAP]
+    assert words["unresolved_swaps"] == (" and ".join(unresolved) or "none")
+
+
 def test_ch17_chooses_no_model_by_a_maximum_of_its_own():
-    """The page glues the numbers of the model the words choose (largest_move,
-    float16_maxima), never a second choice made in a cell."""
+    """The page glues the numbers of the models recommender_maxima chooses (largest_move,
+    float16_maxima), never a second choice made in a cell that prints a number."""
     cells = code_cells(NOTEBOOKS / "17_real_recommenders.md")
     found = [c.number for c in cells if "idxmax" in c.source or "argmax" in c.source]
     assert not found, f"chapter 17 chooses by a maximum in cells {found}"

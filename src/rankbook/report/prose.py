@@ -5,7 +5,8 @@ predicate of that number and a stated threshold, computed here, so that it flips
 number flips (the tests flip each one). Every function returns plain text for ``{glue:text}``.
 
 Counts         ``count_phrase(k, n)``: "all 24", "none of the 8", "5 of 8"; never "only 24 of 24";
-               with ``verb=("is", "are")`` the verb agrees ("neither of the 2 pairs is").
+               with ``verb=("is", "are")`` the verb agrees ("neither of the 2 pairs is");
+               ``empty=`` the clause when there is nothing to count (``n == 0``).
 Shares         ``share_word(f)``: "none", "few" (``f < few_below``), "a minority", "most"
                (``f > most_above``), "all"; the thresholds are arguments, stated by the caller.
 Signs          ``direction_word(d)``: "rises" / "falls" / "does not move" (``|d| <= tol``);
@@ -83,7 +84,12 @@ def _whole(value: int, name: str, *, lo: int | None = None, what: str = "a whole
 
 
 def count_phrase(
-    k: int, n: int, noun: str = "", *, verb: tuple[str, str] | None = None
+    k: int,
+    n: int,
+    noun: str = "",
+    *,
+    verb: tuple[str, str] | None = None,
+    empty: str | None = None,
 ) -> str:
     """``k`` of ``n`` in words: "all 24 rows", "none of the 8 rows", "5 of 8 rows".
 
@@ -92,8 +98,12 @@ def count_phrase(
     singular after "the one", "1 of", and "neither" ("neither of the 2 pairs is a resolved
     swap", "1 of 4 pairs is a resolved swap"), plural otherwise ("none of the 4 pairs are
     resolved swaps", "both pairs are resolved swaps", "3 of 4 pairs are resolved swaps").
+    ``empty``: the whole clause when there is nothing to count (``k == n == 0``: "no pair is a
+    resolved swap"); without it ``n == 0`` is refused.
     """
     k, n = _whole(k, "k"), _whole(n, "n")
+    if empty is not None and k == n == 0:
+        return empty
     if n < 1 or not 0 <= k <= n:
         raise ValueError(f"count_phrase needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
     tail = f" {noun}" if noun else ""

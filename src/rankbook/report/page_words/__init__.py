@@ -32,7 +32,6 @@ from rankbook.report.page_words import (
     ch07_hash_seeds_vs_expectation,
     ch11_ablation,
     ch15_audit_your_run,
-    ch17_real_recommenders,
     ch18_leaderboard_ties,
 )
 
@@ -48,7 +47,6 @@ _MODULES: dict[str, ModuleType] = {
     "07_hash_seeds_vs_expectation": ch07_hash_seeds_vs_expectation,
     "11_ablation": ch11_ablation,
     "15_audit_your_run": ch15_audit_your_run,
-    "17_real_recommenders": ch17_real_recommenders,
     "18_leaderboard_ties": ch18_leaderboard_ties,
 }
 
