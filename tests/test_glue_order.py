@@ -379,16 +379,9 @@ def test_a_mapping_that_cannot_be_followed_fails():
 #: it). Mostly page words (``rankbook.report.page_words``) that a chapter glues only in its
 #: ``## Results`` section, from its results file, and quotes earlier: each needs its words
 #: computed where their values are (as chapter 00 does) or its sentence moved after them. The
-#: rest: an opening admonition quoting a computed count (17), a paragraph describing a
-#: computation the next visible cell makes (12's tuned ranker settings, 13's Amazon row count,
-#: 16's exact-check size, 17's number of model pairs).
+#: rest: a paragraph describing a computation the next visible cell makes (12's tuned ranker
+#: settings, 13's Amazon row count, 16's exact-check size).
 LATE_WORDS: dict[str, str] = {
-    "05_movielens_audit": (
-        "attributes overlap_change res_tie_words ov_verdict within_2se_phrase outside_2se "
-        "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "
-        "syn_vs_paper "
-        "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
-    ),
     "11_ablation": (
         "data_label embedder_name oracle_sentence oracle_verdict lift_phrase_p1 p_phrase_p1 "
         "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "
@@ -397,11 +390,6 @@ LATE_WORDS: dict[str, str] = {
         "contra_phrase not_resolved_word holm_phrase book_claims against_text "
         "intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
         "trees_phrase"
-    ),
-    "17_real_recommenders": (
-        "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "
-        "swaps_resolved unresolved_swaps above_floor not_above_floor worst_model worst_protocol "
-        "settled_places unsettled_places f16_model f16_rise f16_gap_model"
     ),
 }
 

@@ -323,10 +323,15 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
     the smaller of two scores, flips with one of them only when the others sit at the same
     place; :func:`flips` then compares each such state with the same state in which only
     ``path``'s value moved. Last, every verdict of the file set to one verdict in turn: a
-    power printed only beside a verdict that is not resolved (another record's) flips then."""
+    power printed only beside a verdict that is not resolved (another record's) flips then. A
+    flag: the same field of every record of its list set to True, then to False
+    (:func:`flag_contexts`)."""
     field = path[2]
     v = _leaf(results, path)
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
+    if isinstance(v, bool):
+        yield from flag_contexts(results, path)
+        return
+    if not isinstance(v, (int, float)):
         return
     key, index, _ = path
     steps = index if isinstance(index, tuple) else () if index is None else (index,)
@@ -348,6 +353,23 @@ def contexts(results, path, thresholds: dict[str, float] | None = None):
                 yield table
     for verdict in VERDICTS:
         yield _with_verdicts(results, verdict)
+
+
+def flag_contexts(results, path):
+    """States in which a flag read jointly with the same flag of other records can flip a word
+    alone: that field of every record of its list set to True, then to False. A model counted
+    as unsettled when its place is not settled at some precision of a sweep stays so when one
+    of its several unsettled flags moves; with every other flag settled, that one decides."""
+    key, index, field = path
+    steps = index if isinstance(index, tuple) else () if index is None else (index,)
+    if not steps or not isinstance(steps[-1], int):
+        return
+    for c in (True, False):
+        table = copy.deepcopy(results)
+        for row in _node(table, (key, steps[:-1] or None, field)):
+            if isinstance(row, dict) and isinstance(row.get(field), bool):
+                row[field] = c
+        yield table
 
 
 def joint_contexts(results, path, others, thresholds: dict[str, float] | None = None):
@@ -457,6 +479,26 @@ def test_a_count_that_moves_words_only_with_another_record_s_value_still_flips()
     assert unflipped(_p_text, results, [*depends, ("params", None, "seed")]) == [
         ("params", None, "seed")
     ]
+
+
+def _unsettled_models(r):
+    """How many models are unsettled at some precision: one word over several flags."""
+    return {"w": str(len({x["model"] for x in r["places"] if not x["settled"]}))}
+
+
+def test_a_flag_read_with_the_same_flag_of_other_records_flips():
+    """Model "a" is unsettled at two precisions: neither flag alone moves the count as the
+    results stand, each does once the other flags are all settled (or all unsettled)."""
+    results = {"places": [{"model": "a", "settled": False}, {"model": "a", "settled": False},
+                          {"model": "b", "settled": True}]}
+    base = _unsettled_models(results)
+    for path in (("places", 0, "settled"), ("places", 1, "settled")):
+        assert all(_unsettled_models(s) == base for s in _perturbed(results, path))
+        assert flips(_unsettled_models, results, path)
+    assert unflipped(_unsettled_models, results, [("places", 0, "settled")]) == []
+    # a flag no word reads still never flips
+    spare = {"places": [{"model": "a", "settled": False, "spare": True}]}
+    assert not flips(_unsettled_models, spare, ("places", 0, "spare"))
 
 
 def page_results(smoke_book, stem: str) -> tuple[dict, dict]:

@@ -176,6 +176,24 @@ def test_count_phrase_reads_its_empty_clause_at_n_zero_only(k, n):
         count_phrase(n + 1, n, empty=empty)  # more counted than there are, empty or not
 
 
+@pytest.mark.parametrize(
+    "k, n, noun, phrase",
+    [
+        (0, 0, "pairs", "no pair is a resolved swap"),
+        (0, 1, "pair", "not the one pair is a resolved swap"),
+        (1, 1, "pair", "the one pair is a resolved swap"),
+        (0, 2, "pairs", "neither of the 2 pairs is a resolved swap"),
+    ],
+)
+def test_count_phrase_empty_at_nothing_to_count_and_beside_it(k, n, noun, phrase):
+    """``empty`` is the clause at ``n == 0`` only; from one thing to count on, the count."""
+    verb = ("is a resolved swap", "are resolved swaps")
+    assert count_phrase(k, n, noun, verb=verb, empty="no pair is a resolved swap") == phrase
+    if n == 0:  # without it, nothing to count is refused
+        with pytest.raises(ValueError, match="count_phrase"):
+            count_phrase(k, n, noun, verb=verb)
+
+
 @pytest.mark.parametrize("n, noun", [(0, "rows"), (1, "row"), (2, "rows")])
 def test_plural_phrase_at_one_and_beside_it(n, noun):
     assert plural_phrase(n, "row", "rows") == f"{n} {noun}"

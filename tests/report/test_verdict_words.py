@@ -20,12 +20,13 @@ from rankaudit.runs.decision import (
     NOT_RESOLVED,
     RESOLVED_ABOVE,
     RESOLVED_BELOW,
+    RESOLVED_SWAP,
+    SAME_ORDER,
+    UNRESOLVED_SWAP,
 )
+from rankbook.audit.recommender_maxima import float16_maxima, largest_move
 from rankbook.ranking.claims import pair_half_width
-from rankbook.ranking.power import power_paired
-from rankbook.report.page_words import ch05_movielens_audit as ch05
 from rankbook.report.page_words import ch11_ablation as ch11
-from rankbook.report.page_words import ch17_real_recommenders as ch17
 from rankbook.report.tables import table1_views
 from tests.notebook_cells import NOTEBOOKS, code_cells
 from tests.report.test_projector_figures import _ablation_table
@@ -33,37 +34,48 @@ from tests.words_cells import words_function
 
 # --- chapter 05: the direction claim carries the power of its test at the paper's gap ---
 
-
-def _ch05(delta: float, p: float, sd: float, n_rows: int) -> dict:
-    """Overlap's hash line with a change ``delta`` (hash - input order), its p-value (a CI dual
-    to it), the per-row spread ``sd`` over ``n_rows`` rows, and the paper's gap 0.6."""
-    lo, hi = (delta - 0.01, delta + 0.01) if p <= 0.05 else (-abs(delta) - 1, abs(delta) + 1)
-    line = dict(score="overlap", tie_rule="hash", metric="ndcg10", delta=delta,
-                delta_ci_low=lo, delta_ci_high=hi, delta_p=p, delta_sd=sd, n_rows=n_rows)
-    return {"row_bootstrap": [line], "paper_overlap": {"gap": 0.6}}
+_CH05_SCORES = ("overlap", "weighted", "centered", "residualized", "popularity")
 
 
-def test_ch05_direction_power_is_the_paired_power_at_the_papers_gap():
-    r = _ch05(-0.1, 0.002, 0.5, 40)
-    assert ch05.direction_power(r) == pytest.approx(power_paired(0.6, 0.5, 40))
-    r["row_bootstrap"][0]["delta_sd"] = 0.0
-    assert ch05.direction_power(r) is None  # no row moves: no test to power
+def _ch05(verdict: str, power: float | None, *, gap: float = 0.05, gap_p: float = 0.3) -> dict:
+    """Chapter 05's results as its words cells read them: overlap's move (Δ = hash - input
+    order) with the verdict its row bootstrap reached and that test's ``power`` at the paper's
+    gap 0.6, and the sparsest line of the synthetic sweep with its ``gap`` and ``gap_p``."""
+    return {
+        "item_attributes": "19 genres",
+        "row_bootstrap": [
+            dict(score=s, tie_rule="hash", metric="ndcg10", delta=-0.1, delta_p=0.002, n_boot=1000)
+            for s in _CH05_SCORES
+        ],
+        "prevalence": [dict(score=s, relevant_tie=0.5) for s in _CH05_SCORES],
+        "hash_vs_expected": [dict(score=s, z=0.5, z_agree=2.0) for s in _CH05_SCORES],
+        "paper_overlap": {"gap": 0.6},
+        "overlap_direction": {"verdict": verdict, "power": power},
+        "concept_sparsity": [{"gap": gap, "gap_p": gap_p, "n_boot": 1000}],
+        "word_tolerance": {"exact": 1e-9, "four_decimals": 5e-5},
+        "table2": [
+            dict(score=s, tie_rule=r, ndcg10=0.3)
+            for s in _CH05_SCORES
+            for r in ("input_order", "optimistic")
+        ],
+        "family_spread": {"ndcg10_range": 0.2},
+    }
 
 
 def test_ch05_an_unresolved_direction_reads_with_its_power():
-    r = _ch05(-0.01, 0.4, 3.0, 12)  # a wide spread over few rows: low power at the paper's gap
-    power = ch05.direction_power(r)
-    assert power is not None and power < 0.8
-    assert ch05._direction_verdict(r) == f"{NOT_RESOLVED} (power {power:.2f})"
+    words = words_function("05_movielens_audit")(_ch05(NOT_RESOLVED, 0.3))
+    assert words["direction_agrees"] == f"{NOT_RESOLVED} (power 0.30)"
+    assert words["direction_reproduces"] == words["direction_agrees"]
 
 
 def test_ch05_the_opposite_side_contradicts_only_with_power():
-    strong = _ch05(0.05, 0.002, 0.2, 400)  # hash above input order, resolved, high power
-    assert ch05._direction_verdict(strong) == CONTRADICTS
-    weak = copy.deepcopy(strong)
-    weak["row_bootstrap"][0].update(delta_sd=5.0, n_rows=10)
-    assert ch05._direction_verdict(weak).startswith(f"{NOT_RESOLVED} (power ")
-    assert ch05._direction_verdict(_ch05(-0.1, 0.002, 0.2, 400)) == AGREES
+    words = words_function("05_movielens_audit")
+    assert words(_ch05(RESOLVED_ABOVE, 0.9))["direction_agrees"] == CONTRADICTS
+    assert words(_ch05(RESOLVED_ABOVE, 0.5))["direction_agrees"] == (
+        f"{NOT_RESOLVED} (power 0.50)"
+    )
+    assert words(_ch05(RESOLVED_ABOVE, None))["direction_agrees"] == NOT_RESOLVED  # no power
+    assert words(_ch05(RESOLVED_BELOW, 0.5))["direction_agrees"] == AGREES
 
 
 @pytest.mark.parametrize(
@@ -77,7 +89,7 @@ def test_ch05_the_opposite_side_contradicts_only_with_power():
 def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
     """The synthetic sparse gap is judged by the decision module on its bootstrap p-value, not
     by its sign alone ("beats"/"trails"), and its p at the floor reads as the bound."""
-    w = ch05.sparse_words({"gap": gap, "gap_p": p, "n_boot": 1000})
+    w = words_function("05_movielens_audit")(_ch05(RESOLVED_BELOW, 0.9, gap=gap, gap_p=p))
     assert w["syn_sparse_verdict"] == verdict
     floor = "p ≤ 0.002 (1,000 bootstrap resamples)"
     assert (w["syn_sparse_p_phrase"] == floor) == (p <= 2 / 1001)
@@ -331,27 +343,81 @@ def _ch17() -> dict:
                           gap_input_order_vs_expected=gap))
     metrics = []
     for protocol, model, io, ex in (("full", "a", 0.5, 0.4), ("sampled", "b", 0.7, 0.4),
-                                    ("full", "b", 0.3, 0.3)):
-        metrics += [dict(protocol=protocol, model=model, ties="input_order", ndcg10=io),
-                    dict(protocol=protocol, model=model, ties="expected", ndcg10=ex)]
+                                    ("full", "b", 0.3, 0.3), ("sampled", "a", 0.3, 0.3)):
+        metrics += [dict(protocol=protocol, model=model, ties="input_order", ndcg10=io,
+                         precision="float64"),
+                    dict(protocol=protocol, model=model, ties="expected", ndcg10=ex,
+                         precision="float64")]
     return {"precision_sweep": sweep, "metrics": metrics}
 
 
 def test_ch17_float16_maxima_name_a_model_with_its_own_numbers():
-    f16 = ch17.float16_maxima(_ch17())
+    f16 = float16_maxima(_ch17())
     # a and b both rise by exactly 0.25: the first in sweep order is chosen, with its own
     # prevalences
     assert (f16["f16_model"], f16["f16_prev_f64"], f16["f16_prev"]) == ("a", 0.25, 0.5)
     assert f16["f16_rise"] == pytest.approx(f16["f16_prev"] - f16["f16_prev_f64"])
     assert (f16["f16_gap_model"], f16["f16_gap"]) == ("b", -0.05)
-    move = ch17.largest_move(_ch17())
+    move = largest_move(_ch17())
     assert (move["worst_protocol"], move["worst_model"]) == ("sampled", "b")
     assert move["worst_gap"] == pytest.approx(0.3)
 
 
+def _ch17_results() -> dict:
+    """:func:`_ch17` with the rest its words cells read: two models, no swapped pair, both
+    places settled at float64 and model b's not at float16."""
+    settled = [dict(model=m, protocol="full", precision=p, settled=m == "a" or p == "float64")
+               for m in ("a", "b") for p in ("float64", "float16")]
+    return {
+        **_ch17(),
+        "params": {"alpha": 0.05},
+        "models": [{"name": "a"}, {"name": "b"}],
+        "protocol_swaps": [dict(run_a="a", run_b="b", status=SAME_ORDER)],
+        "above_floor": [dict(model="a", diff=0.1, p_holm=0.01)],
+        "place_settled": settled,
+    }
+
+
+def test_ch17_words_name_the_model_whose_numbers_the_page_prints():
+    """The words cells name the models by the rule of the functions whose numbers the page
+    prints beside them, ties included (a and b rise by the same 0.25 in float16)."""
+    words = words_function("17_real_recommenders")(_ch17_results())
+    f16, move = float16_maxima(_ch17()), largest_move(_ch17())
+    assert (words["f16_model"], words["f16_gap_model"]) == (f16["f16_model"], f16["f16_gap_model"])
+    assert words["f16_rise"] == "rises by 25.0 percentage points"
+    assert (words["worst_protocol"], words["worst_model"]) == (
+        move["worst_protocol"], move["worst_model"]
+    )
+    assert words["settled_places"] == "both places on the full catalog are"
+    assert words["unsettled_places"] == "1 of 2 places stops"
+
+
+@pytest.mark.parametrize(
+    ("statuses", "phrase"),
+    [
+        ([SAME_ORDER], "no pair is a resolved swap (the protocols order every pair alike)"),
+        ([UNRESOLVED_SWAP, UNRESOLVED_SWAP], "neither of the 2 swapped pairs is a resolved swap"),
+        ([RESOLVED_SWAP, SAME_ORDER], "the one swapped pair is a resolved swap"),
+        ([RESOLVED_SWAP, UNRESOLVED_SWAP], "1 of 2 swapped pairs is a resolved swap"),
+        ([RESOLVED_SWAP, RESOLVED_SWAP], "both swapped pairs are resolved swaps"),
+    ],
+)
+def test_ch17_swaps_are_counted_among_the_swapped_pairs(statuses, phrase):
+    """The count says "no pair" when the protocols order every pair alike, and its noun and
+    verb agree with one swapped pair or several."""
+    results = _ch17_results()
+    results["protocol_swaps"] = [
+        dict(run_a="a", run_b=f"m{i}", status=s) for i, s in enumerate(statuses)
+    ]
+    words = words_function("17_real_recommenders")(results)
+    assert words["swaps_resolved"] == phrase
+    unresolved = [f"a–m{i}" for i, s in enumerate(statuses) if s == UNRESOLVED_SWAP]
+    assert words["unresolved_swaps"] == (" and ".join(unresolved) or "none")
+
+
 def test_ch17_chooses_no_model_by_a_maximum_of_its_own():
-    """The page glues the numbers of the model the words choose (largest_move,
-    float16_maxima), never a second choice made in a cell."""
+    """The page glues the numbers of the models recommender_maxima chooses (largest_move,
+    float16_maxima), never a second choice made in a cell that prints a number."""
     cells = code_cells(NOTEBOOKS / "17_real_recommenders.md")
     found = [c.number for c in cells if "idxmax" in c.source or "argmax" in c.source]
     assert not found, f"chapter 17 chooses by a maximum in cells {found}"

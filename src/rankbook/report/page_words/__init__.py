@@ -23,19 +23,13 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from rankbook.report.page_words import (
-    ch05_movielens_audit,
-    ch11_ablation,
-    ch17_real_recommenders,
-)
+from rankbook.report.page_words import ch11_ablation
 
 __all__ = ["DEPENDS", "PAGE_WORDS", "page_words"]
 
 #: chapter stem -> its words module (one line per chapter).
 _MODULES: dict[str, ModuleType] = {
-    "05_movielens_audit": ch05_movielens_audit,
     "11_ablation": ch11_ablation,
-    "17_real_recommenders": ch17_real_recommenders,
 }
 
 #: chapter stem -> its words function.
