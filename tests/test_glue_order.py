@@ -197,7 +197,7 @@ def _src_functions(package: str) -> dict[str, list[ast.FunctionDef]]:
 @cache
 def _written_keys(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     """Every key a words module writes, with the functions it imports from another words
-    module (``claim_words``): ``(exact names, patterns)``."""
+    module: ``(exact names, patterns)``."""
     keys = Keys()
     tree = ast.parse(path.read_text(encoding="utf-8"))
     _body_keys(tree, keys)
@@ -405,15 +405,6 @@ LATE_WORDS: dict[str, str] = {
         "direction_agrees overlap_p_phrase overlap_loses syn_sparse_verdict syn_sparse_p_phrase "
         "syn_vs_paper "
         "syn_reach cen_tie_words cen_move_words pop_four_decimals four_decimals_tol_text"
-    ),
-    "11_ablation": (
-        "data_label embedder_name oracle_sentence oracle_verdict lift_phrase_p1 p_phrase_p1 "
-        "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "
-        "best_share best_share_row power_oracle budget_verdict sized_sentence row_verdicts "
-        "null_rows_sentence measured_note measured_runs agrees_word agree_phrase contradicts_word "
-        "contra_phrase not_resolved_word holm_phrase book_claims against_text "
-        "intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
-        "trees_phrase"
     ),
     "17_real_recommenders": (
         "n_trained n_libraries best_full best_same best_sampled models_moved n_model_pairs "

@@ -33,6 +33,7 @@ from rankbook.report.prose import (
     share_word,
     signed_phrase,
     size_word,
+    template_phrase,
 )
 from rankbook.report.prose_limits import (
     best_name,
@@ -239,6 +240,33 @@ def test_best_name_beside_a_tie():
         best_name({"a": 0.3, "b": 0.3})
 
 
+@pytest.mark.parametrize(
+    "rows, text",
+    [
+        ([], "none"),  # no row: the whole empty clause
+        ([None], "none"),  # a record not computed is no row
+        ([{"v": "P1", "x": 1.0}], "P1 (+1.00%)"),  # one row: no separator
+        ([{"v": "P1", "x": 1.0}, None, {"v": "P2", "x": -0.5}], "P1 (+1.00%); P2 (-0.50%)"),
+    ],
+)
+def test_template_phrase_at_none_one_and_two_rows(rows, text):
+    assert template_phrase("{v} ({x:+.2f}%)", rows, empty="none") == text
+
+
+def test_template_phrase_reads_only_its_fields_and_its_separator():
+    rows = [{"a": 2, "b": "y", "unread": float("nan")}, {"a": 12345, "b": "z"}]
+    assert template_phrase("{a:,} {b}", rows, sep=", ") == "2 y, 12,345 z"
+    assert template_phrase("at commit {c:.3}", [{"c": "9ec7ddf3"}]) == "at commit 9ec"
+    with pytest.raises(ValueError, match="at least one row"):
+        template_phrase("{a}", [])
+    with pytest.raises(ValueError, match="no field 'b'"):
+        template_phrase("{a} {b}", [{"a": 1}])
+    with pytest.raises(ValueError, match="named format field"):
+        template_phrase("no field", [{"a": 1}])
+    with pytest.raises(ValueError, match="plain names"):
+        template_phrase("{:.2f}", [{"a": 1}])
+
+
 @pytest.mark.parametrize("verdict", VERDICTS)
 @pytest.mark.parametrize("power", [None, 0.0, 0.46, 1.0])
 def test_verdict_with_power_prints_power_only_beside_a_null(verdict, power):
@@ -321,6 +349,7 @@ REFUSALS = [
     (lambda x: covers_word(0.0, 1.0, x), "value"),
     (lambda x: best_name({"a": x, "b": 0.3}), "values['a']"),
     (lambda x: ratio_list_phrase({"a": 1.0, "b": x}, empty="none"), "ratios['b']"),
+    (lambda x: template_phrase("{v:.2f}", [{"v": 1.0}, {"v": x}]), "rows[1]['v']"),
     (lambda x: threshold_word(x, 1.0), "value"),
     (lambda x: threshold_word(1.0, x), "threshold"),
     (lambda x: verdict_with_power(NOT_RESOLVED, x), "power"),

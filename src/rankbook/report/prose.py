@@ -18,6 +18,9 @@ Verdicts       none here: every verdict comes from :mod:`rankaudit.runs.decision
 Sameness       ``same_word(a, b)``: "also" when two computed names are equal, else "not".
 Flags          ``flag_word(flag, (yes, no))``: the caller's two words for a computed bool.
 Lists          ``list_phrase(names)``: computed names in words, "a, b and c".
+Templates      ``template_phrase("{variant}: {verdict}", rows)``: each row's computed values in a
+               fixed clause, the rows joined ("P1: resolved above zero; P2: ..."); a row that
+               is None (not computed) is left out, and ``empty=`` is the whole clause for none.
 Plurals        ``plural_phrase(n, "rejection", "rejections")``: "1 rejection", "2 rejections";
                every count prints with thousands separators ("22,146 rows").
 Differences    ``difference_phrase(gap)``: "differ by at most 2.2 × 10⁻¹⁶", or "are exactly
@@ -39,7 +42,9 @@ Public API: the functions in ``__all__``.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import string
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +68,7 @@ __all__ = [
     "share_word",
     "signed_phrase",
     "size_word",
+    "template_phrase",
 ]
 
 
@@ -298,6 +304,47 @@ def list_phrase(names: Sequence[str], *, conjunction: str = "and", empty: str | 
     if len(items) == 1:
         return items[0]
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def template_phrase(
+    template: str,
+    rows: Iterable[Mapping[str, Any] | None],
+    *,
+    sep: str = "; ",
+    empty: str | None = None,
+) -> str:
+    """``template`` with each row's values in its named format fields, the rows joined by
+    ``sep``: ``template_phrase("{variant}: {verdict}", rows)`` reads "P1: resolved above zero;
+    P2: not resolved at this power", and ``"{lift_pct:+.2f}%"`` formats a number as a format
+    field does. The clause is fixed (a choice between clauses is made by the word function that
+    picks the template); only the fields the template names are read from each row. A row that
+    is None (a record not computed, such as a benchmark record not there yet) is left out;
+    ``empty`` (a whole clause) when no row is left, an error when ``empty`` is not given. A
+    number that is NaN or an infinity is refused, naming its row and field."""
+    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    if not fields:
+        raise ValueError(f"template must have a named format field, got {template!r}")
+    if any(not name.isidentifier() for name in fields):
+        raise ValueError(f"template fields must be plain names, got {fields} in {template!r}")
+    out = []
+    for i, row in enumerate(rows):
+        if row is None:
+            continue
+        values = {}
+        for name in fields:
+            try:
+                value = row[name]
+            except KeyError:
+                raise ValueError(f"rows[{i}] has no field {name!r} for {template!r}") from None
+            if isinstance(value, (float, np.floating)):
+                _finite(value, f"rows[{i}][{name!r}]")
+            values[name] = value
+        out.append(template.format(**values))
+    if not out:
+        if empty is None:
+            raise ValueError("template_phrase needs at least one row, or an empty= clause")
+        return empty
+    return sep.join(out)
 
 
 def plural_phrase(n: int, singular: str, plural: str) -> str:

@@ -29,7 +29,6 @@ from rankbook.report.page_words import (
     ch03_tie_breaking_rules,
     ch04_evaluator_audit,
     ch05_movielens_audit,
-    ch11_ablation,
     ch17_real_recommenders,
 )
 
@@ -42,7 +41,6 @@ _MODULES: dict[str, ModuleType] = {
     "03_tie_breaking_rules": ch03_tie_breaking_rules,
     "04_evaluator_audit": ch04_evaluator_audit,
     "05_movielens_audit": ch05_movielens_audit,
-    "11_ablation": ch11_ablation,
     "17_real_recommenders": ch17_real_recommenders,
 }
 
