@@ -5,8 +5,8 @@ Two rules of the book are checked on the source of every chapter, not on one ren
 - no hand-built words (``tests/report/test_no_hand_words.py``): a conditional expression whose
   branch is a string (``"agrees" if ok else "does not agree"``) chooses a word in a cell; a
   ``glue``/``glue_many`` argument that is a string literal, an f-string, a concatenation, a
-  ``%``/``.format`` template or a ``.join`` builds a sentence in a cell. Words come from
-  ``rankbook.report.page_words`` (through ``rankbook.report.prose``) instead.
+  ``%``/``.format`` template or a ``.join`` builds a sentence in a cell. Words come from the
+  prose and decision functions, called in a chapter's words cells (``tests/words_cells.py``).
 - plumbing out of sight (``tests/test_visible_cells.py``): no visible code cell calls ``glue``
   or ``glue_many``.
 

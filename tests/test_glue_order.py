@@ -12,9 +12,7 @@ The check is static: no chapter is executed. The names a code cell glues are rea
 - ``**mapping`` glues the keys of the mapping, followed to what builds it: a dict display, a
   comprehension (its key, or ``for key, v in other.items()``: the keys of ``other``), a variable
   (its assignments in the notebook), or a call of a function defined in the notebook or in
-  ``src/`` (every key its body writes: dict displays, comprehensions, ``out[key] = ...``);
-  ``page_words("NN_stem", ...)`` glues the keys written by that chapter's words module
-  ``rankbook.report.page_words.chNN_stem``.
+  ``src/`` (every key its body writes: dict displays, comprehensions, ``out[key] = ...``).
 
 A call whose names cannot be followed fails the test: the chapter must glue so a reader (and
 this test) can tell which names a cell computes. A name is matched to the cells that glue it
@@ -39,8 +37,6 @@ _ROLE = re.compile(r"\{glue(?::[a-z]+)?\}`([^`:]+)")
 _DIRECTIVE = re.compile(r"^\s*(?:`{3,}|:{3,})\{glue(?::[a-z]+)?\}\s+(\S+)", re.MULTILINE)
 
 SRC = ROOT / "src"
-_WORDS_PACKAGE = "rankbook.report.page_words"
-_WORDS = SRC / "rankbook" / "report" / "page_words"
 
 
 def used_names(markdown: str) -> list[str]:
@@ -194,23 +190,6 @@ def _src_functions(package: str) -> dict[str, list[ast.FunctionDef]]:
     return out
 
 
-@cache
-def _written_keys(path: Path) -> tuple[frozenset[str], frozenset[str]]:
-    """Every key a words module writes, with the functions it imports from another words
-    module (``claim_words``): ``(exact names, patterns)``."""
-    keys = Keys()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    _body_keys(tree, keys)
-    for n in ast.walk(tree):
-        if isinstance(n, ast.ImportFrom) and (n.module or "").startswith(_WORDS_PACKAGE + "."):
-            other = ast.parse((_WORDS / f"{n.module.rsplit('.', 1)[1]}.py").read_text())
-            imported = {a.name for a in n.names}
-            for f in ast.walk(other):
-                if isinstance(f, ast.FunctionDef) and f.name in imported:
-                    _body_keys(f, keys)
-    return frozenset(keys.exact), frozenset(keys.patterns)
-
-
 def _body_keys(body: ast.AST, keys: Keys) -> None:
     """Keys written in a body: dict displays, comprehension keys and ``out[key] = ...``
     (string and f-string keys only; an over-approximation of what it returns)."""
@@ -234,15 +213,6 @@ def _called(call: ast.Call, scope: _Scope, keys: Keys) -> None:
     up in the notebook, then in ``rankbook``, then in ``rankaudit``."""
     f = call.func
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-    if name == "page_words":
-        stem = call.args[0].value if call.args and isinstance(call.args[0], ast.Constant) else ""
-        path = _WORDS / f"ch{stem}.py"
-        if not path.is_file():
-            raise Unresolved(f"the words module of {stem!r}")
-        exact, patterns = _written_keys(path)
-        keys.exact |= exact
-        keys.patterns |= patterns
-        return
     defs = (
         [
             n
@@ -375,37 +345,10 @@ def test_a_mapping_that_cannot_be_followed_fails():
         out_of_order(text)
 
 
-#: Still used before they are computed (the list only shrinks: a name no longer late must leave
-#: it). Mostly page words (``rankbook.report.page_words``) that a chapter glues only in its
-#: ``## Results`` section, from its results file, and quotes earlier: each needs its words
-#: computed where their values are (as chapter 00 does) or its sentence moved after them. The
-#: rest: a paragraph describing a computation the next visible cell makes (12's tuned ranker
-#: settings, 13's Amazon row count, 16's exact-check size).
-LATE_WORDS: dict[str, str] = {
-    "11_ablation": (
-        "data_label embedder_name oracle_sentence oracle_verdict lift_phrase_p1 p_phrase_p1 "
-        "verdict_p1 lift_phrase_p2 p_phrase_p2 verdict_p2 sig_rows_cap rows_sig holm_lost "
-        "best_share best_share_row power_oracle budget_verdict sized_sentence row_verdicts "
-        "null_rows_sentence measured_note measured_runs agrees_word agree_phrase contradicts_word "
-        "contra_phrase not_resolved_word holm_phrase book_claims against_text "
-        "intent_verdict tied_share_word inflation_phrase shift_row shift_size_word "
-        "trees_phrase"
-    ),
-}
-
-
 @pytest.mark.parametrize("stem", chapter_stems())
 def test_every_word_is_computed_before_its_first_use(stem):
+    """No waiver: every chapter glues each word in a cell before the first text that uses it."""
     problems = out_of_order(NOTEBOOKS / f"{stem}.md")
-    late = {p.split(":")[0] for p in problems}
-    waived = set(LATE_WORDS.get(stem, "").split())
-    new = [p for p in problems if p.split(":")[0] not in waived]
-    assert not new, f"{stem}: glue names used before they are computed\n" + "\n".join(
-        f"  {p}" for p in new
+    assert not problems, f"{stem}: glue names used before they are computed\n" + "\n".join(
+        f"  {p}" for p in problems
     )
-    fixed = sorted(waived - late)
-    assert not fixed, f"{stem}: no longer late, take them off LATE_WORDS: {fixed}"
-
-
-def test_late_page_words_names_chapters():
-    assert set(LATE_WORDS) <= set(chapter_stems())

@@ -1,7 +1,7 @@
 """Every verdict word on a page comes from the decision standard (rankaudit.runs.decision).
 
 A chapter's markdown never types a verdict of the standard (it glues it), nor the retired
-verdicts that predate it; the page-words modules never build those retired verdicts either.
+verdicts that predate it; the words cells never build those retired verdicts either.
 No module of the compendium and no chapter cell types a verdict's threshold (a level such as
 0.05, a normal quantile such as 1.96 or 2.58, a bound on ``|z|``) or a bare verdict word: the
 thresholds are the decision modules' (``ALPHA``, ``Z_AGREE``, ``interval_z``, ``family_z``).
@@ -20,7 +20,6 @@ from tests.notebook_cells import NOTEBOOKS, chapter_stems, code_cells
 from tests.words_cells import words_cells
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE_WORDS = ROOT / "src" / "rankbook" / "report" / "page_words"
 #: verdicts older pages built with their own predicates.
 RETIRED = ("fails the paper's claim", "not resolved at this size", "not distinguishable from")
 _CODE = re.compile(r"```\{code-cell\}.*?```", re.S)
@@ -47,11 +46,11 @@ def test_no_chapter_types_a_verdict(stem):
     assert not found, f"{stem} types verdicts instead of gluing them: {found}"
 
 
-def test_no_page_words_module_builds_a_retired_verdict():
-    for path in sorted(PAGE_WORDS.glob("ch*.py")):
-        text = " ".join(path.read_text(encoding="utf-8").split())
-        found = [v for v in RETIRED if v in text]
-        assert not found, f"{path.name} builds retired verdicts: {found}"
+@pytest.mark.parametrize("stem", chapter_stems())
+def test_no_words_cell_builds_a_retired_verdict(stem):
+    text = " ".join(" ".join(c.source for c in words_cells(stem)).split())
+    found = [v for v in RETIRED if v in text]
+    assert not found, f"{stem}'s words cells build retired verdicts: {found}"
 
 
 # --- typed thresholds: a verdict predicate must read its threshold from the decision modules ---
@@ -252,12 +251,10 @@ def test_the_verb_scan_catches_a_typed_verb_after_a_count():
 def test_no_typed_plural_verb_after_a_glued_count(stem):
     """A count phrase followed by a verb is one glued clause whose verb agrees with the count
     (``count_phrase(k, n, noun, verb=(singular, plural))``), in the page and in its words."""
-    module = sorted(PAGE_WORDS.glob(f"ch{stem[:2]}_*.py"))
-    cells = "\n\n".join(c.source for c in words_cells(stem))
-    if not module and not cells:
+    source = "\n\n".join(c.source for c in words_cells(stem))
+    if not source:
         pytest.skip(f"{stem} computes no words")
-    source = module[0].read_text(encoding="utf-8") if module else cells
     markdown = (NOTEBOOKS / f"{stem}.md").read_text(encoding="utf-8")
     found = typed_verbs_after_counts(markdown, count_keys(source))
-    found += [f"(words module) {v}" for v in typed_verbs_in_module(source)]
+    found += [f"(words cells) {v}" for v in typed_verbs_in_module(source)]
     assert not found, f"{stem}: a typed verb after a glued count breaks at one: {found}"

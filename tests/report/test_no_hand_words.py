@@ -8,8 +8,8 @@ Every code cell of every notebook is parsed (jupytext, then ``ast``); the scan
 - a ``glue``/``glue_many`` value that is a string literal, an f-string, a concatenation, a
   ``%``/``.format`` template or a ``.join`` -- or a name the notebook bound to such a string.
 
-The words a page glues come from ``rankbook.report.page_words`` (built by
-``rankbook.report.prose``) instead. Results are per chapter, naming cell and line.
+The words a page glues come from the prose and decision functions, called in its words cells
+(``tests/words_cells.py``), instead. Results are per chapter, naming cell and line.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ _SYNTHETIC = (
 from rankbook.report import glue, glue_many
 
 glue("n", 3)
-glue_many(**page_words("x", results))
+glue_words(w=direction_word(results["x"]))
 ```
 
 ```{code-cell} ipython3
@@ -49,7 +49,7 @@ def test_the_scan_catches_hand_built_words():
     """The scan can fail: a synthetic page with each kind of hand-built word."""
     found = hand_words(code_cells(_SYNTHETIC))
     where = {(f.cell, f.line) for f in found}
-    assert (1, 3) not in where and (1, 4) not in where, found  # a number; page_words: clean
+    assert (1, 3) not in where and (1, 4) not in where, found  # a number; a prose call: clean
     assert (2, 1) in where  # the conditional (and its glued value)
     assert (2, 2) in where  # a .join
     assert (2, 3) in where  # an f-string through glue_many
@@ -57,7 +57,7 @@ def test_the_scan_catches_hand_built_words():
     assert any("conditional" in f.what for f in found)
 
 
-def test_the_scan_passes_words_from_page_words():
+def test_the_scan_passes_words_from_a_prose_call():
     clean = _SYNTHETIC.split('```{code-cell} ipython3\n:tags: [remove-cell]\n\nglue("verdict"')[0]
     assert hand_words(code_cells(clean)) == []
 

@@ -1,14 +1,15 @@
 """Every computed word of a page flips when a results value it depends on moves.
 
-For each chapter of :data:`rankbook.report.page_words.PAGE_WORDS`, the chapter is executed at
-its smoke parameters (the ``smoke_book`` fixture), its words are recomputed from the results the
-page was computed from and must be what the executed page glued under the same names (so the
-page shows these words, not hand-typed ones); then every value listed in
-:data:`~rankbook.report.page_words.DEPENDS` is moved in turn, and some word must change.
+For each chapter with words cells (``tests/words_cells.py``), the chapter is executed at its
+smoke parameters (the ``smoke_book`` fixture), its words are recomputed by running its words
+cells again on the results the page was computed from and must be what the executed page glued
+under the same names (so the page shows these words, not hand-typed ones); then every results
+value the words cells read (:func:`tests.words_cells.read_paths`) is moved in turn, and some
+word must change.
 
 The moves do not depend on where a run's numbers fell: besides generic steps (sign, scale,
 complement, shifts of the value itself), every number is moved to values that span every
-threshold of the book's words, read from the decision module and the chapter's words module
+threshold of the book's words, read from the decision module and the chapter's words cells
 (p-values to 0, 1, ``alpha`` and just beside it; shares into each band of ``share_word``; a
 power around ``min_power``; a z around ``z_agree``; the grid ``±10**k``), a count also to 0, 1
 and the other numbers of its record (the "all" it is a count of), an interval to intervals
@@ -50,7 +51,6 @@ from rankaudit.runs.decision import (
     expectation_verdict,
 )
 from rankbook.report.decision import decision_constants, verdict_with_power
-from rankbook.report.page_words import DEPENDS, PAGE_WORDS
 from rankbook.report.pipeline import chapter_names
 from rankbook.report.prose import (
     count_phrase,
@@ -68,18 +68,15 @@ from tests.words_cells import read_paths, words_chapters, words_function
 
 CHAPTERS = chapter_names(ROOT / "notebooks")
 
-#: chapter stem -> its words function: the chapter's own words cells (``tests/words_cells.py``)
-#: or, for a chapter not yet moved to them, its words module.
-WORDS = {**PAGE_WORDS, **{stem: words_function(stem) for stem in words_chapters()}}
+#: chapter stem -> its words function: the chapter's own words cells (``tests/words_cells.py``).
+WORDS = {stem: words_function(stem) for stem in words_chapters()}
 
 
 def depends_of(stem: str, results) -> list:
-    """The results values chapter ``stem``'s words depend on: read by running its words cells
-    (:func:`tests.words_cells.read_paths`), or listed in its words module's ``DEPENDS``."""
-    if stem not in PAGE_WORDS:
-        paths = read_paths(WORDS[stem], results)
-        return [p for p in paths if not lookup_key(WORDS[stem], results, p)]
-    return DEPENDS[stem](results) if callable(DEPENDS[stem]) else DEPENDS[stem]
+    """The results values chapter ``stem``'s words depend on: those its words cells read
+    (:func:`tests.words_cells.read_paths`), less the names they only use to find a record."""
+    paths = read_paths(WORDS[stem], results)
+    return [p for p in paths if not lookup_key(WORDS[stem], results, p)]
 
 
 def _node(results, path):
@@ -414,7 +411,7 @@ def flips(
 
 def unflipped(words, results, depends) -> list:
     """The entries of ``depends`` that no move flips a word of ``words`` for (thresholds: the
-    decision module's and the words module's own, :func:`module_thresholds`)."""
+    decision module's and the numbers the words cells state, :func:`module_thresholds`)."""
     thresholds = THRESHOLDS | module_thresholds(words)
     return [path for path in depends if not flips(words, results, path, thresholds, depends)]
 
@@ -559,7 +556,7 @@ def glued_strings(glued: dict[str, str]) -> dict[str, str]:
 
 def stray_words(glued: dict[str, str], words: dict[str, str], results: dict) -> list[str]:
     """Glued strings that do not come from the chapter's words function: a glued str must be
-    glued under a name of ``page_words(stem, results)``, unless it is a plain identifier (one
+    glued under a name its words cells glue, unless it is a plain identifier (one
     token, :data:`_IDENTIFIER`) that is itself a string value of the results file."""
     known = _strings(results)
     return sorted(

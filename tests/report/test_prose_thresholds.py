@@ -42,6 +42,7 @@ from rankbook.report.prose_limits import (
     name_word,
     order_word,
     ratio_list_phrase,
+    template_phrase,
     within_word,
 )
 from rankbook.report.prose_rules import threshold_word
@@ -318,6 +319,33 @@ def test_difference_phrase_names_a_missing_gap_only_when_asked():
         difference_phrase(None)
 
 
+@pytest.mark.parametrize(
+    "rows, text",
+    [
+        ([], "none"),  # no row: the whole empty clause
+        ([None], "none"),  # a record not computed is no row
+        ([{"v": "P1", "x": 1.0}], "P1 (+1.00%)"),  # one row: no separator
+        ([{"v": "P1", "x": 1.0}, None, {"v": "P2", "x": -0.5}], "P1 (+1.00%); P2 (-0.50%)"),
+    ],
+)
+def test_template_phrase_at_none_one_and_two_rows(rows, text):
+    assert template_phrase("{v} ({x:+.2f}%)", rows, empty="none") == text
+
+
+def test_template_phrase_reads_only_its_fields_and_its_separator():
+    rows = [{"a": 2, "b": "y", "unread": float("nan")}, {"a": 12345, "b": "z"}]
+    assert template_phrase("{a:,} {b}", rows, sep=", ") == "2 y, 12,345 z"
+    assert template_phrase("at commit {c:.3}", [{"c": "9ec7ddf3"}]) == "at commit 9ec"
+    with pytest.raises(ValueError, match="at least one row"):
+        template_phrase("{a}", [])
+    with pytest.raises(ValueError, match="no field 'b'"):
+        template_phrase("{a} {b}", [{"a": 1}])
+    with pytest.raises(ValueError, match="named format field"):
+        template_phrase("no field", [{"a": 1}])
+    with pytest.raises(ValueError, match="plain names"):
+        template_phrase("{:.2f}", [{"a": 1}])
+
+
 @pytest.mark.parametrize("verdict", VERDICTS)
 @pytest.mark.parametrize("power", [None, 0.0, 0.46, 1.0])
 def test_verdict_with_power_prints_power_only_beside_a_null(verdict, power):
@@ -401,6 +429,7 @@ REFUSALS = [
     (lambda x: best_name({"a": x, "b": 0.3}), "values['a']"),
     (lambda x: first_phrase([x], lambda v: True, lambda v: v, words=("{}", "none")), "value"),
     (lambda x: ratio_list_phrase({"a": 1.0, "b": x}, empty="none"), "ratios['b']"),
+    (lambda x: template_phrase("{v:.2f}", [{"v": 1.0}, {"v": x}]), "rows[1]['v']"),
     (lambda x: threshold_word(x, 1.0), "value"),
     (lambda x: threshold_word(1.0, x), "threshold"),
     (lambda x: verdict_with_power(NOT_RESOLVED, x), "power"),

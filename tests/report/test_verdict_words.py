@@ -26,7 +26,6 @@ from rankaudit.runs.decision import (
 )
 from rankbook.audit.recommender_maxima import float16_maxima, largest_move
 from rankbook.ranking.claims import pair_half_width
-from rankbook.report.page_words import ch11_ablation as ch11
 from rankbook.report.tables import table1_views
 from tests.notebook_cells import NOTEBOOKS, code_cells
 from tests.report.test_projector_figures import _ablation_table
@@ -179,12 +178,95 @@ def test_ch10_a_repeated_grid_point_moves_no_count():
     assert _ch10_words(moved) == _ch10_words(base)
 
 
-# --- chapter 11: a bootstrap p-value at its floor is two-sided ---
+# --- chapter 11: the words of Table 1, read by the chapter's own words cells ---
+
+_ORACLE_ROW = "MLR + Oracle_intent"
 
 
-def test_ch11_a_row_p_value_at_the_two_sided_floor_reads_as_a_bound():
-    assert ch11._p_phrase(2 / 1001, 1000) == "p ≤ 0.002 (1,000 bootstrap resamples)"
-    assert ch11._p_phrase(0.05, 1000) == "p = 0.050"
+def _t1_row(variant, baseline, lift, shift, verdict=NOT_RESOLVED, p=0.3, share=0.1):
+    """A Table 1 record: ``lift`` with a CI around it, ``shift`` its move in input order."""
+    return dict(variant=variant, baseline=baseline, lift_pct=lift, ci_low=lift - 2.0,
+                ci_high=lift + 2.0, p_value=p, p_holm=min(1.0, 3 * p), verdict=verdict,
+                share_of_oracle=share, data_source="Simulated shopping sessions",
+                lift_pct_input_order=lift + shift)
+
+
+def _ch11(*, oracle: bool = True) -> dict:
+    """Chapter 11's results on a hand-made Table 1: three feature rows over MLR or P1, P2 and
+    (``oracle``) the oracle row, whose lift moves most in input order; without it, a real log:
+    no oracle row, no share of it, no oracle power."""
+    rows = [
+        _t1_row("P1", "MLR", 2.0, 0.1),
+        _t1_row("P1 + NCD_Ref_txt", "P1", 0.5, -0.4, share=0.2),
+        _t1_row("P1 + CosSim_Ref_emb", "P1", 1.0, 0.2),
+        _t1_row("P2", "P1", 1.2, 0.05),
+    ]
+    paper = [("P1 + NCD_Ref_txt", 0.93), ("P1 + CosSim_Ref_emb", 1.08)]
+    power = [dict(target=t, lift_pct=lift, power=0.3, n_needed=4000, n_queries=500)
+             for t, lift in paper]
+    if oracle:
+        rows.append(_t1_row(_ORACLE_ROW, "MLR", 20.0, 3.0, verdict=RESOLVED_ABOVE, p=0.002))
+        power.append(dict(target=_ORACLE_ROW, lift_pct=20.0, power=0.99, n_needed=30,
+                          n_queries=500))
+    else:
+        for r in rows:
+            r["share_of_oracle"] = None
+    claims = [dict(claim="intent-aware text and embedding similar over P1", source="paper",
+                   test="equivalence", diff_pct=0.5, p_holm=0.4, verdict=NOT_RESOLVED)]
+    ties = [dict(frac_relevant_tied=0.2, best_iteration=40.0, input_order_inflation_pct=0.3)]
+    design = {"smallest": dict(target="P1 + NCD_Ref_txt", n_sessions=32000),
+              "largest": dict(target="P1 + CosSim_Ref_emb", n_sessions=24000)}
+    return {
+        "params": {"n_boot": 1000}, "embedder": "MiniLM", "table1": rows,
+        "oracle_variant": _ORACLE_ROW if oracle else None, "power": power,
+        "power_design": design, "power_design_record": None, "power_design_measured": [],
+        "paired_claims": claims, "ties": ties,
+        "ranker_tuning": {"chosen": {"num_boost_round_cap": 400}},
+    }
+
+
+def _ch11_words(results: dict) -> dict:
+    return words_function("11_ablation")(results)
+
+
+@pytest.mark.parametrize(
+    ("p", "text"),
+    [(2 / 1001, "p ≤ 0.002 (1,000 bootstrap resamples)"), (0.05, "p = 0.050")],
+)
+def test_ch11_a_row_p_value_at_the_two_sided_floor_reads_as_a_bound(p, text):
+    results = _ch11()
+    results["table1"][0]["p_value"] = p  # P1 over MLR
+    assert _ch11_words(results)["p_phrase_p1"] == text
+
+
+def test_ch11_the_input_order_move_is_the_largest_feature_rows_not_the_oracles():
+    """The oracle's lift moves by 3 points, a feature row's by at most 0.4: the sentence names
+    that feature row, and its size is read against the median feature row's lift (1.1)."""
+    w = _ch11_words(_ch11())
+    assert w["shift_row"] == "P1 + NCD_Ref_txt"
+    assert w["shift_size_word"] == "small"  # 0.4 < 0.5 * 1.1
+
+
+def test_ch11_what_the_intent_rows_add_follows_p2_s_own_verdict():
+    results = _ch11()
+    results["table1"][3]["verdict"] = RESOLVED_ABOVE  # P2 over P1, the intent rows not resolved
+    w = _ch11_words(results)
+    assert w["verdict_p2"] == RESOLVED_ABOVE
+    assert w["intent_verdict"] == (
+        f"P1 + NCD_Ref_txt over P1: {NOT_RESOLVED} and P1 + CosSim_Ref_emb over P1: {NOT_RESOLVED}"
+    )
+
+
+def test_ch11_a_real_log_without_an_oracle_reads_its_own_clauses():
+    w = _ch11_words(_ch11(oracle=False))
+    assert w["oracle_sentence"] == "cannot be computed: this log has no latent intent"
+    assert w["best_share"] == "not computed"
+    assert w["power_oracle"] == "not computed (no oracle row)"
+    assert w["sized_sentence"].endswith("(and there is no oracle row)")
+    with_oracle = _ch11_words(_ch11())
+    assert with_oracle["best_share_row"] == "P1 + NCD_Ref_txt"
+    assert with_oracle["best_share"] == "0.20"
+    assert with_oracle["sized_sentence"].startswith("This run is sized for the oracle")
 
 
 def test_table1_views_reads_the_two_sided_floor_when_told():

@@ -13,7 +13,6 @@ import ast
 
 import pytest
 
-from rankbook.report.page_words import PAGE_WORDS
 from rankbook.report.prose import count_phrase, direction_word
 from tests.notebook_cells import MYST_HEADER, NOTEBOOKS, chapter_stems, code_cells, glue_calls
 from tests.words_cells import (
@@ -21,7 +20,6 @@ from tests.words_cells import (
     read_paths,
     words_cell_rules,
     words_cells,
-    words_chapters,
     words_function,
 )
 
@@ -62,11 +60,6 @@ def test_words_cells_are_hidden_and_only_they_glue_words(stem):
 
 def code_cells_of(stem):
     return code_cells(NOTEBOOKS / f"{stem}.md")
-
-
-def test_a_chapter_has_words_cells_or_a_words_module_never_both():
-    both = sorted(set(words_chapters()) & set(PAGE_WORDS))
-    assert not both, f"words both in cells and in a words module: {both}"
 
 
 @pytest.mark.parametrize(

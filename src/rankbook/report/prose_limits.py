@@ -18,6 +18,9 @@ Names     ``name_word(name, missing=...)``: a name the page recorded (the tie ru
 First     ``first_phrase(items, where, value, words=(template, none))``: the template with the
           value of the first item for which ``where`` holds ("from t = 12 on"), else ``none``
           ("at no block size of this sweep"); items after that first one are not read.
+Templates ``template_phrase("{variant}: {verdict}", rows)``: each row's computed values in a
+          fixed clause, the rows joined ("P1: resolved above zero; P2: ..."); a row that is None
+          (not computed) is left out, and ``empty=`` is the whole clause for none.
 
 Public API: the functions in ``__all__``.
 """
@@ -25,6 +28,7 @@ Public API: the functions in ``__all__``.
 from __future__ import annotations
 
 import math
+import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -39,6 +43,7 @@ __all__ = [
     "name_word",
     "order_word",
     "ratio_list_phrase",
+    "template_phrase",
     "within_word",
 ]
 
@@ -153,3 +158,44 @@ def first_phrase(
             _finite(found, "value")
             return words[0].format(found)
     return words[1]
+
+
+def template_phrase(
+    template: str,
+    rows: Iterable[Mapping[str, Any] | None],
+    *,
+    sep: str = "; ",
+    empty: str | None = None,
+) -> str:
+    """``template`` with each row's values in its named format fields, the rows joined by
+    ``sep``: ``template_phrase("{variant}: {verdict}", rows)`` reads "P1: resolved above zero;
+    P2: not resolved at this power", and ``"{lift_pct:+.2f}%"`` formats a number as a format
+    field does. The clause is fixed (a choice between clauses is made by the word function that
+    picks the template); only the fields the template names are read from each row. A row that
+    is None (a record not computed, such as a benchmark record not there yet) is left out;
+    ``empty`` (a whole clause) when no row is left, an error when ``empty`` is not given. A
+    number that is NaN or an infinity is refused, naming its row and field."""
+    fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    if not fields:
+        raise ValueError(f"template must have a named format field, got {template!r}")
+    if any(not name.isidentifier() for name in fields):
+        raise ValueError(f"template fields must be plain names, got {fields} in {template!r}")
+    out = []
+    for i, row in enumerate(rows):
+        if row is None:
+            continue
+        values = {}
+        for name in fields:
+            try:
+                value = row[name]
+            except KeyError:
+                raise ValueError(f"rows[{i}] has no field {name!r} for {template!r}") from None
+            if isinstance(value, (float, np.floating)):
+                _finite(float(value), f"rows[{i}][{name!r}]")
+            values[name] = value
+        out.append(template.format(**values))
+    if not out:
+        if empty is None:
+            raise ValueError("template_phrase needs at least one row, or an empty= clause")
+        return empty
+    return sep.join(out)
