@@ -200,6 +200,11 @@ def test_plural_phrase_at_one_and_beside_it(n, noun):
     assert plural_phrase(n, "row", "rows") == f"{n} {noun}"
 
 
+@pytest.mark.parametrize("n, phrase", [(0, "no row"), (1, "1 row"), (2, "2 rows")])
+def test_plural_phrase_says_its_zero_clause_at_zero_only(n, phrase):
+    assert plural_phrase(n, "row", "rows", zero="no row") == phrase
+
+
 @pytest.mark.parametrize("limit", [0.0, 1e-12, 1.0])
 def test_within_word_at_and_beside_its_limit(limit):
     assert within_word(limit, limit) == within_word(-limit, limit) == "yes"

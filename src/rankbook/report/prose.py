@@ -301,9 +301,12 @@ def list_phrase(names: Sequence[str], *, conjunction: str = "and", empty: str | 
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
-def plural_phrase(n: int, singular: str, plural: str) -> str:
-    """A count with its noun in the right number: "1 false rejection", "0 false rejections"."""
+def plural_phrase(n: int, singular: str, plural: str, *, zero: str | None = None) -> str:
+    """A count with its noun in the right number: "1 false rejection", "0 false rejections".
+    With ``zero``: that whole phrase when the count is 0 ("no false rejection")."""
     count = _whole(n, "n", lo=0, what="a count (an integer >= 0)")
+    if zero is not None and count == 0:
+        return zero
     return f"{count:,} {singular if count == 1 else plural}"
 
 
