@@ -378,8 +378,9 @@ def test_compare_with_paper_and_sale_matrix():
     )
     out = compare_with_paper(table)
     assert len(PAPER_TABLE1_LIFT_PCT) == 8
-    assert out["paper_in_ci"].tolist() == [True, False, False]
-    assert out["same_sign"].tolist() == [True, False, False]
+    # P1 is not in the paper's Table 1: nothing to compare, None rather than False
+    assert out["paper_in_ci"].tolist() == [True, None, False]
+    assert out["same_sign"].tolist() == [True, None, False]
     assert np.isnan(out["paper_lift_pct"].iloc[1])
     frame = pd.DataFrame(
         {

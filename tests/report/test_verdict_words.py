@@ -160,7 +160,20 @@ def test_ch10_counts_distinct_points_by_their_family_verdicts():
     w = _ch10_words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))  # 2 distinct configurations
     assert w["sweep_above"] == "2 of 4 distinct (feature, grid point) pairs are"
     assert w["oracle_above"] == "both distinct oracle points are"
-    assert w["sweep_open"] == "2 of 4 are" and w["sweep_below"] == "none of the 4 are"
+    assert w["sweep_below"] == "none of the 4 are"
+    assert w["sweep_summary"] == (
+        "2 of 4 distinct (feature, grid point) pairs are resolved above zero, none of the 4 are "
+        "resolved below zero and 2 of 4 are not resolved at this power")
+
+
+def test_ch10_takeaway_names_no_empty_count_when_every_pair_is_resolved():
+    every = _ch10_words(_ch10([RESOLVED_ABOVE, RESOLVED_ABOVE]))
+    assert every["sweep_summary"] == (
+        "all 4 distinct (feature, grid point) pairs are resolved above zero")
+    mixed = _ch10_words(_ch10([RESOLVED_ABOVE, RESOLVED_BELOW]))
+    assert mixed["sweep_summary"] == (
+        "2 of 4 distinct (feature, grid point) pairs are resolved above zero and 2 of 4 are "
+        "resolved below zero")
 
 
 def test_ch10_a_count_of_one_takes_a_singular_verb():

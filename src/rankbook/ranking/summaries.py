@@ -22,7 +22,8 @@ def compare_with_paper(table: pd.DataFrame) -> pd.DataFrame:
     list).
 
     Adds ``paper_lift_pct``, ``paper_in_ci`` (the paper's lift lies inside our 95% CI) and
-    ``same_sign`` (our point estimate has the paper's sign, i.e. is positive).
+    ``same_sign`` (our point estimate has the paper's sign, i.e. is positive); both are None
+    (not False) for a row the paper does not list, since there is nothing to compare.
     """
     for col in ("variant", "lift_pct", "ci_low", "ci_high", "p_value"):
         if col not in table:
@@ -32,12 +33,14 @@ def compare_with_paper(table: pd.DataFrame) -> pd.DataFrame:
     out = table[["variant", "baseline", "lift_pct", "ci_low", "ci_high", "p_value"]].copy()
     out["paper_lift_pct"] = out["variant"].map(PAPER_TABLE1_LIFT_PCT)
     listed = out["paper_lift_pct"].notna()
-    out["paper_in_ci"] = (
-        listed
-        & (out["ci_low"] <= out["paper_lift_pct"])
-        & (out["paper_lift_pct"] <= out["ci_high"])
-    )
-    out["same_sign"] = listed & (np.sign(out["lift_pct"]) == np.sign(out["paper_lift_pct"]))
+    in_ci = (out["ci_low"] <= out["paper_lift_pct"]) & (out["paper_lift_pct"] <= out["ci_high"])
+    same_sign = np.sign(out["lift_pct"]) == np.sign(out["paper_lift_pct"])
+    out["paper_in_ci"] = pd.Series(
+        [bool(v) if k else None for v, k in zip(in_ci, listed, strict=True)],
+        index=out.index, dtype=object)
+    out["same_sign"] = pd.Series(
+        [bool(v) if k else None for v, k in zip(same_sign, listed, strict=True)],
+        index=out.index, dtype=object)
     return out
 
 
