@@ -31,6 +31,7 @@ __all__ = [
     "code_cells",
     "glue_calls",
     "hand_words",
+    "html_outputs",
     "visible_glue",
 ]
 
@@ -205,3 +206,11 @@ def visible_glue(cells: list[CodeCell]) -> list[Finding]:
         for call in glue_calls(_parse(cell)):
             found.append(Finding(cell.number, call.lineno, "glue call in a visible cell"))
     return sorted(set(found), key=lambda f: (f.cell, f.line))
+
+
+def html_outputs(notebook: dict) -> Iterator[str]:
+    """The ``text/html`` of every output of an executed notebook (a list of lines joined)."""
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html", "")
+            yield "".join(html) if isinstance(html, list) else html

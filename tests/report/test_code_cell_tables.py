@@ -19,7 +19,7 @@ import pytest
 
 from rankbook.report.tables import display_frame
 from tests.conftest import ROOT
-from tests.notebook_cells import code_cells
+from tests.notebook_cells import code_cells, html_outputs
 
 _TABLE = re.compile(r"<table\b.*?</table>", re.S)
 _ROW = re.compile(r"<tr\b.*?</tr>", re.S)
@@ -46,20 +46,17 @@ def raw_table_cells(notebook: dict) -> list[str]:
     """Table cells in pandas' raw print: a float with six or more decimals, or a column whose
     decimal numbers are printed at different precisions (its cells joined with " | ")."""
     found = []
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            html = output.get("data", {}).get("text/html", "")
-            html = "".join(html) if isinstance(html, list) else html
-            for table in _TABLE.findall(html):
-                columns: dict[int, list[str]] = {}
-                for row in _ROW.findall(table):
-                    for j, text in enumerate(_text(c) for c in _DATA.findall(row)):
-                        columns.setdefault(j, []).append(text)
-                for texts in columns.values():
-                    decimals = [m for m in map(_DECIMAL.fullmatch, texts) if m is not None]
-                    found += [m.group(0) for m in decimals if len(m.group(1)) >= _UNROUNDED]
-                    if len({len(m.group(1)) for m in decimals}) > 1:
-                        found.append(" | ".join(m.group(0) for m in decimals))
+    for html in html_outputs(notebook):
+        for table in _TABLE.findall(html):
+            columns: dict[int, list[str]] = {}
+            for row in _ROW.findall(table):
+                for j, text in enumerate(_text(c) for c in _DATA.findall(row)):
+                    columns.setdefault(j, []).append(text)
+            for texts in columns.values():
+                decimals = [m for m in map(_DECIMAL.fullmatch, texts) if m is not None]
+                found += [m.group(0) for m in decimals if len(m.group(1)) >= _UNROUNDED]
+                if len({len(m.group(1)) for m in decimals}) > 1:
+                    found.append(" | ".join(m.group(0) for m in decimals))
     return found
 
 

@@ -13,6 +13,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 from rankbook.report import figures_context as fc  # noqa: E402
+from tests.report.test_figure_legends import legend_on_data
 
 
 def _titled(fig) -> bool:
@@ -73,18 +74,6 @@ def test_helpers_name_missing_columns():
         fc.plot_hash_seeds([0.1], 0.1, 0.01, "t")
 
 
-def _legend_on_data(fig) -> list[str]:
-    """Titles of the axes whose legend box overlaps the plotting area (it may hide data)."""
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    return [
-        ax.get_title()
-        for ax in fig.axes
-        if ax.get_legend() is not None
-        and ax.get_legend().get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
-    ]
-
-
 def test_session_figures_keep_their_legends_off_the_data():
     queries = pd.DataFrame(
         {
@@ -94,12 +83,12 @@ def test_session_figures_keep_their_legends_off_the_data():
         }
     )
     serp = pd.DataFrame({"rank": [1, 2, 1, 2], "clicked": [1, 0, 1, 1], "purchased": [1, 0, 0, 0]})
-    assert _legend_on_data(fc.plot_intent_shifts(queries)) == []
-    assert _legend_on_data(fc.plot_click_rate_by_position(serp)) == []
+    assert legend_on_data(fc.plot_intent_shifts(queries)) == []
+    assert legend_on_data(fc.plot_click_rate_by_position(serp)) == []
 
 
 def test_the_legend_check_can_fail():
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1], label="line")
     ax.legend(loc="upper left")
-    assert _legend_on_data(fig) == [""]
+    assert legend_on_data(fig) == [""]

@@ -29,6 +29,7 @@ from rankbook.report.tables import (
     p_column,
 )
 from tests.conftest import ROOT
+from tests.notebook_cells import html_outputs
 
 _CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.S)
 
@@ -36,13 +37,10 @@ _CELL = re.compile(r"<t[dh][^>]*>(.*?)</t[dh]>", re.S)
 def cut_cells(notebook: dict) -> list[str]:
     """The HTML table cells of an executed notebook's outputs that end in "..." or "…"."""
     found = []
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            html = output.get("data", {}).get("text/html", "")
-            html = "".join(html) if isinstance(html, list) else html
-            for text in _CELL.findall(html):
-                if re.sub(r"<[^>]+>", "", text).strip().endswith(("...", "…")):
-                    found.append(text.strip())
+    for html in html_outputs(notebook):
+        for text in _CELL.findall(html):
+            if re.sub(r"<[^>]+>", "", text).strip().endswith(("...", "…")):
+                found.append(text.strip())
     return found
 
 
