@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["run_cli"]
+from tests.conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
+__all__ = ["run_cli"]
 
 
 def run_cli(

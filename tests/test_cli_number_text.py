@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,6 @@ from rankaudit.cli.common import number_text
 from rankaudit.measures.list_evaluate import ROUNDING_TOLERANCE
 from tests.cli_process import run_cli
 
-ROOT = Path(__file__).resolve().parents[1]
 #: Python's exponent format: "9.999e-05", "1e-12", "2.2E+16".
 E_NOTATION = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[eE][+-]?\d+\b")
 
