@@ -466,6 +466,7 @@ def _ch17_results() -> dict:
     return {
         **_ch17(),
         "params": {"alpha": 0.05},
+        "ndcg_change_tol": 1e-4,
         "models": [{"name": "a"}, {"name": "b"}],
         "protocol_swaps": [dict(run_a="a", run_b="b", status=SAME_ORDER)],
         "above_floor": [dict(model="a", diff=0.1, p_holm=0.01)],
