@@ -9,15 +9,56 @@ a page that needs the network cannot pass by fetching it.
 from __future__ import annotations
 
 import html
+import itertools
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
-__all__ = ["chromium", "probe", "probe_viewport"]
+__all__ = [
+    "PROBE_MARK",
+    "chromium",
+    "in_parallel",
+    "is_probe_file",
+    "probe",
+    "probe_copy",
+    "probe_viewport",
+    "run_chromium",
+]
+
+#: Headless Chromium processes run at once by :func:`in_parallel`: a page's load mostly waits
+#: (MathJax, timers), so a few browsers overlap their waits on a 2-core machine.
+BROWSERS = 4
+
+
+def in_parallel(function, items):
+    """``[function(item) for item in items]``, up to :data:`BROWSERS` at a time, in order; the
+    first exception is raised."""
+    items = list(items)
+    with ThreadPoolExecutor(max_workers=BROWSERS) as pool:
+        return list(pool.map(function, items))
+
+#: Every file the probes write beside a page has this in its name; page scans skip such files
+#: (pytest workers probe the same site at the same time).
+PROBE_MARK = "__probe"
+_COPIES = itertools.count()
+
+
+def probe_copy(page: Path, what: str = "copy") -> Path:
+    """A file name beside ``page`` that no other probe uses (this process, this thread's
+    call), marked with :data:`PROBE_MARK`."""
+    return page.with_name(f"{page.stem}.{PROBE_MARK}_{what}_{os.getpid()}_{next(_COPIES)}.html")
+
+
+def is_probe_file(path: Path) -> bool:
+    """True for a file a probe wrote (and will delete), which a scan of the site must skip."""
+    return PROBE_MARK in path.name
 
 _REPORT = """
 <script>
@@ -47,31 +88,44 @@ def chromium() -> str:
     )
 
 
-def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
-    """The value ``script`` reports from inside ``page`` in a ``width`` x ``height`` window
-    (headless Chromium's window includes its chrome: the viewport is smaller; see
-    :func:`probe_viewport`)."""
-    text = page.read_text(encoding="utf-8")
-    injected = _REPORT % script
-    copy = page.with_name(page.stem + ".__probe__.html")
-    copy.write_text(text.replace("</body>", injected + "</body>", 1), encoding="utf-8")
-    try:
-        proc = subprocess.run(
+def run_chromium(arguments: list[str], *, timeout: float) -> subprocess.CompletedProcess:
+    """Headless Chromium with ``arguments``, in a profile folder of its own (so that several
+    can run at once), local files readable from local pages, 20 s of virtual time."""
+    with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile:
+        return subprocess.run(
             [
                 chromium(),
                 "--headless",
                 "--no-sandbox",
                 "--disable-gpu",
                 "--allow-file-access-from-files",
-                "--host-resolver-rules=MAP * ~NOTFOUND",
-                f"--window-size={width},{height}",
-                "--hide-scrollbars",
+                f"--user-data-dir={profile}",
                 "--virtual-time-budget=20000",
-                "--dump-dom",
-                copy.as_uri(),
+                *arguments,
             ],
             capture_output=True,
             text=True,
+            timeout=timeout,
+        )
+
+
+def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
+    """The value ``script`` reports from inside ``page`` in a ``width`` x ``height`` window
+    (headless Chromium's window includes its chrome: the viewport is smaller; see
+    :func:`probe_viewport`)."""
+    text = page.read_text(encoding="utf-8")
+    injected = _REPORT % script
+    copy = probe_copy(page)
+    copy.write_text(text.replace("</body>", injected + "</body>", 1), encoding="utf-8")
+    try:
+        proc = run_chromium(
+            [
+                "--host-resolver-rules=MAP * ~NOTFOUND",
+                f"--window-size={width},{height}",
+                "--hide-scrollbars",
+                "--dump-dom",
+                copy.as_uri(),
+            ],
             timeout=180,
         )
     finally:
@@ -93,7 +147,7 @@ def probe_viewport(page: Path, script: str, *, width: int, height: int):
     measured once on a blank page. The script's reported value must be a mapping; the viewport
     it ran in is checked."""
     if width not in _CHROME:
-        blank = page.with_name("__viewport__.html")
+        blank = probe_copy(page, "viewport")
         blank.write_text("<html><body></body></html>", encoding="utf-8")
         try:
             seen = probe(blank, "report([innerWidth, innerHeight]);", width=width, height=height)

@@ -18,6 +18,7 @@ from rankbook.report.pipeline import (
     run_chapter,
 )
 from tests.perturbed_results import perturb_file, seed_from_env
+from tests.shared_work import SharedWorkFailed, claim, finish, shared_folder, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,9 +49,32 @@ class SmokeBook:
     failures: dict[str, str] = field(default_factory=dict)
 
 
+#: Chapters that must run in one process, in this order: chapter 12 reads chapter 11's results.
+ORDERED_UNITS = (("11_ablation", "12_sequence_models"),)
+#: Units started first, the longest at smoke parameters first, so that two workers finish the
+#: chapters at about the same time (only the speed depends on this list, never a result).
+LONGEST_FIRST = (
+    "11_ablation",
+    "05_movielens_audit",
+    "10_intent_aware_features",
+    "17_real_recommenders",
+)
+
+
+def _chapter_units(names: list[str]) -> list[tuple[str, ...]]:
+    """The chapters as units of shared work: the ordered groups, then one unit per chapter,
+    the known longest first."""
+    grouped = {name for unit in ORDERED_UNITS for name in unit}
+    units = [unit for unit in ORDERED_UNITS if all(n in names for n in unit)]
+    units += [(name,) for name in names if name not in grouped]
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    return sorted(units, key=lambda unit: rank.get(unit[0], len(rank)))
+
+
 @pytest.fixture(scope="session")
 def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
-    """Every chapter executed once, at its smoke parameters, into a temporary build tree.
+    """Every chapter executed once per test run, at its smoke parameters, into a temporary build
+    tree that every pytest worker reads (the workers split the chapters: ``tests/shared_work.py``).
 
     With ``RANKBOOK_PERTURB_RESULTS=<seed>`` set, every float of each chapter's own numbers in
     its results file is then moved by a random ±5% (``tests/perturbed_results.py``; the
@@ -60,28 +84,61 @@ def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
     chapter 11's), and it must execute on what that chapter computed.
     """
     seed = seed_from_env()
-    tmp = tmp_path_factory.mktemp("smoke_book")
+    tmp = shared_folder(tmp_path_factory, "smoke_book")
+    marks = shared_folder(tmp_path_factory, "smoke_book_claims")
     book = tmp / "book"
-    shutil.copytree(
-        ROOT / "book", book, ignore=shutil.ignore_patterns("_build", "chapters"), symlinks=False
-    )
     paths = Paths(ROOT, ROOT / "notebooks", book, book / "chapters", tmp / "results")
-    result = SmokeBook(paths)
-    for name in chapter_names(paths.notebooks):
-        try:
-            run_chapter(name, paths=paths, smoke=True, log=lambda *_: None)
-        except ChapterFailed as err:
-            result.failures[name] = str(err)
+    if claim(marks, "book"):
+        shutil.copytree(
+            ROOT / "book", book, ignore=shutil.ignore_patterns("_build", "chapters"), symlinks=False
+        )
+        finish(marks, "book")
+    wait_for(marks, ["book"])
+    names = chapter_names(paths.notebooks)
+    for unit in _chapter_units(names):
+        if not claim(marks, unit[0]):
+            continue
+        failed = False
+        for name in unit:
+            error = None
+            if failed:
+                error = f"not run: {unit[0]} failed before it"
+            else:
+                try:
+                    run_chapter(name, paths=paths, smoke=True, log=lambda *_: None)
+                except ChapterFailed as err:
+                    error, failed = str(err), True
+            finish(marks, name, error)
+    result = SmokeBook(paths, wait_for(marks, names))
     if seed is not None:
-        for name in chapter_names(paths.notebooks):
-            if name not in result.failures:
-                perturb_file(paths.results / f"{name}.json", seed)
+        if claim(marks, "perturb"):
+            for name in names:
+                if name not in result.failures:
+                    perturb_file(paths.results / f"{name}.json", seed)
+            finish(marks, "perturb")
+        wait_for(marks, ["perturb"])
     return result
 
 
 @pytest.fixture(scope="session")
-def site(smoke_book: SmokeBook) -> Path:
-    """The site built strictly, once, from the smoke-executed chapters (its ``_build/html``)."""
+def site(smoke_book: SmokeBook, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site built strictly, once per test run, from the smoke-executed chapters (its
+    ``_build/html``); one worker builds it, the others wait for it."""
     assert not smoke_book.failures, f"chapters failed: {sorted(smoke_book.failures)}"
     paths = smoke_book.paths
-    return build_book(paths.book, paths.executed, results=paths.results, log=lambda *_: None)
+    marks = shared_folder(tmp_path_factory, "smoke_book_claims")
+    html = paths.book / "_build" / "html"
+    if claim(marks, "site"):
+        try:
+            built = build_book(
+                paths.book, paths.executed, results=paths.results, log=lambda *_: None
+            )
+        except BaseException as err:
+            finish(marks, "site", f"{type(err).__name__}: {err}")
+            raise
+        assert built == html, f"the site was built into {built}, not {html}"
+        finish(marks, "site")
+    failures = wait_for(marks, ["site"])
+    if failures:
+        raise SharedWorkFailed(f"the site build failed in another worker: {failures['site']}")
+    return html

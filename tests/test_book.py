@@ -4,28 +4,17 @@ Chromium."""
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
-from tests.chromium_probe import chromium
+from tests.chromium_probe import in_parallel, is_probe_file, run_chromium
 from tests.raw_tex import raw_tex_leftovers
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_data]
 
 
 def _rendered_dom(page) -> str:
-    cmd = [
-        chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--allow-file-access-from-files",
-        "--virtual-time-budget=20000",
-        "--dump-dom",
-        page.as_uri(),
-    ]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    proc = run_chromium(["--dump-dom", page.as_uri()], timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
 
@@ -59,7 +48,12 @@ def _every_built_page(site):
     """The instructor site (its decks included) and the student edition beside it."""
     student = site.parent / "student" / "_build" / "html"
     roots = [site, *([student] if student.is_dir() else [])]
-    return [p for root in roots for p in sorted(root.rglob("*.html")) if "_static" not in p.parts]
+    return [
+        p
+        for root in roots
+        for p in sorted(root.rglob("*.html"))
+        if "_static" not in p.parts and not is_probe_file(p)
+    ]
 
 
 def test_no_raw_tex_left_on_any_page(site):
@@ -67,10 +61,14 @@ def test_no_raw_tex_left_on_any_page(site):
     typeset (Chromium's DOM after MathJax), and no TeX may be left as plain text."""
     pages = _every_built_page(site)
     assert any(p.name == "course_guide.html" for p in pages)
-    for page in pages:
+
+    def leftovers_of(page):
         html = page.read_text(encoding="utf-8")
         body = re.sub(r"<script.*?</script>", "", html, flags=re.S)
         leftovers = raw_tex_leftovers(html)
         if leftovers or 'class="math' in body:  # math for MathJax (pages, decks): typeset it
             leftovers = raw_tex_leftovers(_rendered_dom(page))
+        return leftovers
+
+    for page, leftovers in zip(pages, in_parallel(leftovers_of, pages), strict=True):
         assert not leftovers, f"{page}: untypeset TeX {leftovers[:3]}"

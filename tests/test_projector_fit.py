@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chromium_probe import probe
+from tests.chromium_probe import in_parallel, is_probe_file, probe, probe_copy
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_data]
 
@@ -78,7 +78,7 @@ def _pages(site):
         rel = page.relative_to(site)
         if rel.parts[0] in {"_static", "_sources", "_images", "_downloads", "slides"}:
             continue
-        if page.name in skip or "__probe__" in page.name:
+        if page.name in skip or is_probe_file(page):
             continue
         yield page
 
@@ -94,9 +94,9 @@ def test_every_page_fits_a_1280_projector(site):
     seen_table1 = 0
     pages = list(_pages(site))
     assert len(pages) > 20
-    for page in pages:
+    probed = in_parallel(lambda page: probe(page, _FIT_PROBE, width=1280, height=800), pages)
+    for page, seen in zip(pages, probed, strict=True):
         rel = page.relative_to(site).as_posix()
-        seen = probe(page, _FIT_PROBE, width=1280, height=800)
         seen_table1 += sum(name.startswith(NO_SCROLL_TABLES) for name in seen["tables"])
         for kind, n in seen["counted"].items():
             measured[kind] += n
@@ -110,7 +110,7 @@ def test_every_page_fits_a_1280_projector(site):
 
 
 def _with(page, html, name):
-    fixture = page.with_name(name)
+    fixture = probe_copy(page, name)
     fixture.write_text(
         page.read_text(encoding="utf-8").replace("</article>", html + "</article>", 1),
         encoding="utf-8",
@@ -127,7 +127,7 @@ def test_the_fit_probe_sees_an_overflowing_equation_and_table(site):
         '<div class="cell_output docutils container"><div class="output text_html">'
         f'<table class="dataframe"><tr>{cells}</tr></table></div></div>'
     )
-    fixture = _with(page, eq + table + output, "__wide_probe_fixture.html")
+    fixture = _with(page, eq + table + output, "wide")
     try:
         seen = probe(fixture, _FIT_PROBE, width=1280, height=800)
     finally:

@@ -5,7 +5,8 @@ Each sheet exercise names what to run (a
 or a Python block; :func:`rankbook.course.sheets.parse_sheet` reads them)
 and, on its ``**Read:**`` line, the results keys (or printed fields) to read; a
 key may be followed by the fields to read inside it, in parentheses: ``table1`` (``lift_pct``).
-The slow test runs every exercise in page order, the chapters at their smoke sizes with the
+The slow test runs every exercise (one test per exercise, or per chain of exercises when one
+reads another's output: :func:`exercise_chains`), the chapters at their smoke sizes with the
 exercise's own parameters on top and ``~/rerun`` moved to a temporary folder, and finds every
 key it names in the results JSON of the exercise's last run and each field inside its value (a
 record of a table, an entry of a mapping), or in the printed output of its Python block. The
@@ -54,15 +55,45 @@ def test_parse_sheet_reads_an_exercise():
     assert _field_names([{"lift": 1, "ci": 2}]) == {"lift", "ci"}
 
 
+def exercise_chains(items: list) -> list[list]:
+    """The sheet's exercises in runs that must share one home folder, in page order: an
+    exercise whose Python reads another's output (``~/rerun/s2-4/...``) joins that exercise's
+    run; every other exercise is a run of its own (so pytest workers can share them out)."""
+    chains: list[list] = []
+    for item in items:
+        wanted = set(re.findall(r"rerun/(s\d+-\d+)", "\n".join(item.python)))
+        home = next((c for c in chains if wanted & {i.label for i in c}), None)
+        if home is None:
+            chains.append([item])
+        else:
+            home.append(item)
+    return chains
+
+
+EXERCISES = [
+    pytest.param(sheet, chain, id=f"{sheet.stem}:{'+'.join(item.label for item in chain)}")
+    for sheet in SHEETS
+    for chain in exercise_chains(parse_sheet(sheet.read_text(encoding="utf-8")))
+]
+
+
+def test_exercise_chains_keep_a_reader_with_what_it_reads():
+    """s2-5 reads s2-4's results: the two run in one test, in page order; the rest alone."""
+    items = parse_sheet((ROOT / "book" / "sheet_session2.md").read_text(encoding="utf-8"))
+    chains = [[item.label for item in chain] for chain in exercise_chains(items)]
+    assert ["s2-4", "s2-5"] in chains
+    assert sum(len(chain) for chain in chains) == len(items) >= 5
+
+
 @pytest.mark.slow
 @pytest.mark.real_data
-@pytest.mark.parametrize("sheet", SHEETS, ids=lambda p: p.stem)
-def test_every_sheet_exercise_runs_and_finds_its_keys(sheet, tmp_path):
+@pytest.mark.parametrize(("sheet", "chain"), EXERCISES)
+def test_every_sheet_exercise_runs_and_finds_its_keys(sheet, chain, tmp_path):
     from rankbook.report.pipeline import Paths, parse_cli_value, run_chapter_into
 
     home = tmp_path / "home"
     base = Paths(ROOT, ROOT / "notebooks", tmp_path / "book", tmp_path / "ex", tmp_path / "res")
-    for item in parse_sheet(sheet.read_text(encoding="utf-8")):
+    for item in chain:
         found: set[str] = set()
         record: dict = {}
         for nb, params, out in item.runs:
