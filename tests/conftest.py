@@ -55,9 +55,13 @@ ORDERED_UNITS = (("11_ablation", "12_sequence_models"),)
 #: chapters at about the same time (only the speed depends on this list, never a result).
 LONGEST_FIRST = (
     "11_ablation",
-    "05_movielens_audit",
+    "04_evaluator_audit",
+    "14_evaluating_at_scale",
     "10_intent_aware_features",
-    "17_real_recommenders",
+    "06_amazon_audit",
+    "09_heuristic_features",
+    "18_leaderboard_ties",
+    "15_audit_your_run",
 )
 
 
