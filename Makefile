@@ -6,6 +6,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PIPELINE := $(PY) -m rankbook.report.pipeline
 STAMP := $(VENV)/.rankaudit-installed
+# pytest worker processes for `make test` (pytest-xdist); the chapters and the site are shared
+# between them (tests/shared_work.py). TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 2
 
 .PHONY: help setup data chromium chapters book chapter site test lint bench lock clean student
 
@@ -75,7 +78,7 @@ endif
 
 # --- checks ------------------------------------------------------------------------------
 test: data chromium
-	$(PY) -m pytest --durations=40
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=40
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks .ci
