@@ -23,14 +23,18 @@ SIMULATOR_SENTENCES: dict[str, str] = {
     "rankbook.data.amazon_sim": (
         "Two of Guo et al.'s Amazon figures (weighted overlap: input-order NDCG@10 and hash "
         "HR@10, Table 2) set this simulator's tie regime: they are its inputs, not findings, and "
-        "a run's values scatter around them; every other value on this page (hash NDCG@10, the "
-        "expectation, the residualized score, Table 3) is the simulator's and cannot reproduce "
-        "the paper's."
+        "a run's values land near them only as closely as two fitted parameters allow (its "
+        "intervals need not cover them); every other value on this page (hash NDCG@10 and the "
+        "rest) is the simulator's and cannot reproduce the paper's."
     ),
     "rankbook.data.sessions": (
         "This simulator reproduces none of Sheng et al.'s numbers: it tests on simulated "
         "sessions whether each comparison goes the paper's way; the paper's MRR-sale lifts "
         "(Tables 1 and 2) come from eBay's logs and cannot be reproduced here."
+    ),
+    "rankaudit.distributed.synthetic": (
+        "This synthetic table reproduces none of the papers' numbers: it measures speed, memory "
+        "and the agreement of one process with a cluster, which neither paper reports."
     ),
     "rankbook.data.synthetic_rows": (
         "Simulated rows reproduce Guo et al.'s closed forms for a row whose relevant item ties "
