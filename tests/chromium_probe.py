@@ -44,6 +44,7 @@ def in_parallel(function, items):
     with ThreadPoolExecutor(max_workers=BROWSERS) as pool:
         return list(pool.map(function, items))
 
+
 #: Every file the probes write beside a page has this in its name; page scans skip such files
 #: (pytest workers probe the same site at the same time).
 PROBE_MARK = "__probe"
@@ -59,6 +60,7 @@ def probe_copy(page: Path, what: str = "copy") -> Path:
 def is_probe_file(path: Path) -> bool:
     """True for a file a probe wrote (and will delete), which a scan of the site must skip."""
     return PROBE_MARK in path.name
+
 
 _REPORT = """
 <script>
@@ -155,9 +157,7 @@ def probe_viewport(page: Path, script: str, *, width: int, height: int):
             blank.unlink()
         _CHROME[width] = height - seen[1]
     wrapped = script.replace("report(", "report_viewport(")
-    prelude = (
-        "function report_viewport(v) { v.viewport = [innerWidth, innerHeight]; report(v); }\n"
-    )
+    prelude = "function report_viewport(v) { v.viewport = [innerWidth, innerHeight]; report(v); }\n"
     value = probe(page, prelude + wrapped, width=width, height=height + _CHROME[width])
     assert value["viewport"] == [width, height], f"viewport {value['viewport']}"
     return value

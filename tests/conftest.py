@@ -18,7 +18,7 @@ from rankbook.report.pipeline import (
     run_chapter,
 )
 from tests.perturbed_results import perturb_file, seed_from_env
-from tests.shared_work import SharedWorkFailed, claim, finish, shared_folder, wait_for
+from tests.shared_work import claim, finish, once, shared_folder, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -92,12 +92,13 @@ def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
     marks = shared_folder(tmp_path_factory, "smoke_book_claims")
     book = tmp / "book"
     paths = Paths(ROOT, ROOT / "notebooks", book, book / "chapters", tmp / "results")
-    if claim(marks, "book"):
-        shutil.copytree(
+    once(
+        marks,
+        "book",
+        lambda: shutil.copytree(
             ROOT / "book", book, ignore=shutil.ignore_patterns("_build", "chapters"), symlinks=False
-        )
-        finish(marks, "book")
-    wait_for(marks, ["book"])
+        ),
+    )
     names = chapter_names(paths.notebooks)
     for unit in _chapter_units(names):
         if not claim(marks, unit[0]):
@@ -112,15 +113,18 @@ def smoke_book(tmp_path_factory: pytest.TempPathFactory) -> SmokeBook:
                     run_chapter(name, paths=paths, smoke=True, log=lambda *_: None)
                 except ChapterFailed as err:
                     error, failed = str(err), True
+                except BaseException as err:  # mark it, so that no other worker waits on it
+                    finish(marks, name, f"{type(err).__name__}: {err}")
+                    raise
             finish(marks, name, error)
     result = SmokeBook(paths, wait_for(marks, names))
     if seed is not None:
-        if claim(marks, "perturb"):
-            for name in names:
-                if name not in result.failures:
-                    perturb_file(paths.results / f"{name}.json", seed)
-            finish(marks, "perturb")
-        wait_for(marks, ["perturb"])
+        moved = [name for name in names if name not in result.failures]
+        once(
+            marks,
+            "perturb",
+            lambda: [perturb_file(paths.results / f"{n}.json", seed) for n in moved],
+        )
     return result
 
 
@@ -132,17 +136,10 @@ def site(smoke_book: SmokeBook, tmp_path_factory: pytest.TempPathFactory) -> Pat
     paths = smoke_book.paths
     marks = shared_folder(tmp_path_factory, "smoke_book_claims")
     html = paths.book / "_build" / "html"
-    if claim(marks, "site"):
-        try:
-            built = build_book(
-                paths.book, paths.executed, results=paths.results, log=lambda *_: None
-            )
-        except BaseException as err:
-            finish(marks, "site", f"{type(err).__name__}: {err}")
-            raise
+
+    def build() -> None:
+        built = build_book(paths.book, paths.executed, results=paths.results, log=lambda *_: None)
         assert built == html, f"the site was built into {built}, not {html}"
-        finish(marks, "site")
-    failures = wait_for(marks, ["site"])
-    if failures:
-        raise SharedWorkFailed(f"the site build failed in another worker: {failures['site']}")
+
+    once(marks, "site", build)
     return html

@@ -16,19 +16,19 @@ Here the workers share one folder per run (the parent of each worker's ``basetem
 Without xdist the one process claims everything, in order, as before.
 
 Public API: :func:`shared_folder`, :func:`claim`, :func:`finish`, :func:`wait_for`,
-:class:`SharedWorkFailed`.
+:func:`once`, :class:`SharedWorkFailed`.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 
-__all__ = ["SharedWorkFailed", "claim", "finish", "shared_folder", "wait_for"]
+__all__ = ["SharedWorkFailed", "claim", "finish", "once", "shared_folder", "wait_for"]
 
 
 class SharedWorkFailed(RuntimeError):
@@ -108,3 +108,19 @@ def wait_for(folder: Path, units: Iterable[str], *, timeout: float = 3600.0) -> 
 
 def _finished(folder: Path, unit: str) -> bool:
     return (folder / f"{unit}.done").exists() or (folder / f"{unit}.failed").exists()
+
+
+def once(folder: Path, unit: str, work: Callable[[], object]) -> None:
+    """Run ``work`` in the one process that claims ``unit``; every process returns once it is
+    done. The claimer marks the unit failed when ``work`` raises (and re-raises), so that no
+    other process waits on it; the others raise :class:`SharedWorkFailed` with its message."""
+    if claim(folder, unit):
+        try:
+            work()
+        except BaseException as err:
+            finish(folder, unit, f"{type(err).__name__}: {err}")
+            raise
+        finish(folder, unit)
+    failures = wait_for(folder, [unit])
+    if failures:
+        raise SharedWorkFailed(f"{unit} failed in another worker: {failures[unit]}")
