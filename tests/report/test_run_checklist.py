@@ -3,27 +3,44 @@ rating and its words from one decision."""
 
 import json
 
-from rankaudit.checklists.from_run import _order_verdict
+from rankaudit.checklists.presort import present_effect
 from rankaudit.cli import main
 
 
 def test_equal_values_do_not_change_the_result():
-    status, text = _order_verdict({"input_order": 0.4322, "trec_eval": 0.4322}, 1e-3)
+    status, text = present_effect("AP", 0.4322, 0.4322, 1e-3)
     assert status == "ok" and "does not change" in text
 
 
 def test_a_difference_below_the_tolerance_is_a_change_and_says_the_tolerance():
-    status, text = _order_verdict({"input_order": 0.4322, "trec_eval": 0.4315}, 1e-3)
+    status, text = present_effect("AP", 0.4322, 0.4315, 1e-3)
     assert "changes the result by 0.0007" in text
     assert "within this checklist's warning tolerance of 0.001" in text
     assert "does not change" not in text
     assert status == "ok"
 
 
-def test_a_difference_beyond_the_tolerance_says_beyond_and_asks_for_attention():
-    status, text = _order_verdict({"input_order": 0.45, "trec_eval": 0.43}, 1e-3)
+def test_a_difference_at_the_tolerance_is_within_and_just_above_is_beyond():
+    assert present_effect("AP", 0.25, 0.125, 0.125)[0] == "ok"
+    status, text = present_effect("AP", 0.25, 0.125, 0.124)
     assert "beyond this checklist's warning tolerance" in text
     assert status == "warn"
+
+
+def test_the_run_and_rows_checklists_measure_the_present_effect_against_the_expectation(
+    tmp_path, capsys
+):
+    """One reference wherever the item is filled: the expectation under random tie orders,
+    not trec_eval's docno order (which is one more arbitrary order)."""
+    run = tmp_path / "t.run"
+    run.write_text("q1 Q0 d1 1 1.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d3 1 1.0 r\n")
+    qrels = tmp_path / "t.qrels"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    assert main(["checklist", str(qrels), str(run), "-m", "AP", "--format", "json"]) == 0
+    facts = json.loads(capsys.readouterr().out)["checklist"]["presort_order"]["facts"]
+    # file order: AP 1 and 1; expectation: q1 0.75 (relevant first or second), q2 1
+    assert facts["input_order"] == 1.0 and facts["expected"] == 0.875
+    assert facts["difference"] == 0.125 and "trec_eval" not in facts
 
 
 def test_checklist_never_prints_ok_beside_beyond(tmp_path, capsys):

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from rankaudit._checks import check_not_masked
-from rankaudit.checklists.presort import layout_facts, presort_item
+from rankaudit.checklists.presort import layout_facts, present_effect, presort_item
 from rankaudit.checklists.template import SECTIONS, checklist_template
 from rankaudit.measures.hashing import hash_collisions
 from rankaudit.measures.rules import rule as tie_rule
@@ -360,16 +360,8 @@ def checklist(
         )
     effect = None
     if "input_order" in values and "expected" in values:
-        diff = abs(values["input_order"]["ndcg"] - values["expected"]["ndcg"])
-        effect = (
-            "warn" if diff > tolerance else "ok",
-            f"NDCG@{k} under storage order {_fmt(values['input_order']['ndcg'])} vs the "
-            f"expectation {_fmt(values['expected']['ndcg'])}: the storage order changes the "
-            f"result by {diff:.4g}, {'beyond' if diff > tolerance else 'within'} this "
-            f"checklist's warning tolerance of {tolerance:g}."
-            if diff > 0
-            else f"NDCG@{k} under storage order equals the expectation "
-            f"({_fmt(values['expected']['ndcg'])}): the storage order does not change the result.",
+        effect = present_effect(
+            f"NDCG@{k}", values["input_order"]["ndcg"], values["expected"]["ndcg"], tolerance
         )
     items = (
         _candidate_item(candidates, n_candidates),

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
-from rankaudit.checklists.presort import layout_facts, presort_item
+from rankaudit.checklists.presort import layout_facts, present_effect, presort_item
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rules, rule
 from rankaudit.options import (
@@ -117,19 +117,14 @@ def run_checklist(
         facts1,
     )
     vals = {rule: float(audit.aggregated(rule)[0]) for rule in audit.values}
-    effect_status, sentence = _order_verdict(vals, tolerance)
     layout = layout_facts(batch.offsets, batch.scores, batch.relevant)
     status2, answer2, facts2 = presort_item(
         layout,
-        (
-            effect_status,
-            f"{m} under file order {vals['input_order']:.4f} vs trec_eval's docno order "
-            f"{vals['trec_eval']:.4f}: " + sentence,
-        ),
+        present_effect(str(m), vals["input_order"], vals["expected"], tolerance),
         {
             "input_order": vals["input_order"],
-            "trec_eval": vals["trec_eval"],
-            "difference": vals["input_order"] - vals["trec_eval"],
+            "expected": vals["expected"],
+            "difference": vals["input_order"] - vals["expected"],
             "tolerance": tolerance,
         },
     )
@@ -194,18 +189,3 @@ def run_checklist(
         {"by_rule": vals, "envelope": spread, "tolerance": tolerance},
     )
     return Checklist(items=(item1, item2, item3, item4, item5, item6), label=label)
-
-
-def _order_verdict(vals: dict[str, float], tolerance: float) -> tuple[str, str]:
-    """``(status, sentence)`` of the pre-sort item from one decision: does the order of the
-    lines move the metric beyond ``tolerance`` (``"warn"``, and the sentence says *beyond*) or
-    not (``"ok"``: no change, or a change *within* the tolerance, disclosed)?  Compared
-    exactly."""
-    diff = abs(vals["input_order"] - vals["trec_eval"])
-    if diff == 0.0:
-        return "ok", "the order of the lines does not change the result under a stable sort."
-    beyond = diff > tolerance
-    return "warn" if beyond else "ok", (
-        f"the order of the lines changes the result by {diff:.4g} under a stable sort, "
-        f"{'beyond' if beyond else 'within'} this checklist's warning tolerance of {tolerance:g}."
-    )

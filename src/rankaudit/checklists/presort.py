@@ -28,7 +28,13 @@ last (``z < 0``) more often than chance allows.  A
 systematic layout is rated ``"warn"`` (ATTENTION) whatever the present effect; so is a present
 effect beyond the tolerance (the file order moves the reported measure).
 
-Public API: :data:`LAYOUT_Z`, :func:`layout_facts`, :func:`presort_item`.
+The present effect beside it is one comparison wherever the item is filled (rows, a run, the
+command line): the measure under the file order (input order, a stable sort) against its
+expectation under uniformly random tie orders (:func:`present_effect`), the reference a
+layout-free evaluation reports; a change beyond the checklist's tolerance also asks for
+attention.
+
+Public API: :data:`LAYOUT_Z`, :func:`layout_facts`, :func:`present_effect`, :func:`presort_item`.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ import numpy as np
 
 from rankaudit.runs.decision import DEPARTS_EXPECTATION, Z_AGREE, expectation_verdict
 
-__all__ = ["LAYOUT_Z", "layout_facts", "presort_item"]
+__all__ = ["LAYOUT_Z", "layout_facts", "present_effect", "presort_item"]
 
 #: |z| beyond which the file order is a systematic layout: the decision standard's ``Z_AGREE``
 LAYOUT_Z = Z_AGREE
@@ -129,6 +135,24 @@ def _layout_sentence(facts: Mapping[str, Any]) -> str:
     )
 
 
+def present_effect(
+    measure: str, file_order: float, expected: float, tolerance: float
+) -> tuple[str, str]:
+    """``(status, sentence)`` of the file order's present effect: ``|file_order - expected|``,
+    the measure under the file order (a stable sort) against its expectation under uniformly
+    random tie orders, compared exactly with ``tolerance``: ``"warn"`` when the difference
+    exceeds it, else ``"ok"`` (no change, or a change within the tolerance, disclosed)."""
+    diff = abs(file_order - expected)
+    head = f"{measure} under the stored order {file_order:.4f} vs the expectation {expected:.4f}"
+    if diff == 0.0:
+        return "ok", f"{head}: the stored order does not change the result."
+    beyond = diff > tolerance
+    return "warn" if beyond else "ok", (
+        f"{head}: the stored order changes the result by {diff:.4g}, "
+        f"{'beyond' if beyond else 'within'} this checklist's warning tolerance of {tolerance:g}."
+    )
+
+
 def presort_item(
     facts: Mapping[str, Any],
     effect: tuple[str, str] | None = None,
@@ -136,7 +160,7 @@ def presort_item(
 ) -> tuple[str, str, dict[str, Any]]:
     """``(status, answer, facts)`` of the pre-sort item: the layout sentence of
     :func:`layout_facts`' ``facts``, then ``effect`` (the present effect's ``(status,
-    sentence)``, e.g. the file order's change of the measure against a tolerance).  ``"warn"``
+    sentence)``, :func:`present_effect`).  ``"warn"``
     when the layout is systematic or the effect's status is ``"warn"``, else ``"ok"``."""
     answer = _layout_sentence(facts)
     status = "warn" if facts["systematic"] else "ok"
