@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +36,25 @@ REVERSED = TieRule(
     key=lambda ctx: np.negative(ctx.position()),
     input_dependent=True,
 )
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the numba kernels once, in two processes, before any worker starts
+    (``tests/warm_kernels.py``): in a fresh clone every process would otherwise compile the same
+    kernels. Runs in the process that starts the session (xdist's controller, or the one
+    process); a failure here only costs the time, the tests then compile where they need."""
+    if hasattr(session.config, "workerinput"):
+        return
+    warm = ROOT / "tests" / "warm_kernels.py"
+    jobs = [
+        subprocess.Popen([sys.executable, str(warm), part], cwd=ROOT, stdout=subprocess.DEVNULL)
+        for part in ("rows", "runs")
+    ]
+    for job in jobs:
+        try:
+            job.wait(timeout=900)
+        except subprocess.TimeoutExpired:
+            job.kill()
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from rankaudit.runs.significance import holm_adjust, paired_randomisation_test
 from rankbook.audit.protocol_pairs import (
     SWAP_STATUS,
     above_floor,
+    lead_test,
     pair_tests,
     protocol_swaps,
     swap_status,
@@ -101,3 +102,27 @@ def test_user_knn_is_the_similarity_weighted_vote_of_the_k_nearest_other_users()
     assert checked >= 10
     # not an average: an item two neighbours share scores more than an item one has seen
     assert got.max() > 1.0
+
+
+def test_a_lead_is_the_leader_minus_the_runner_up_and_its_verdict_reads_the_holm_p():
+    values = _values(1, {"a": 0.0, "b": 0.3, "c": 0.29})
+    tests = pair_tests(values, n_perm=999, seed=3)
+    means = {name: float(v.mean()) for name, v in values.items()}
+    lead = lead_test(tests, means)
+    ranked = sorted(means, key=lambda n: -means[n])
+    assert (lead["leader"], lead["runner_up"]) == tuple(ranked[:2])
+    assert lead["diff"] == pytest.approx(means[ranked[0]] - means[ranked[1]])
+    assert lead["diff"] > 0
+    pair = next(t for t in tests if {t["run_a"], t["run_b"]} == set(ranked[:2]))
+    assert lead["p_holm"] == pair["p_holm"]
+    # b and c are 0.01 apart with noise 0.05 on 80 rows: the lead is not resolved
+    assert lead["verdict"] == "not resolved at this power"
+    # a clear leader: resolved above zero
+    clear = _values(2, {"a": 0.0, "b": 0.5})
+    clear_tests = pair_tests(clear, n_perm=999, seed=3)
+    clear_lead = lead_test(clear_tests, {n: float(v.mean()) for n, v in clear.items()})
+    assert clear_lead["leader"] == "b" and clear_lead["verdict"] == "resolved above zero"
+    with pytest.raises(ValueError, match="at least 2 models"):
+        lead_test(tests, {"a": 0.1})
+    with pytest.raises(ValueError, match="no pair test"):
+        lead_test(tests, {"x": 0.2, "y": 0.1})

@@ -148,6 +148,21 @@ def test_undisclosed_candidate_policy_is_marked() -> None:
     assert "seed" in cl["candidate_set"].facts["missing"]
 
 
+def test_the_candidate_item_names_the_relevant_candidate_a_policy_gives() -> None:
+    """A sampled protocol holds out one relevant item; a logged SERP's relevant candidate is the
+    sold item, and the item says so rather than "held-out"."""
+    s, lab, items, users = _rows(tied=False, n=10)
+    sampled = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, candidates=POLICY,
+                                  permutation=Perm(1))["candidate_set"]
+    assert "(1 held-out relevant item + 30 negatives: uniform)" in sampled.answer
+    assert "sampling seed: 42." in sampled.answer
+    serp = {**POLICY, "evaluation": "logged SERP", "relevant": "the sold item"}
+    logged = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, candidates=serp,
+                                 permutation=Perm(1))["candidate_set"]
+    assert "(the sold item + 30 negatives" in logged.answer and "held-out" not in logged.answer
+    assert logged.status == "ok" and logged.facts["relevant"] == "the sold item"
+
+
 def test_custom_evaluator_is_audited() -> None:
     s, lab, items, users = _rows(tied=True)
 

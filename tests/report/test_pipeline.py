@@ -77,6 +77,17 @@ def test_cli_values_are_typed_like_papermill():
     assert parse_cli_value("/data/ml-25m") == "/data/ml-25m"
 
 
+@pytest.mark.parametrize("value", [None, False, True, 5, 0.05, 1e-3, "zlib", "/data/ml-25m"])
+def test_the_parameter_table_prints_each_value_as_it_is_typed_after_p(value):
+    """The box "How this page was built" shows ``zlib``, not Python's ``'zlib'``, and every
+    value reads back as itself through ``-p name value``."""
+    from rankbook.report.provenance import cli_text
+
+    assert parse_cli_value(cli_text(value)) == value
+    assert type(parse_cli_value(cli_text(value))) is type(value)
+    assert "'" not in cli_text(value)
+
+
 def test_results_links_point_at_the_chapter_files(tmp_path):
     import nbformat
 

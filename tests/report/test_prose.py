@@ -257,6 +257,8 @@ def test_number_text_shows_counts_with_separators_and_no_e_notation():
     assert number_text(0.1254, 2) == "0.13"
     assert number_text(5e-5) == "5.0 × 10⁻⁵"  # "0.000" would hide it
     assert number_text(0.0) == "0.000"
+    assert number_text(-0.0, 4) == "0.0000"  # a negative zero prints unsigned
+    assert number_text(-4e-5, 4) == "-4.0 × 10⁻⁵"  # a small negative keeps its sign
     assert number_text(-0.25, 1) == "-0.2"
     for bad in (True, np.bool_(False), float("nan")):
         with pytest.raises(ValueError, match="value"):

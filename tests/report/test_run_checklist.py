@@ -43,6 +43,22 @@ def test_the_run_and_rows_checklists_measure_the_present_effect_against_the_expe
     assert facts["difference"] == 0.125 and "trec_eval" not in facts
 
 
+def test_the_candidate_item_gives_the_depth_range_only_when_depths_differ(tmp_path, capsys):
+    qrels = tmp_path / "t.qrels"
+    qrels.write_text("q1 0 d1 1\nq2 0 d3 1\n")
+    for lines, expected in (
+        ("q1 Q0 d1 1 1.0 r\nq1 Q0 d2 2 0.5 r\nq2 Q0 d3 1 1.0 r\nq2 Q0 d4 2 0.5 r\n",
+         "2 documents per query (every query)"),
+        ("q1 Q0 d1 1 1.0 r\nq1 Q0 d2 2 0.5 r\nq1 Q0 d5 3 0.2 r\nq2 Q0 d3 1 1.0 r\n",
+         "2 documents per query (median; from 1 to 3)"),
+    ):
+        run = tmp_path / "t.run"
+        run.write_text(lines)
+        assert main(["checklist", str(qrels), str(run), "-m", "AP", "--format", "json"]) == 0
+        answer = json.loads(capsys.readouterr().out)["checklist"]["candidate_set"]["answer"]
+        assert expected in answer and ".." not in answer
+
+
 def test_checklist_never_prints_ok_beside_beyond(tmp_path, capsys):
     """Two tied documents, the relevant one first in the file and last in trec_eval's docno
     order: AP moves from 1 to 0.75 with the order of the lines, so the pre-sort item asks for

@@ -175,6 +175,13 @@ def test_format_values_writes_no_exponent():
         "0",
     ]
     assert format_values([3.781155e-14], ".3e") == ["3.781 × 10⁻¹⁴"]
+    # a value the spec would round to a signed zero: its sign and size, never "-0.0000"
+    assert format_values([-1e-5, -0.0, -0.00004], ".4f") == [
+        "-1.0 × 10⁻⁵",
+        "0.0000",
+        "-4.0 × 10⁻⁵",
+    ]
+    assert format_values([-0.2], ".0%") == ["-20%"]
     frame = pd.DataFrame({"nDCG@k": [2.2e-16, 2.4]}, index=["max gap", "max |z|"])
     assert format_frame(frame, ".2g")["nDCG@k"].tolist() == ["2.2 × 10⁻¹⁶", "2.4"]
 

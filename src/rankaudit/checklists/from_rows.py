@@ -133,12 +133,12 @@ def _candidate_item(policy: Mapping[str, Any] | None, n_candidates: int) -> Chec
     if missing:
         answer = f"{n_candidates} candidates per row; not disclosed: {', '.join(missing)}."
         return ChecklistItem("candidate_set", "Candidate set", "missing", answer, facts)
+    relevant = policy.get("relevant") or "1 held-out relevant item"
+    facts["relevant"] = relevant
     answer = (
-        f"{policy['evaluation']} evaluation, {n_candidates} candidates per row (1 held-out "
-        f"relevant + "
+        f"{policy['evaluation']} evaluation, {n_candidates} candidates per row ({relevant} + "
         f"{policy['n_negatives']} negatives: {policy['negative_sampling']}); excluded: "
-        f"{policy['exclusion']}; "
-        f"dedup: {policy['dedup']}; sampling seed {policy['seed']}."
+        f"{policy['exclusion']}; dedup: {policy['dedup']}; sampling seed: {policy['seed']}."
     )
     return ChecklistItem("candidate_set", "Candidate set", "ok", answer, facts)
 
@@ -243,7 +243,8 @@ def checklist(
     candidates
         The candidate policy (e.g. ``CandidateRows.policy``): ``evaluation``, ``n_negatives``,
         ``negative_sampling``, ``exclusion``, ``dedup``, ``seed``, ``rows_shuffled``. Missing
-        fields are marked NOT DISCLOSED.
+        fields are marked NOT DISCLOSED. An optional ``relevant`` names the relevant candidate
+        of a row (default "1 held-out relevant item"; a logged SERP: "the sold item").
     evaluator
         The evaluator to permutation-test, called as ``evaluator(scores, labels, item_ids=...,
         user_ids=...)``; default :func:`rankaudit.evaluate` with ``k``, ``ties``, ``seed``.

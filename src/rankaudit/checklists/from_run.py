@@ -105,13 +105,17 @@ def run_checklist(
         "share_retrieved_with_gain": judged_share,
         "missing": ["retrieval depth policy", "filters", "deduplication"],
     }
+    depth_text = (
+        f"{facts1['depth_max']:,} documents per query (every query)"
+        if facts1["depth_min"] == facts1["depth_max"]
+        else f"{facts1['depth_median']:,g} documents per query (median; from "
+        f"{facts1['depth_min']:,} to {facts1['depth_max']:,})"
+    )
     item1 = ChecklistItem(
         "candidate_set",
         "Candidate set",
         "missing",
-        f"A retrieval run over {audit.n_queries} judged queries, {facts1['depth_median']:g} "
-        f"documents"
-        f" per query (median; {facts1['depth_min']}..{facts1['depth_max']}); "
+        f"A retrieval run over {audit.n_queries:,} judged queries, {depth_text}; "
         f"{judged_share:.1%} of retrieved documents have a positive label. Not disclosed by a run "
         "file: how the candidates were formed (depth cut-off, filters, deduplication).",
         facts1,

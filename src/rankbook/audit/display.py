@@ -15,7 +15,8 @@ __all__ = ["lookup", "paper_table2_frame", "table2_frame"]
 def table2_frame(results: Mapping[str, Any], metric: str = "ndcg10") -> pd.DataFrame:
     """Table 2 for display: one column per score family, one line per tie rule.
 
-    Values are rounded to 4 decimals (display only; the results JSON keeps full precision).
+    Values are rounded to 4 decimals (display only; the results JSON keeps full precision); a
+    value that rounds to zero prints as 0.0000, never -0.0000.
     The rules with a seed-to-seed standard deviation (``hash_mean``, ``random``) are followed
     by a ``... sd`` line; the last line, ``Δ expected``, is the change from input order to the
     exact expectation. ``metric`` is ``"ndcg10"`` or ``"hr10"``.
@@ -32,7 +33,7 @@ def table2_frame(results: Mapping[str, Any], metric: str = "ndcg10") -> pd.DataF
             lines[f"{rule} sd"] = part[f"{metric}_sd"]
     exp = frame[frame["tie_rule"] == "expected"].set_index("score").reindex(scores)
     lines["Δ expected"] = exp[f"delta_{metric}"]
-    wide = pd.DataFrame(lines).T.round(4)
+    wide = pd.DataFrame(lines).T.round(4) + 0.0  # + 0.0: a negative zero prints unsigned
     wide.index.name, wide.columns.name = "tie rule", "score"
     return wide
 
@@ -67,7 +68,7 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
             b = b.reindex(scores)
             cols[(label, "Δ 95% CI")] = pd.Series(
                 [
-                    f"[{lo:.4f}, {hi:.4f}]"
+                    f"[{round(lo, 4) + 0.0:.4f}, {round(hi, 4) + 0.0:.4f}]"
                     for lo, hi in zip(b.delta_ci_low, b.delta_ci_high, strict=True)
                 ],
                 index=b.index,
@@ -79,5 +80,7 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
     ):
         cols[("prevalence", label)] = prev[key].reindex(scores)
     frame = pd.DataFrame(cols).round(4)
+    numeric = frame.select_dtypes("number").columns
+    frame[numeric] = frame[numeric] + 0.0  # a negative zero prints unsigned, never "-0.0000"
     frame.index.name = "score"
     return frame

@@ -19,7 +19,8 @@ least one order is within the noise of its rows; ``"same order"`` when both prot
 pair the same way (or one leaves it exactly equal).
 
 Public API: :data:`SWAP_STATUS`, :func:`row_values`, :func:`pair_tests`,
-:func:`protocol_swaps`, :func:`swap_status`, :func:`above_floor`, :func:`pair_results`.
+:func:`protocol_swaps`, :func:`swap_status`, :func:`above_floor`, :func:`lead_test`,
+:func:`pair_results`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from rankbook.audit.recommender_protocols import K, RecommenderRun, protocol_fra
 __all__ = [
     "SWAP_STATUS",
     "above_floor",
+    "lead_test",
     "pair_results",
     "pair_tests",
     "protocol_swaps",
@@ -142,6 +144,30 @@ def above_floor(tests: Sequence[Mapping], floor: str) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("model")
 
 
+def lead_test(
+    tests: Sequence[Mapping], means: Mapping[str, float], *, alpha: float = ALPHA
+) -> dict:
+    """Whether the model with the highest mean leads: its pair with the runner-up (the second
+    highest mean; the first in ``means``' order on a tie) from one protocol's :func:`pair_tests`,
+    ``diff`` = leader minus runner-up, its ``p_holm`` (Holm over every pair of that protocol)
+    and the decision standard's :func:`~rankaudit.runs.decision.direction_verdict`."""
+    if len(means) < 2:
+        raise ValueError(f"a lead needs at least 2 models, got {list(means)}")
+    order = sorted(means, key=lambda name: -means[name])  # stable: the first on a tie
+    leader, runner_up = order[0], order[1]
+    for r in tests:
+        if {r["run_a"], r["run_b"]} == {leader, runner_up}:
+            diff = float(r["diff"]) if r["run_b"] == leader else -float(r["diff"])
+            return {
+                "leader": leader,
+                "runner_up": runner_up,
+                "diff": diff,
+                "p_holm": float(r["p_holm"]),
+                "verdict": direction_verdict(diff, float(r["p_holm"]), alpha=alpha),
+            }
+    raise ValueError(f"no pair test of {leader!r} and {runner_up!r}")
+
+
 def pair_results(
     run: RecommenderRun,
     *,
@@ -152,19 +178,20 @@ def pair_results(
 ) -> dict:
     """The chapter's results of this module: ``pair_tests`` per protocol (expected-rule
     NDCG@10, ``seed`` the hash rule's seed and the sign flips'), ``protocol_swaps`` and
-    ``above_floor`` (each model against ``floor`` on the full catalog; empty without it)."""
-    tests = {
-        p: pair_tests(row_values(run, p, seed=seed), n_perm=n_perm, seed=seed)
-        for p in ("full", "sampled")
-    }
+    ``above_floor`` (each model against ``floor`` on the full catalog; empty without it) and
+    ``leads`` (:func:`lead_test` per protocol, on the tested rows' means)."""
+    values = {p: row_values(run, p, seed=seed) for p in ("full", "sampled")}
+    tests = {p: pair_tests(values[p], n_perm=n_perm, seed=seed) for p in values}
     names = {m.name for m in run.models}
     floor_rows = (
         above_floor(tests["full"], floor).reset_index().to_dict(orient="records")
         if floor in names
         else []
     )
+    means = {p: {name: float(v.mean()) for name, v in values[p].items()} for p in values}
     return {
         "pair_tests": tests,
+        "leads": {p: lead_test(tests[p], means[p], alpha=alpha) for p in tests},
         "protocol_swaps": protocol_swaps(tests["full"], tests["sampled"], alpha=alpha),
         "above_floor": floor_rows,
         "floor_model": floor,

@@ -335,13 +335,16 @@ def number_text(value: float, digits: int = 3) -> str:
     """A table's or sentence's number: an integer with thousands separators ("22,146"), any
     other value as a decimal with ``digits`` places and separators ("1,234.500", "0.125"), and
     a nonzero value too small to show a significant digit at ``digits`` places in powers of ten
-    with two significant digits ("5.0 × 10⁻⁵" at ``digits=3``), never "0.000" for it."""
+    with two significant digits ("5.0 × 10⁻⁵" at ``digits=3``), never "0.000" for it (nor
+    "-0.000" for a negative zero)."""
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"value must be a number, not a flag, got {value!r}")
     v = _finite(value, "value")
     digits = check_int(digits, "digits", lo=0)
     if isinstance(value, (int, np.integer)):
         return f"{int(value):,}"
+    if v == 0.0:
+        v = 0.0  # a negative zero prints as "0.000", never "-0.000"
     if v != 0.0 and abs(v) < 0.5 * 10.0**-digits:
         return power_of_ten(v, 1)
     return f"{v:,.{digits}f}"

@@ -9,7 +9,14 @@ from rankaudit._optional import require
 from rankaudit._version import __version__
 from rankbook.report.deviations import deviations_line, simulator_sentence
 
-__all__ = ["provenance_markdown", "show_run"]
+__all__ = ["cli_text", "provenance_markdown", "show_run"]
+
+
+def cli_text(value: Any) -> str:
+    """``value`` as it is typed after ``-p name`` (read back by
+    :func:`rankbook.report.chapter_source.parse_cli_value`): a string bare, anything else as
+    Python prints it (``None``, ``False``, ``0.05``)."""
+    return value if isinstance(value, str) else repr(value)
 
 
 def _source_lines(source: Any) -> list[str]:
@@ -31,10 +38,10 @@ def provenance_markdown(params: Mapping[str, Any], data_source: Any) -> str:
     lines += [deviations_line(), ""]
     lines.append(f"**rankaudit** {__version__}. **Parameters:**")
     lines.append("")
-    lines.append("| parameter | value |")
+    lines.append("| parameter | value (as typed after `-p name`) |")
     lines.append("| --- | --- |")
     for name, value in params.items():
-        lines.append(f"| `{name}` | `{value!r}` |")
+        lines.append(f"| `{name}` | `{cli_text(value)}` |")
     lines.append("```")
     return "\n".join(lines)
 

@@ -67,8 +67,21 @@ def format_values(
         elif integer_spec is not None and float(v).is_integer():
             out.append(prefix + _no_exponent(format(float(v), integer_spec)))
         else:
-            out.append(prefix + _no_exponent(format(float(v), spec)))
+            out.append(prefix + _no_exponent(_signed_zero(float(v), format(float(v), spec))))
     return out
+
+
+_NEGATIVE_ZERO = re.compile(r"-0(?:\.0*)?%?")
+
+
+def _signed_zero(value: float, text: str) -> str:
+    """``text`` unless the spec rounded a nonzero ``value`` to a signed zero ("-0.0000"):
+    then ``value`` in powers of ten with two significant digits, as
+    :func:`rankbook.report.prose.number_text` writes a value too small for its places; a
+    negative zero itself prints unsigned."""
+    if _NEGATIVE_ZERO.fullmatch(text) is None:
+        return text
+    return power_of_ten(value, 1) if value != 0.0 else text[1:]
 
 
 _EXPONENT = re.compile(r"-?\d(?:\.(\d+))?e[+-]\d+")

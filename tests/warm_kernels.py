@@ -1,0 +1,67 @@
+"""Compile the library's numba kernels once, before the pytest workers start.
+
+The kernels are ``numba.njit(cache=True)``: the first process that calls one with a new
+signature compiles it (up to seconds) and writes it to ``src/**/__pycache__``; every later
+process loads it.  In a fresh clone nothing is cached, and the two workers, the chapters'
+kernels and the command-line tests' subprocesses would each compile the same signatures at
+about the same time.  ``tests/conftest.py`` runs this file in two processes at the start of a
+test session (``rows``: the row kernels behind ``rankaudit.evaluate``; ``runs``: the list
+kernels behind ``rankaudit.audit_run``), on the input types the chapters and most tests use;
+a signature left out is compiled where it is first used, as before.  Nothing here is a test,
+and no result depends on it: a cached kernel is the same machine code.
+
+Usage: ``python tests/warm_kernels.py rows|runs``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+__all__ = ["warm_rows", "warm_runs"]
+
+
+def warm_rows() -> None:
+    """Every rule of rows on float and integer scores, binary and graded labels."""
+    from rankaudit import evaluate, tie_prevalence
+    from rankaudit.measures.rules import RULES
+
+    rng = np.random.default_rng(0)
+    n, m = 8, 6
+    items = np.arange(n * m).reshape(n, m)
+    users = np.arange(n)
+    binary = np.zeros((n, m), dtype=np.int64)
+    binary[:, 0] = 1
+    graded = rng.integers(0, 3, (n, m)).astype(np.float64)
+    graded[:, 0] = 2.0
+    for scores in (rng.integers(0, 3, (n, m)).astype(np.float64), rng.integers(0, 3, (n, m))):
+        for labels in (binary, graded):
+            tie_prevalence(scores, labels, k=3)
+            for name, rule in RULES.items():
+                if rule.rows:
+                    evaluate(scores, labels, k=3, ties=name, item_ids=items, user_ids=users)
+
+
+def warm_runs() -> None:
+    """Every rule of runs on a small tied run, with one measure of every family."""
+    from rankaudit import audit_run
+    from rankaudit.measures.registry import FAMILIES, parse_measure
+    from rankaudit.measures.rules import RUN_TIE_RULES
+    from rankaudit.runs.tables import Qrels, Run
+
+    query = np.repeat(["q1", "q2", "q3"], 5)
+    docno = np.array([f"d{i}" for i in range(len(query))])
+    run = Run.from_arrays(query, docno, np.tile([3.0, 2.0, 2.0, 1.0, 1.0], 3))
+    qrels = Qrels.from_arrays(query[::2], docno[::2], np.tile([2, 0, 1], 3)[: len(query[::2])])
+    measures = []
+    for family in FAMILIES.values():
+        cut = "@5" if family.cutoff == "required" else ""
+        measures.append(str(parse_measure(f"{family.name}{cut}")))
+    for rule in RUN_TIE_RULES:
+        audit_run(run, qrels, measures, ties=[rule])
+    audit_run(run, qrels, measures, ties=list(RUN_TIE_RULES))
+
+
+if __name__ == "__main__":
+    {"rows": warm_rows, "runs": warm_runs}[sys.argv[1]]()
