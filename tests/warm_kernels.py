@@ -4,13 +4,13 @@ The kernels are ``numba.njit(cache=True)``: the first process that calls one wit
 signature compiles it (up to seconds) and writes it to ``src/**/__pycache__``; every later
 process loads it.  In a fresh clone nothing is cached, and the two workers, the chapters'
 kernels and the command-line tests' subprocesses would each compile the same signatures at
-about the same time.  ``tests/conftest.py`` runs this file in two processes at the start of a
-test session (``rows``: the row kernels behind ``rankaudit.evaluate``; ``runs``: the list
-kernels behind ``rankaudit.audit_run``), on the input types the chapters and most tests use;
-a signature left out is compiled where it is first used, as before.  Nothing here is a test,
-and no result depends on it: a cached kernel is the same machine code.
+about the same time.  ``tests/conftest.py`` runs this file in three processes at the start of
+a test session (``rows`` in two shards: the row kernels behind ``rankaudit.evaluate``;
+``runs``: the list kernels behind ``rankaudit.audit_run``), on the input types the chapters
+and most tests use; a signature left out is compiled where it is first used, as before.
+Nothing here is a test, and no result depends on it: a cached kernel is the same machine code.
 
-Usage: ``python tests/warm_kernels.py rows|runs``.
+Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]`` or ``... runs``.
 """
 
 from __future__ import annotations
@@ -22,25 +22,46 @@ import numpy as np
 __all__ = ["warm_rows", "warm_runs"]
 
 
-def warm_rows() -> None:
-    """Every rule of rows on float and integer scores, binary and graded labels."""
+def _readonly(array: np.ndarray) -> np.ndarray:
+    out = array.copy()
+    out.flags.writeable = False  # as a Parquet column or a memory map reaches the kernels
+    return out
+
+
+def warm_rows(shard: int = 0, n_shards: int = 1) -> None:
+    """Every rule of rows on the input types the chapters pass: float scores (writable or
+    read-only, float32 too), integer scores, int8, int64 and float labels, integer and string
+    ids; with ``n_shards``, every ``n_shards``-th input from ``shard`` on."""
     from rankaudit import evaluate, tie_prevalence
     from rankaudit.measures.rules import RULES
 
     rng = np.random.default_rng(0)
     n, m = 8, 6
-    items = np.arange(n * m).reshape(n, m)
+    ids = {"int": np.arange(n * m).reshape(n, m), "str": np.arange(n * m).astype(str).reshape(n, m)}
     users = np.arange(n)
-    binary = np.zeros((n, m), dtype=np.int64)
+    binary = np.zeros((n, m), dtype=np.int8)
     binary[:, 0] = 1
     graded = rng.integers(0, 3, (n, m)).astype(np.float64)
     graded[:, 0] = 2.0
-    for scores in (rng.integers(0, 3, (n, m)).astype(np.float64), rng.integers(0, 3, (n, m))):
-        for labels in (binary, graded):
-            tie_prevalence(scores, labels, k=3)
-            for name, rule in RULES.items():
-                if rule.rows:
-                    evaluate(scores, labels, k=3, ties=name, item_ids=items, user_ids=users)
+    scores = rng.integers(0, 3, (n, m)).astype(np.float64)
+    inputs = [
+        (scores, binary),
+        (scores, binary.astype(np.int64)),
+        (scores, graded),
+        (scores.astype(np.int64), binary),
+        (_readonly(scores), _readonly(binary)),
+        (_readonly(scores), binary.astype(np.int64)),
+        (_readonly(scores), _readonly(binary.astype(np.int64))),
+        (_readonly(scores.astype(np.float32)), _readonly(binary)),
+    ]
+    for s, labels in inputs[shard::n_shards]:
+        tie_prevalence(s, labels, k=3)
+        for name, rule in RULES.items():
+            if rule.rows:
+                evaluate(s, labels, k=3, ties=name, item_ids=ids["int"], user_ids=users)
+    for name, rule in RULES.items():
+        if rule.needs_items and shard == n_shards - 1:
+            evaluate(scores, binary, k=3, ties=name, item_ids=ids["str"], user_ids=users)
 
 
 def warm_runs() -> None:
@@ -64,4 +85,4 @@ def warm_runs() -> None:
 
 
 if __name__ == "__main__":
-    {"rows": warm_rows, "runs": warm_runs}[sys.argv[1]]()
+    {"rows": warm_rows, "runs": warm_runs}[sys.argv[1]](*map(int, sys.argv[2:]))
