@@ -8,6 +8,7 @@ a page that needs the network cannot pass by fetching it.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import itertools
 import json
@@ -21,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared_work import SharedWorkFailed, claim, finish, wait_for
+
 __all__ = [
     "PROBE_MARK",
     "chromium",
@@ -30,6 +33,7 @@ __all__ = [
     "probe_copy",
     "probe_viewport",
     "run_chromium",
+    "shared_probes",
 ]
 
 #: Headless Chromium processes run at once by :func:`in_parallel`: a page's load mostly waits
@@ -111,10 +115,10 @@ def run_chromium(arguments: list[str], *, timeout: float) -> subprocess.Complete
         )
 
 
-def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
+def probe(page: Path, script: str, *, width: int = 1280, height: int = 800, dom: bool = False):
     """The value ``script`` reports from inside ``page`` in a ``width`` x ``height`` window
     (headless Chromium's window includes its chrome: the viewport is smaller; see
-    :func:`probe_viewport`)."""
+    :func:`probe_viewport`); with ``dom``, ``(value, the DOM Chromium printed after it)``."""
     text = page.read_text(encoding="utf-8")
     injected = _REPORT % script
     copy = probe_copy(page)
@@ -137,7 +141,7 @@ def probe(page: Path, script: str, *, width: int = 1280, height: int = 800):
     assert found, f"{page.name}: the probe never reported (page failed to load or script error)"
     value = json.loads(html.unescape(found.group(1)))
     assert not (isinstance(value, dict) and "error" in value), f"{page.name}: {value}"
-    return value
+    return (value, proc.stdout) if dom else value
 
 
 _CHROME: dict[int, int] = {}
@@ -161,3 +165,35 @@ def probe_viewport(page: Path, script: str, *, width: int, height: int):
     value = probe(page, prelude + wrapped, width=width, height=height + _CHROME[width])
     assert value["viewport"] == [width, height], f"viewport {value['viewport']}"
     return value
+
+
+def shared_probes(folder: Path, pages: list[Path], script: str, *, width: int = 1280,
+                  height: int = 800) -> list[tuple[object, str]]:
+    """``probe(page, script, dom=True)`` of every page, each page probed once per test run
+    however many tests or workers ask (``tests/shared_work.py``): a caller claims the pages no
+    one has claimed yet, probes them (:data:`BROWSERS` at a time), stores each result in
+    ``folder`` and then reads the pages other workers probed. Two tests that need the same
+    pages (the projector fit and the typeset-math check) thus split the browsers' work."""
+    keys = [
+        hashlib.sha256(f"{page}|{width}x{height}|{script}".encode()).hexdigest()[:24]
+        for page in pages
+    ]
+
+    def probe_once(i: int) -> None:
+        if not claim(folder, keys[i]):
+            return
+        try:
+            value, dom = probe(pages[i], script, width=width, height=height, dom=True)
+            (folder / f"{keys[i]}.json").write_text(json.dumps([value, dom]), encoding="utf-8")
+        except BaseException as err:
+            finish(folder, keys[i], f"{pages[i].name}: {type(err).__name__}: {err}")
+            raise
+        finish(folder, keys[i])
+
+    in_parallel(probe_once, range(len(pages)))
+    failures = wait_for(folder, keys, timeout=1800)
+    if failures:
+        raise SharedWorkFailed(f"probes failed in another worker: {sorted(failures.values())}")
+    return [
+        tuple(json.loads((folder / f"{key}.json").read_text(encoding="utf-8"))) for key in keys
+    ]

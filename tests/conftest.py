@@ -19,6 +19,8 @@ from rankbook.report.pipeline import (
     chapter_names,
     run_chapter,
 )
+from tests.chromium_probe import shared_probes
+from tests.page_probes import FIT_PROBE
 from tests.perturbed_results import perturb_file, seed_from_env
 from tests.shared_work import claim, finish, once, shared_folder, wait_for
 
@@ -164,3 +166,12 @@ def site(smoke_book: SmokeBook, tmp_path_factory: pytest.TempPathFactory) -> Pat
 
     once(marks, "site", build)
     return html
+
+
+@pytest.fixture(scope="session")
+def fit_probes(site: Path, tmp_path_factory: pytest.TempPathFactory):
+    """``fit_probes(pages)``: for each page of the site, ``(what FIT_PROBE reported, the DOM
+    Chromium printed after it)`` at 1280 x 800, each page run once per test run and the pages
+    split between the workers that ask (:func:`tests.chromium_probe.shared_probes`)."""
+    folder = shared_folder(tmp_path_factory, "fit_probes")
+    return lambda pages: shared_probes(folder, list(pages), FIT_PROBE, width=1280, height=800)

@@ -11,76 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chromium_probe import in_parallel, is_probe_file, probe, probe_copy
+from tests.chromium_probe import probe, probe_copy
+from tests.page_probes import FIT_PROBE, site_pages
 
 pytestmark = [pytest.mark.slow, pytest.mark.real_data]
-
-_FIT_PROBE = """
-var col = document.querySelector('article.bd-article') || document.querySelector('main');
-var box = col.getBoundingClientRect();
-var right = box.right + 1, left = box.left - 1;
-function scroller(el) {
-  for (var p = el.parentElement; p && p !== col; p = p.parentElement) {
-    var o = getComputedStyle(p).overflowX;
-    if (o === 'auto' || o === 'scroll') { return p; }
-  }
-  return null;
-}
-function name(el) {
-  var text = (el.textContent || el.getAttribute('src') || '').replace(/\\s+/g, ' ').trim();
-  return el.tagName.toLowerCase() + ': ' + text.slice(0, 70);
-}
-var bad = [], scrolled = [], counted = {table: 0, equation: 0, figure: 0};
-col.querySelectorAll('table').forEach(function (t) {
-  var r = t.getBoundingClientRect();
-  if (!r.width) { return; }
-  counted.table += 1;
-  var wide = r.right > right || t.scrollWidth > t.clientWidth + 1;
-  for (var p = t; !wide && p && p !== col; p = p.parentElement) {
-    wide = p.scrollWidth > p.clientWidth + 1 && getComputedStyle(p).overflowX !== 'visible';
-  }
-  if (!wide) { return; }
-  var s = getComputedStyle(t).overflowX;
-  var wrap = (s === 'auto' || s === 'scroll') ? t : scroller(t);
-  if (wrap && wrap.getBoundingClientRect().right <= right) {
-    scrolled.push(['table', t.scrollWidth - t.clientWidth, name(t)]);
-    return;
-  }
-  bad.push(['table', Math.round(r.right - box.right), name(t)]);
-});
-col.querySelectorAll('mjx-container[display="true"]').forEach(function (m) {
-  var inner = m.querySelector('mjx-math') || m;
-  var r = inner.getBoundingClientRect();
-  if (!r.width) { return; }
-  counted.equation += 1;
-  if (r.right > right || r.left < left) {
-    bad.push(['equation', Math.round(r.right - box.right), name(m)]);
-  }
-});
-col.querySelectorAll('img, figure, svg').forEach(function (f) {
-  if (f.closest('mjx-container')) { return; }
-  var r = f.getBoundingClientRect();
-  if (!r.width) { return; }
-  counted.figure += 1;
-  if (r.right > right || r.left < left) {
-    bad.push(['figure', Math.round(r.right - box.right), name(f)]);
-  }
-});
-var tables = Array.prototype.map.call(col.querySelectorAll('table'), name);
-report({width: Math.round(box.width), overflow: bad, scrolled: scrolled, counted: counted,
-        tables: tables});
-"""
-
-
-def _pages(site):
-    skip = {"genindex.html", "search.html"}
-    for page in sorted(site.rglob("*.html")):
-        rel = page.relative_to(site)
-        if rel.parts[0] in {"_static", "_sources", "_images", "_downloads", "slides"}:
-            continue
-        if page.name in skip or is_probe_file(page):
-            continue
-        yield page
 
 
 #: Tables that must fit without scrolling: Table 1 of the ablation chapters (11 and 12), which
@@ -89,12 +23,12 @@ def _pages(site):
 NO_SCROLL_TABLES = ("table: MRR base MRR variant", "table: share of oracle seed sd")
 
 
-def test_every_page_fits_a_1280_projector(site):
+def test_every_page_fits_a_1280_projector(site, fit_probes):
     problems, measured = {}, {"table": 0, "equation": 0, "figure": 0}
     seen_table1 = 0
-    pages = list(_pages(site))
+    pages = list(site_pages(site))
     assert len(pages) > 20
-    probed = in_parallel(lambda page: probe(page, _FIT_PROBE, width=1280, height=800), pages)
+    probed = [value for value, _ in fit_probes(pages)]
     for page, seen in zip(pages, probed, strict=True):
         rel = page.relative_to(site).as_posix()
         seen_table1 += sum(name.startswith(NO_SCROLL_TABLES) for name in seen["tables"])
@@ -129,7 +63,7 @@ def test_the_fit_probe_sees_an_overflowing_equation_and_table(site):
     )
     fixture = _with(page, eq + table + output, "wide")
     try:
-        seen = probe(fixture, _FIT_PROBE, width=1280, height=800)
+        seen = probe(fixture, FIT_PROBE, width=1280, height=800)
     finally:
         fixture.unlink()
     assert sorted(kind for kind, *_ in seen["overflow"]) == ["equation", "table"], seen
