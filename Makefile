@@ -17,7 +17,7 @@ help:
 	@echo "make test     set up, fetch data, run the test suite (chapters at smoke parameters, site in Chromium)"
 	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\"   rerun one chapter with parameters, rebuild the site"
 	@echo "make chapter NB=00_quickstart ARGS=\"-p seed 1\" OUT=~/rerun   the same into a folder of your own (site untouched)"
-	@echo "make bench    speed benchmarks against peers (prints ratio tables)"
+	@echo "make bench    speed benchmarks against peers (prints ratio tables), then the page-sized tests"
 	@echo "make lint     ruff"
 	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/ (= python src/rankbook/course/student.py setup; run 1)"
 
@@ -78,13 +78,16 @@ endif
 
 # --- checks ------------------------------------------------------------------------------
 test: data chromium
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=40
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal --durations=40 -m "not page_sized"
 
 lint: setup
 	$(VENV)/bin/ruff check src tests benchmarks .ci
 
+# the speed benchmarks, then the tests sized like a chapter at its page defaults (a solution
+# that builds the page's own log: `-m page_sized`, deselected by `make test`)
 bench: setup
 	$(PY) benchmarks/run_all.py
+	$(PY) -m pytest -m page_sized -p no:cacheprovider
 
 # Re-pin requirements/lock.txt from the current venv and mirror it into environment.yml.
 lock: setup

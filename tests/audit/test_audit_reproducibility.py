@@ -11,6 +11,10 @@ import pytest
 from rankbook.audit import load_rows, recompute_results, rows_path, run_audit_chapter
 from rankbook.report import read_results, write_results
 
+#: row-bootstrap resamples: the recomputation replays them from the stored spec, so a few
+#: suffice to check that every aggregate comes back to the bit (the chapters use 1,000)
+N_BOOT = 50
+
 
 @pytest.fixture
 def results_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -33,7 +37,8 @@ def test_movielens_chapter_aggregates_recompute_exactly(results_dir: Path) -> No
     stem = "05_movielens_audit"
     params = dict(data_dir=None, n_users=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4)
     run, results = run_audit_chapter(
-        stem, "movielens", data_dir=None, n_rows=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4
+        stem, "movielens", data_dir=None, n_rows=80, n_negatives=30, seed=42, k=10, n_hash_seeds=4,
+        n_boot=N_BOOT,
     )
     write_results(stem, params=params, data_source=run.source, results=results, checks=[])
     assert _assert_recomputed_equal(stem, results_dir) >= 5
@@ -57,7 +62,8 @@ def test_amazon_chapter_aggregates_recompute_exactly(
     )
     stem = "06_amazon_audit"
     run, results = audit.run_audit_chapter(
-        stem, "amazon", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10, n_hash_seeds=4
+        stem, "amazon", data_dir=None, n_rows=60, n_negatives=30, seed=42, k=10, n_hash_seeds=4,
+        n_boot=N_BOOT,
     )
     assert run.source.kind == "simulated"
     write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results, checks=[])
@@ -81,6 +87,7 @@ def test_table3_chapter_aggregates_recompute_exactly(results_dir: Path) -> None:
         k=10,
         n_hash_seeds=5,
         n_permutations=3,
+        n_boot=N_BOOT,
     )
     write_results(stem, params={"n_rows": 60}, data_source=run.source, results=results, checks=[])
     assert _assert_recomputed_equal(stem, results_dir) >= 5
@@ -99,7 +106,8 @@ def test_tampered_parquet_is_detected(results_dir: Path, monkeypatch: pytest.Mon
     )
     stem = "06_amazon_audit"
     run, results = audit.run_audit_chapter(
-        stem, "amazon", data_dir=None, n_rows=40, n_negatives=30, seed=42, k=10, n_hash_seeds=3
+        stem, "amazon", data_dir=None, n_rows=40, n_negatives=30, seed=42, k=10, n_hash_seeds=3,
+        n_boot=N_BOOT,
     )
     write_results(stem, params={"n_rows": 40}, data_source=run.source, results=results, checks=[])
     path = rows_path(stem, results_dir)

@@ -17,6 +17,9 @@ from rankbook.course.sheets import solution_blocks
 from tests.conftest import ROOT
 
 PAGES = sorted((ROOT / "notebooks").glob("*.md")) + sorted((ROOT / "book").glob("sheet_*.md"))
+#: solutions that rebuild a page's own log at its default size (a minute or more of encoding on
+#: a CPU): marked ``page_sized``, run by ``make bench``, deselected by ``make test``
+PAGE_SIZED = {"ex-10-2"}
 BLOCKS = [
     (f"{block.page}:{block.label}:{i}", code)
     for page in PAGES
@@ -46,9 +49,19 @@ def test_a_solution_that_needs_the_chapter_state_fails():
     assert proc.returncode != 0 and "NameError" in proc.stderr
 
 
+def _page_sized(name: str) -> list[pytest.MarkDecorator]:
+    return [pytest.mark.page_sized] if name.split(":")[1] in PAGE_SIZED else []
+
+
 @pytest.mark.slow
 @pytest.mark.real_data
-@pytest.mark.parametrize("code", [code for _, code in BLOCKS], ids=[name for name, _ in BLOCKS])
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param(code, id=name, marks=_page_sized(name))
+        for name, code in BLOCKS
+    ],
+)
 def test_every_solution_runs_from_a_clean_kernel(code):
     proc = run_clean(code)
     assert proc.returncode == 0, proc.stderr[-3000:]
