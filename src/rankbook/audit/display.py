@@ -1,5 +1,9 @@
 """Part II tables laid out for a page: Table 2 as the paper prints it and as this book extends it,
 and one cell of it for glue (Guo et al., 2026, arXiv:2609.26977, Table 2).
+
+The frames hold numbers rounded to 4 decimals; a page shows them through
+:func:`rankbook.report.tables.display_frame`, the one place that prints a negative zero unsigned
+(:func:`rankbook.report.prose.number_text`, which also prints the CI cells here).
 """
 
 from __future__ import annotations
@@ -9,14 +13,16 @@ from typing import Any
 
 import pandas as pd
 
+from rankbook.report.prose import number_text
+
 __all__ = ["lookup", "paper_table2_frame", "table2_frame"]
 
 
 def table2_frame(results: Mapping[str, Any], metric: str = "ndcg10") -> pd.DataFrame:
     """Table 2 for display: one column per score family, one line per tie rule.
 
-    Values are rounded to 4 decimals (display only; the results JSON keeps full precision); a
-    value that rounds to zero prints as 0.0000, never -0.0000.
+    Values are rounded to 4 decimals (display only; the results JSON keeps full precision);
+    show the frame with ``display_frame(frame, 4)``, which prints a negative zero as 0.0000.
     The rules with a seed-to-seed standard deviation (``hash_mean``, ``random``) are followed
     by a ``... sd`` line; the last line, ``Δ expected``, is the change from input order to the
     exact expectation. ``metric`` is ``"ndcg10"`` or ``"hr10"``.
@@ -33,7 +39,7 @@ def table2_frame(results: Mapping[str, Any], metric: str = "ndcg10") -> pd.DataF
             lines[f"{rule} sd"] = part[f"{metric}_sd"]
     exp = frame[frame["tie_rule"] == "expected"].set_index("score").reindex(scores)
     lines["Δ expected"] = exp[f"delta_{metric}"]
-    wide = pd.DataFrame(lines).T.round(4) + 0.0  # + 0.0: a negative zero prints unsigned
+    wide = pd.DataFrame(lines).T.round(4)
     wide.index.name, wide.columns.name = "tie rule", "score"
     return wide
 
@@ -51,7 +57,7 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
     and the hash rule, each with ``Δ`` = hash - input order (the paper's direction) and, when the
     results hold ``row_bootstrap``, its row-bootstrap 95% CI; then the prevalence measures
     (shares of rows with any tie, a tie crossing the top-k boundary, the relevant item tied).
-    Rounded to 4 decimals for display."""
+    Rounded to 4 decimals for display (show it with ``display_frame(frame, 4)``)."""
     t2 = pd.DataFrame(results["table2"])
     prev = pd.DataFrame(results["prevalence"]).set_index("score")
     scores = list(dict.fromkeys(t2["score"]))
@@ -68,7 +74,7 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
             b = b.reindex(scores)
             cols[(label, "Δ 95% CI")] = pd.Series(
                 [
-                    f"[{round(lo, 4) + 0.0:.4f}, {round(hi, 4) + 0.0:.4f}]"
+                    f"[{number_text(round(lo, 4), 4)}, {number_text(round(hi, 4), 4)}]"
                     for lo, hi in zip(b.delta_ci_low, b.delta_ci_high, strict=True)
                 ],
                 index=b.index,
@@ -80,7 +86,5 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
     ):
         cols[("prevalence", label)] = prev[key].reindex(scores)
     frame = pd.DataFrame(cols).round(4)
-    numeric = frame.select_dtypes("number").columns
-    frame[numeric] = frame[numeric] + 0.0  # a negative zero prints unsigned, never "-0.0000"
     frame.index.name = "score"
     return frame

@@ -12,8 +12,8 @@ Heuristic autoregressive features (section 2.1)
     ``NCD_l5c``     = NCD(T_item_i, T_concat), T_concat = the last <= 5 click titles, oldest first,
     space-joined ``CosSim_lc``   = cos(E_item_i, E_item^{n-1})
     ``CosSim_l5c``  = (1/m) sum_{j=1..m} cos(E_item_i, E_item^{n-j}), m = min(5, #earlier clicks)
-                      (the paper writes 1/5 for a full history; with fewer clicks we average what
-                      exists)
+                      (the paper writes 1/5 sum_{j=1..5} and does not say what a shorter history
+                      gives; averaging over the clicks that exist is the book's choice)
 Intent-aware features (section 2.2)
     ``NCD_Ref_txt``    = NCD(T_item_i, T_Ref_txt),  Ref_txt = argmin_j NCD(Q, T_item^{n-j})
     ``CosSim_Ref_emb`` = cos(E_item_i, E_Ref_emb),  Ref_emb = argmax_j cos(E_Q, E_item^{n-j})
