@@ -117,9 +117,10 @@ class AblationResult:
         its lift / the oracle row's lift (None when the oracle's lift is not positive).
         ``p_holm``: the rows' ``p_value`` adjusted together by Holm's step-down procedure
         (:func:`rankaudit.runs.significance.holm_adjust`), the oracle row left out of the
-        family (its ``p_holm`` is None): a page reads the feature rows at once. ``verdict``:
-        :func:`rankaudit.runs.decision.effect_verdict` at the row's Holm-adjusted p-value (the
-        oracle row as a family of one).
+        family: a page reads the feature rows at once. The oracle row is a family of one, whose
+        Holm-adjusted p-value is its own ``p_value`` (as in chapter 10's sweep,
+        :func:`rankbook.ranking.experiment.sweep_verdicts`). ``verdict``:
+        :func:`rankaudit.runs.decision.effect_verdict` at the row's ``p_holm``.
         """
         cols = [
             "variant",
@@ -150,13 +151,12 @@ class AblationResult:
         family = [i for i, r in enumerate(recs) if r["variant"] != oracle_variant]
         holm = holm_adjust(np.array([recs[i]["p_value"] for i in family])) if family else []
         for r in recs:
-            r["p_holm"] = None
+            r["p_holm"] = float(r["p_value"])  # the oracle row: Holm over a family of one
         for i, p in zip(family, holm, strict=True):
             recs[i]["p_holm"] = float(p)
         for r in recs:
-            p_family = r["p_value"] if r["p_holm"] is None else r["p_holm"]
             r["verdict"] = effect_verdict(
-                r["lift_pct"], r["ci_low"], r["ci_high"], r["p_value"], p_family
+                r["lift_pct"], r["ci_low"], r["ci_high"], r["p_value"], r["p_holm"]
             )
         for r in recs:
             r["data_source"] = data_source
