@@ -36,6 +36,14 @@ SIMULATOR_SENTENCES: dict[str, str] = {
         "This synthetic table reproduces none of the papers' numbers: it measures speed, memory "
         "and the agreement of one process with a cluster, which neither paper reports."
     ),
+    # listed before its module: the first key that matches a generator gives its sentence
+    "rankbook.data.synthetic_rows.random_small_rows": (
+        "These random rows have several relevant items and graded labels, outside Guo et al.'s "
+        "closed forms, which are for one relevant item per row (§3.2, §3.3): they check this "
+        "book's general expectation (tie-averaged DCG and its hit-rate and reciprocal-rank "
+        "forms) against enumeration, Monte Carlo and scikit-learn, and reproduce none of the "
+        "paper's numbers."
+    ),
     "rankbook.data.synthetic_rows": (
         "Simulated rows reproduce Guo et al.'s closed forms for a row whose relevant item ties "
         "(e.g. expected HR@10 = 10/31 = 0.3226 with 30 tied negatives, §3.2); they cannot "
@@ -46,7 +54,8 @@ SIMULATOR_SENTENCES: dict[str, str] = {
 
 def simulator_sentence(generator: str | None) -> str:
     """The sentence of :data:`SIMULATOR_SENTENCES` for ``generator`` (a generator call or
-    name, matched by its module); for a generator not listed, a sentence that says so."""
+    name, matched by its module or by the function itself, the first listed key that matches);
+    for a generator not listed, a sentence that says so."""
     name = str(generator or "")
     for module, sentence in SIMULATOR_SENTENCES.items():
         if name == module or name.startswith(module + "."):

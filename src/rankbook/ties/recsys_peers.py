@@ -20,11 +20,13 @@ trained model:
   row's NDCG@k (binary gain).
 - ``recbole_ndcg``: RecBole's ``recbole.evaluator.metrics.NDCG.metric_info(pos_index, pos_len)``
   on the ``torch.topk`` hit matrix that RecBole's ``Collector`` builds from full-sort scores.
-  RecBole 1.2.1 cannot run it next to NumPy 2 (see :data:`NOT_INSTALLED`); the adapter then
-  raises ImportError with the reason, and the audit lists it as not audited.
+  RecBole 1.2.1 cannot run it next to NumPy 2 (:data:`RECBOLE_FAILS`), so it is not installed;
+  the adapter then raises ImportError saying so (the reason is in :data:`NOT_INSTALLED`, once),
+  and the audit lists it as not audited.
 
-:data:`NOT_INSTALLED` lists the libraries that cannot be installed next to this project's pins,
-with the reason found by ``pip install --dry-run`` against the pinned environment.
+:data:`NOT_INSTALLED` lists the recommender libraries left out of this project's environment,
+each with its reason: the call that fails (RecBole) or the conflict that ``pip install
+--dry-run`` finds against the pinned environment (the others).
 """
 
 from __future__ import annotations
@@ -33,14 +35,19 @@ import numpy as np
 
 from rankbook.ties.peers import Peer, doc_ids, require_peer, score_label_rows
 
-__all__ = ["NOT_INSTALLED", "RECSYS_PEERS"]
+__all__ = ["NOT_INSTALLED", "RECBOLE_FAILS", "RECSYS_PEERS"]
 
-#: Recommender libraries with an evaluator that do not install next to the pins, and why.
+#: What fails when RecBole 1.2.1's NDCG runs next to this project's NumPy.
+RECBOLE_FAILS = (
+    "its NDCG.metric_info calls np.float, which NumPy 1.24 removed, so under this project's "
+    "numpy 2.4.6 the call raises AttributeError"
+)
+
+#: Recommender libraries with an evaluator that this project does not install, and why.
 NOT_INSTALLED: dict[str, str] = {
     "recbole 1.2.1": (
-        "its NDCG.metric_info calls np.float, removed in NumPy 1.24 (this project pins numpy "
-        "2.4.6), so it raises AttributeError when called; it also pins colorama==0.4.4 and "
-        "requires ray<=2.6.3, thop and tensorboard (imported by its evaluator)"
+        f"{RECBOLE_FAILS}; it would also bring colorama==0.4.4, ray<=2.6.3, thop and tensorboard "
+        "(imported by its evaluator)"
     ),
     "lenskit 2025.8.1": "requires pandas < 3 (this project pins pandas 3.1.1); "
     "lenskit 2026.x requires Python >= 3.12.5",
@@ -110,9 +117,9 @@ def recbole_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.nd
     """RecBole ``NDCG.metric_info(pos_index, pos_len)[:, k - 1]`` on ``torch.topk`` hits."""
     try:
         metrics = require_peer("recbole.evaluator.metrics", "recbole")
-    except ImportError as err:
+    except ImportError as err:  # the reason is NOT_INSTALLED's, said once where it is listed
         raise ImportError(
-            f"recbole is not installed here: {NOT_INSTALLED['recbole 1.2.1']}"
+            "recbole is not installed here (rankbook.ties.recsys_peers.NOT_INSTALLED says why)"
         ) from err
     torch = require_peer("torch", "torch")
     s, y = score_label_rows(scores, labels)
@@ -126,8 +133,7 @@ def recbole_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.nd
         values = metrics.NDCG(config).metric_info(pos_index, pos_len)
     except AttributeError as err:  # recbole 1.2.1 under NumPy >= 1.24: np.float is gone
         first = str(err).splitlines()[0]
-        reason = NOT_INSTALLED["recbole 1.2.1"]
-        raise ImportError(f"recbole cannot run here ({first}): {reason}") from err
+        raise ImportError(f"recbole cannot run here ({first}): {RECBOLE_FAILS}") from err
     return np.asarray(values[:, kk - 1], dtype=np.float64)
 
 
