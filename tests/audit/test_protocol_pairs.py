@@ -126,3 +126,14 @@ def test_a_lead_is_the_leader_minus_the_runner_up_and_its_verdict_reads_the_holm
         lead_test(tests, {"a": 0.1})
     with pytest.raises(ValueError, match="no pair test"):
         lead_test(tests, {"x": 0.2, "y": 0.1})
+
+
+def test_a_lead_given_its_rows_carries_what_its_power_is_computed_from():
+    values = _values(1, {"a": 0.0, "b": 0.3, "c": 0.29})
+    tests = pair_tests(values, n_perm=99, seed=3)
+    means = {name: float(v.mean()) for name, v in values.items()}
+    lead = lead_test(tests, means, values=values)
+    leader, runner_up = lead["leader"], lead["runner_up"]
+    assert lead["n_rows"] == 80 and lead["n_pairs"] == len(tests) == 3
+    assert lead["sd_diff"] == pytest.approx(np.std(values[leader] - values[runner_up], ddof=1))
+    assert "sd_diff" not in lead_test(tests, means)  # without the rows, no spread is claimed

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from rankaudit.checklists.presort import LAYOUT_Z, layout_facts, presort_item
+from rankaudit.checklists.presort import LAYOUT_Z, layout_facts, pairs_phrase, presort_item
 from rankaudit.cli import main
 
 
@@ -132,3 +132,41 @@ def test_a_ranked_run_with_relevant_first_ties_is_systematic(tmp_path, capsys):
         assert layout["systematic"] is relevant_first, item["answer"]
         if relevant_first:
             assert item["status"] == "warn"
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "phrase"),
+    [
+        (110, 110, "all 110 pairs"),
+        (0, 110, "none of the 110 pairs"),
+        (68, 110, "61.8% of 110 pairs"),
+        (1, 3000, "less than 0.1% of 3,000 pairs"),
+        (1999, 2000, "more than 99.9% of 2,000 pairs"),
+        (2, 2, "both pairs"),
+        (0, 2, "neither of the 2 pairs"),
+        (1, 1, "the one pair"),
+        (0, 1, "none of the 1 pair"),
+    ],
+)
+def test_pairs_phrase_says_all_and_none_never_a_rounded_share(k, n, phrase):
+    """The phrase says all N only when every pair has the relevant document first, none of the N
+    only when no pair has; a share in between never prints as 100.0% or 0.0%."""
+    assert pairs_phrase(k, n) == phrase
+
+
+@pytest.mark.parametrize(("k", "n"), [(3, 2), (-1, 4), (0, 0), (1.5, 4), (True, 2)])
+def test_pairs_phrase_refuses_what_is_no_count(k, n):
+    with pytest.raises(ValueError, match="pairs_phrase"):
+        pairs_phrase(k, n)
+
+
+@pytest.mark.parametrize(("relevant_first", "words"), [(True, "in all "), (False, "in none of")])
+def test_the_layout_sentence_says_all_or_none_of_the_pairs(relevant_first, words):
+    """Every query stores its relevant document first (or last) of an unsorted list: the
+    sentence counts all (or none) of the pairs, never "100.0% of"."""
+    offsets = np.arange(0, 41, 4)
+    scores = np.tile([1.0, 3.0, 2.0, 4.0], 10)  # not stored by score
+    relevant = np.tile([relevant_first, False, False, not relevant_first], 10)
+    status, answer, _ = presort_item(layout_facts(offsets, scores, relevant))
+    assert f"{words}" in answer and "%" not in answer.split("(a random layout")[0], answer
+    assert status == "warn"

@@ -352,13 +352,18 @@ def test_template_phrase_reads_only_its_fields_and_its_separator():
 
 
 @pytest.mark.parametrize("verdict", VERDICTS)
-@pytest.mark.parametrize("power", [None, 0.0, 0.46, 1.0])
+@pytest.mark.parametrize("power", [None, 0.0, 0.005, 0.46, 1.0])
 def test_verdict_with_power_prints_power_only_beside_a_null(verdict, power):
     text = verdict_with_power(verdict, power)
     if verdict == NOT_RESOLVED and power is not None:
         assert text == f"{NOT_RESOLVED} (power {power:.2f})"
     else:
         assert text == verdict
+
+
+@pytest.mark.parametrize("power", [0.0035, below(0.005)])
+def test_verdict_with_power_never_prints_a_nonzero_power_as_zero(power):
+    assert verdict_with_power(NOT_RESOLVED, power) == f"{NOT_RESOLVED} (power < 0.01)"
 
 
 @pytest.mark.parametrize(

@@ -471,18 +471,19 @@ def _ch17_results() -> dict:
         "protocol_swaps": [dict(run_a="a", run_b="b", status=SAME_ORDER)],
         "above_floor": [dict(model="a", diff=0.1, p_holm=0.01)],
         "leads": {
-            "full": dict(leader="a", runner_up="b", diff=0.02, p_holm=0.01),
-            "sampled": dict(leader="b", runner_up="a", diff=0.01, p_holm=0.5),
+            "full": dict(leader="a", runner_up="b", diff=0.02, p_holm=0.01, power=0.9),
+            "sampled": dict(leader="b", runner_up="a", diff=0.01, p_holm=0.5, power=0.3),
         },
         "place_settled": settled,
     }
 
 
 def test_ch17_lead_words_read_each_protocols_holm_p():
-    """A lead resolved after Holm is said resolved; one that is not, not resolved."""
+    """A lead resolved after Holm is said resolved; one that is not, not resolved, with the
+    power its test had."""
     words = words_function("17_real_recommenders")(_ch17_results())
     assert words["lead_full"] == "resolved above zero"
-    assert words["lead_sampled"] == "not resolved at this power"
+    assert words["lead_sampled"] == "not resolved at this power (power 0.30)"
 
 
 def test_ch17_words_name_the_model_whose_numbers_the_page_prints():

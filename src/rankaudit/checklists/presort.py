@@ -34,7 +34,8 @@ expectation under uniformly random tie orders (:func:`present_effect`), the refe
 layout-free evaluation reports; a change beyond the checklist's tolerance also asks for
 attention.
 
-Public API: :data:`LAYOUT_Z`, :func:`layout_facts`, :func:`present_effect`, :func:`presort_item`.
+Public API: :data:`LAYOUT_Z`, :func:`layout_facts`, :func:`pairs_phrase`, :func:`present_effect`,
+:func:`presort_item`.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ import numpy as np
 
 from rankaudit.runs.decision import DEPARTS_EXPECTATION, Z_AGREE, expectation_verdict
 
-__all__ = ["LAYOUT_Z", "layout_facts", "present_effect", "presort_item"]
+__all__ = ["LAYOUT_Z", "layout_facts", "pairs_phrase", "present_effect", "presort_item"]
 
 #: |z| beyond which the file order is a systematic layout: the decision standard's ``Z_AGREE``
 LAYOUT_Z = Z_AGREE
@@ -109,6 +110,30 @@ def layout_facts(offsets: np.ndarray, scores: np.ndarray, relevant: np.ndarray) 
     }
 
 
+def pairs_phrase(k: int, n: int) -> str:
+    """``k`` of ``n`` pairs in words, after "in": "all 110 pairs" when ``k == n``, "none of the
+    110 pairs" when ``k == 0``, otherwise the share with one decimal, "62.3% of 110 pairs" (a
+    share that one decimal would round to 0.0% or 100.0% reads "less than 0.1%" or "more than
+    99.9%"). One pair: "the one pair" / "none of the 1 pair"; two: "both pairs" / "neither of
+    the 2 pairs"."""
+    if isinstance(k, bool) or isinstance(n, bool) or int(k) != k or int(n) != n:
+        raise ValueError(f"pairs_phrase needs whole numbers, got k={k!r}, n={n!r}")
+    k, n = int(k), int(n)
+    if n < 1 or not 0 <= k <= n:
+        raise ValueError(f"pairs_phrase needs 0 <= k <= n and n >= 1, got k={k}, n={n}")
+    noun = "pair" if n == 1 else "pairs"
+    if k == n:
+        return "the one pair" if n == 1 else "both pairs" if n == 2 else f"all {n:,} pairs"
+    if k == 0:
+        return "neither of the 2 pairs" if n == 2 else f"none of the {n:,} {noun}"
+    share = f"{k / n:.1%}"
+    if share == "0.0%":
+        share = "less than 0.1%"
+    elif share == "100.0%":
+        share = "more than 99.9%"
+    return f"{share} of {n:,} {noun}"
+
+
 def _layout_sentence(facts: Mapping[str, Any]) -> str:
     if facts["pairs"] == 0:
         return (
@@ -122,7 +147,7 @@ def _layout_sentence(facts: Mapping[str, Any]) -> str:
     )
     head = (
         f"Relevant documents are stored before non-relevant ones {where} in "
-        f"{facts['share_relevant_first']:.1%} of {facts['pairs']:,} pairs (a random layout: "
+        f"{pairs_phrase(facts['relevant_first'], facts['pairs'])} (a random layout: "
         f"50%; z = {facts['z']:.2f})"
     )
     if not facts["systematic"]:

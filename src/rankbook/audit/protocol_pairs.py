@@ -145,12 +145,20 @@ def above_floor(tests: Sequence[Mapping], floor: str) -> pd.DataFrame:
 
 
 def lead_test(
-    tests: Sequence[Mapping], means: Mapping[str, float], *, alpha: float = ALPHA
+    tests: Sequence[Mapping],
+    means: Mapping[str, float],
+    *,
+    alpha: float = ALPHA,
+    values: Mapping[str, np.ndarray] | None = None,
 ) -> dict:
     """Whether the model with the highest mean leads: its pair with the runner-up (the second
     highest mean; the first in ``means``' order on a tie) from one protocol's :func:`pair_tests`,
-    ``diff`` = leader minus runner-up, its ``p_holm`` (Holm over every pair of that protocol)
-    and the decision standard's :func:`~rankaudit.runs.decision.direction_verdict`."""
+    ``diff`` = leader minus runner-up, its ``p_holm`` (Holm over every pair of that protocol,
+    ``n_pairs`` of them) and the decision standard's
+    :func:`~rankaudit.runs.decision.direction_verdict`. With the per-row ``values`` the tests
+    were run on, also ``n_rows`` and ``sd_diff``, the standard deviation (ddof 1) of the per-row
+    differences leader minus runner-up, from which a page computes the power of the lead's
+    test (:func:`rankbook.ranking.power.power_paired`, a room above this one)."""
     if len(means) < 2:
         raise ValueError(f"a lead needs at least 2 models, got {list(means)}")
     order = sorted(means, key=lambda name: -means[name])  # stable: the first on a tie
@@ -158,13 +166,21 @@ def lead_test(
     for r in tests:
         if {r["run_a"], r["run_b"]} == {leader, runner_up}:
             diff = float(r["diff"]) if r["run_b"] == leader else -float(r["diff"])
-            return {
+            out = {
                 "leader": leader,
                 "runner_up": runner_up,
                 "diff": diff,
                 "p_holm": float(r["p_holm"]),
+                "n_pairs": len(tests),
                 "verdict": direction_verdict(diff, float(r["p_holm"]), alpha=alpha),
             }
+            if values is not None:
+                d = np.asarray(values[leader], np.float64) - np.asarray(
+                    values[runner_up], np.float64
+                )
+                out["n_rows"] = int(len(d))
+                out["sd_diff"] = float(np.std(d, ddof=1)) if len(d) > 1 else 0.0
+            return out
     raise ValueError(f"no pair test of {leader!r} and {runner_up!r}")
 
 
@@ -179,7 +195,8 @@ def pair_results(
     """The chapter's results of this module: ``pair_tests`` per protocol (expected-rule
     NDCG@10, ``seed`` the hash rule's seed and the sign flips'), ``protocol_swaps`` and
     ``above_floor`` (each model against ``floor`` on the full catalog; empty without it) and
-    ``leads`` (:func:`lead_test` per protocol, on the tested rows' means)."""
+    ``leads`` (:func:`lead_test` per protocol, on the tested rows' means, with the spread of
+    the lead's per-row differences)."""
     values = {p: row_values(run, p, seed=seed) for p in ("full", "sampled")}
     tests = {p: pair_tests(values[p], n_perm=n_perm, seed=seed) for p in values}
     names = {m.name for m in run.models}
@@ -191,7 +208,7 @@ def pair_results(
     means = {p: {name: float(v.mean()) for name, v in values[p].items()} for p in values}
     return {
         "pair_tests": tests,
-        "leads": {p: lead_test(tests[p], means[p], alpha=alpha) for p in tests},
+        "leads": {p: lead_test(tests[p], means[p], alpha=alpha, values=values[p]) for p in tests},
         "protocol_swaps": protocol_swaps(tests["full"], tests["sampled"], alpha=alpha),
         "above_floor": floor_rows,
         "floor_model": floor,

@@ -62,14 +62,17 @@ SMALL_RATIO = 0.5
 
 def verdict_with_power(verdict: str, power: float | None) -> str:
     """``verdict``, with "(power 0.46)" appended when it is :data:`NOT_RESOLVED` and the power
-    is known (a non-result is read with the power it had). ``power`` must be a probability
-    (NaN or an infinity is refused, naming it, even when it is not printed)."""
+    is known (a non-result is read with the power it had); a nonzero power that two decimals
+    would print as 0.00 reads "(power < 0.01)". ``power`` must be a probability (NaN or an
+    infinity is refused, naming it, even when it is not printed)."""
     if verdict not in VERDICTS:
         raise ValueError(f"not a verdict of the decision standard: {verdict!r}")
     if power is not None:
         power = check_unit_interval(power, "power")
     if verdict != NOT_RESOLVED or power is None:
         return verdict
+    if 0.0 < power < 0.005:
+        return f"{verdict} (power < 0.01)"
     return f"{verdict} (power {power:.2f})"
 
 
