@@ -22,9 +22,11 @@ help:
 	@echo "make student  a light environment (.venv-student: no torch, LightGBM or encoders) that runs session 1's chapters into student-runs/ (= python src/rankbook/course/student.py setup; run 1)"
 
 # --- setup -------------------------------------------------------------------------------
+# --no-compile: Python writes each module's bytecode the first time it is imported, instead of pip
+# compiling every installed module up front (about a minute of the setup, for files never used).
 $(STAMP): requirements/lock.txt pyproject.toml src/pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check -q -r requirements/lock.txt
+	$(PY) -m pip install --disable-pip-version-check -q --no-compile -r requirements/lock.txt
 	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e . -e ./src
 	$(PY) -m pip check
 	@touch $@

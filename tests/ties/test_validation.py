@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from rankaudit import evaluate, tie_prevalence
+from rankaudit.ties.validation import batch_from_arrays, narrow_labels
 
 
 def _ok(n_rows=4, n=5):
@@ -148,3 +149,44 @@ def test_dtypes_accepted_without_copy_semantics_changing_results():
         for yd in (np.int8, np.uint8, np.int64, np.float32, bool):
             got = evaluate(s.astype(sd), y.astype(yd))
             np.testing.assert_allclose(got["nDCG@10"], ref["nDCG@10"], atol=1e-12)
+
+
+def test_batches_hand_the_kernels_read_only_views_without_copying_scores():
+    s, y = _ok()
+    batch = batch_from_arrays(s, y.astype(np.int8))
+    assert not batch.scores.flags.writeable and not batch.labels.flags.writeable
+    assert np.shares_memory(batch.scores, s)  # a view, not a copy
+    assert s.flags.writeable  # the caller's array keeps its flag
+    frozen = s.copy()
+    frozen.flags.writeable = False
+    np.testing.assert_array_equal(evaluate(frozen, y)["nDCG@10"], evaluate(s, y)["nDCG@10"])
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64, np.uint8, np.uint64, bool])
+def test_integer_labels_that_fit_are_narrowed_to_int8_with_their_values(dtype):
+    labels = np.array([0, 1, 1, 0, 1], dtype=dtype)
+    out = narrow_labels(labels)
+    assert out.dtype == np.int8
+    np.testing.assert_array_equal(out, labels.astype(np.int64))
+
+
+@pytest.mark.parametrize("values", [[0, 128], [-129, 1], [0, 2**40]])
+def test_integer_labels_outside_int8_keep_their_dtype(values):
+    labels = np.array(values, dtype=np.int64)
+    out = narrow_labels(labels)
+    assert out.dtype == np.int64
+    np.testing.assert_array_equal(out, labels)
+
+
+def test_float_labels_are_not_narrowed():
+    labels = np.array([0.0, 1.0, 2.0])
+    assert narrow_labels(labels) is labels
+
+
+def test_graded_labels_beyond_int8_give_the_same_measures_as_float_labels():
+    rng = np.random.default_rng(3)
+    scores = rng.integers(0, 4, (20, 9)).astype(np.float64)
+    labels = rng.integers(0, 300, (20, 9))
+    as_int = evaluate(scores, labels, k=5, ties="expected")
+    as_float = evaluate(scores, labels.astype(np.float64), k=5, ties="expected")
+    pd.testing.assert_frame_equal(as_int, as_float)

@@ -38,6 +38,8 @@ __all__ = [
     "check_seed",
     "exact_scores",
     "kernel_numbers",
+    "kernel_view",
+    "narrow_labels",
     "raise_for_status",
     "row_keys",
 ]
@@ -71,6 +73,8 @@ class Batch:
     def __post_init__(self) -> None:
         if (self.row_offsets is None) == (self.row_len is None):
             raise ValueError("Batch needs exactly one of row_offsets (ragged) and row_len")
+        object.__setattr__(self, "scores", kernel_view(self.scores))
+        object.__setattr__(self, "labels", kernel_view(narrow_labels(self.labels)))
 
     @property
     def n_rows(self) -> int:
@@ -118,6 +122,31 @@ class Batch:
                 text += f" (user_id={plain(self.user_ids[row])!r})"
             return text
         return f"row {row} ({self.row_id_name}={plain(self.row_ids[row])!r})"
+
+
+def kernel_view(values: np.ndarray) -> np.ndarray:
+    """A read-only view of ``values`` (no copy): the kernels read the flat arrays and never
+    write them, and numba compiles a kernel once per argument type, read-only being one. Every
+    batch hands the kernels read-only arrays, so writable and read-only input (a NumPy array, a
+    Parquet column, a memory map) share one compiled signature."""
+    view = values.view()
+    view.flags.writeable = False
+    return view
+
+
+def narrow_labels(labels: np.ndarray) -> np.ndarray:
+    """Integer labels as ``int8`` when every value fits (-128..127), else as given: the same
+    values in the dtype most rows arrive in (0/1 and graded labels), so that int8, int64 and
+    bool labels share the kernels' compiled signatures. A value outside int8 keeps its dtype
+    (nothing is clipped); float labels are untouched."""
+    if labels.dtype.kind not in "iub" or labels.dtype == np.int8:
+        return labels
+    if labels.size == 0:
+        return labels.astype(np.int8)
+    low, high = labels.min(), labels.max()
+    if int(low) >= -128 and int(high) <= 127:
+        return labels.astype(np.int8)
+    return labels
 
 
 # --------------------------------------------------------------------------- scalars
