@@ -25,6 +25,7 @@ from rankbook.ranking.experiment import (
 )
 from rankbook.ranking.lambdamart import (
     LambdaMARTConfig,
+    feature_splits,
     group_sizes,
     shuffle_within_query,
     train_lambdamart,
@@ -112,6 +113,52 @@ def test_ranker_beats_random_and_ablation_schema(exp):
     pd.testing.assert_frame_equal(res.table, res2.table)
 
 
+def _graded_queries(n_queries: int, seed: int) -> pd.DataFrame:
+    """Queries of 10 results whose label follows ``x`` (the top result sold, the next two
+    clicked), with a constant column ``c`` and a column ``noise`` of pure noise."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(n_queries, 10))
+    rank = (-x).argsort(axis=1).argsort(axis=1)
+    label = np.select([rank == 0, rank <= 2], [2, 1], 0)
+    return pd.DataFrame(
+        {
+            "query_id": np.repeat(np.arange(n_queries), 10),
+            "item_id": np.tile(np.arange(10), n_queries),
+            "label": label.ravel(),
+            "x": x.ravel(),
+            "c": 1.0,
+            "noise": rng.normal(size=n_queries * 10),
+        }
+    )
+
+
+def test_feature_splits_count_what_the_model_uses():
+    """A constant column is never split on; the column the labels follow is; the counts follow
+    the order of the names; the row of an ablation that adds the constant counts 0 splits on
+    it, the row that adds the informative column more."""
+    train, valid, test = (_graded_queries(n, s) for n, s in ((200, 0), (60, 1), (60, 2)))
+    model = train_lambdamart(train, ["c", "x", "noise"], valid=valid, config=FAST)
+    used = feature_splits(model, ["c", "x", "noise"])
+    assert list(used.index) == ["c", "x", "noise"]
+    assert used.splits["c"] == 0 and used.gain["c"] == 0.0
+    assert used.splits["x"] > 0 and used.gain["x"] > 0.0
+    assert used.splits.dtype == np.int64
+    with pytest.raises(ValueError, match="3 features but 2"):
+        feature_splits(model, ["c", "x"])
+    sets = {"x": ["x"], "x + c": ["x", "c"], "c": ["c"], "c + x": ["c", "x"]}
+    rows = [AblationRow("x + c", "x"), AblationRow("c + x", "c")]
+    res = run_ablation(
+        train, valid, test, sets, rows, seeds=(0, 1), config=FAST, n_boot=50, progress=False
+    )
+    by_row = res.table.set_index("variant")
+    assert by_row.added_splits["x + c"] == 0 and by_row.added_gain["x + c"] == 0.0
+    assert by_row.added_splits["c + x"] > 0 and by_row.added_gain["c + x"] > 0.0
+    # the row's count is its variant's models' splits on the added column, over both seeds
+    per_model = res.splits.set_index(["feature_set", "feature"]).splits
+    assert by_row.added_splits["c + x"] == per_model.loc[("c + x", "x")].sum()
+    assert set(res.splits.seed) == {0, 1}
+
+
 def test_train_rejects_missing_feature(exp):
     with pytest.raises(ValueError, match="not in the table"):
         train_lambdamart(exp.window("train"), ["nope"], config=FAST)
@@ -192,6 +239,7 @@ def test_context_sweep_grid_oracle_and_measured_returns(sweep_setup):
         progress=False,
     )
     assert len(out) == 4  # 2 grid points x (feature + oracle)
+    assert (out.added_splits >= 0).all() and out.added_splits.dtype == np.int64
     assert set(out.variant) == {"MLR + CosSim_lc", f"MLR + {ORACLE_FEATURE}"}
     by_return = out.groupby("p_return").share_returned.first()
     assert by_return[0.0] == 0.0 and by_return[0.9] > 0.0

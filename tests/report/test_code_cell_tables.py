@@ -34,6 +34,7 @@ FIXED = (
     "02_random_tie_expectation",
     "03_tie_breaking_rules",
     "06_amazon_audit",
+    "07_hash_seeds_vs_expectation",
     "15_audit_your_run",
 )
 

@@ -38,6 +38,13 @@ def test_hash_seeds_and_sweep_figures_are_titled():
         }
     )
     assert _titled(fc.plot_context_sweep(sweep, "sweep"))
+    # a point whose model never splits on its added feature is crossed, and the note says so
+    fig = fc.plot_context_sweep(sweep.assign(added_splits=[3, 0, 2, 5]), "sweep")
+    crosses = [line for ax in fig.axes for line in ax.lines if line.get_marker() == "x"]
+    assert [list(line.get_ydata()) for line in crosses] == [[2.0]]
+    assert any("never splits" in t.get_text() for t in fig.texts)
+    unmarked = fc.plot_context_sweep(sweep.assign(added_splits=[3, 1, 2, 5]), "sweep")
+    assert not [line for ax in unmarked.axes for line in ax.lines if line.get_marker() == "x"]
     listed = sweep.assign(variant=["r1", "r2", "r3", "r4"], paper_lift_pct=[1.0, 1.0, 2.0, 2.0])
     assert _titled(fc.plot_lifts_vs_paper(listed, "vs paper"))
 

@@ -130,17 +130,20 @@ def test_ch07_rows_choice_says_when_there_are_fewer_rows_than_asked(requested, c
 _ORACLE = "Oracle_intent"
 
 
-def _ch10(verdicts: list[str], *, repeat: bool = True) -> dict:
+def _ch10(verdicts: list[str], *, repeat: bool = True, unused: int = 0) -> dict:
     """A sweep of two features and the oracle on distinct configurations (one per verdict, at
     ``p_return = 0``); with ``repeat``, the first configuration again at ``p_return = 0.9`` (a
-    repeated grid point, not distinct)."""
+    repeated grid point, not distinct); the first ``unused`` feature rows' models never split on
+    the feature they add, every other row's model does."""
     rows = []
     for c, v in enumerate(verdicts):
         for feature in ("CosSim_Ref_emb", "CosSim_l5c", _ORACLE):
             verdict = RESOLVED_ABOVE if feature == _ORACLE else v
             rows.append(dict(feature=feature, p_switch=0.1 * c, p_return=0.0, lift_pct=1.0 + c,
                              ci_low=-1.0, ci_high=3.0, share_returned=0.0, verdict=verdict,
-                             distinct=True))
+                             distinct=True, added_splits=4))
+    for r in [r for r in rows if r["feature"] != _ORACLE][:unused]:
+        r["added_splits"] = 0
     if repeat:  # the first configuration again at the largest p_return
         rows += [dict(r, p_return=0.9, distinct=False) for r in rows[:3]]
     brand = {"ref_emb": 0.6, "ref_txt": 0.5, "last_click": 0.4}
@@ -188,6 +191,23 @@ def test_ch10_a_repeated_grid_point_moves_no_count():
     for r in moved["context_sweep"]:
         if not r["distinct"]:
             r["verdict"] = NOT_RESOLVED
+    assert _ch10_words(moved) == _ch10_words(base)
+
+
+def test_ch10_says_in_how_many_rows_the_model_never_splits_on_its_feature():
+    every = _ch10_words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED]))
+    assert every["no_split_clause"].startswith("it is positive in all 6 distinct rows")
+    assert every["unused_clause"] == "each pair's model splits on the feature it adds"
+    some = _ch10_words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED], unused=2))
+    assert some["no_split_clause"].startswith("it is 0 in 2 of 6 distinct rows")
+    assert "not the feature" in some["no_split_clause"]
+    assert some["unused_clause"].startswith("in 2 of 4 such pairs the model never splits")
+    # a repeated grid point is not counted again
+    base = _ch10([RESOLVED_ABOVE, NOT_RESOLVED], unused=1)
+    moved = copy.deepcopy(base)
+    for r in moved["context_sweep"]:
+        if not r["distinct"]:
+            r["added_splits"] = 0
     assert _ch10_words(moved) == _ch10_words(base)
 
 

@@ -14,7 +14,11 @@ resamples, :func:`rankaudit.runs.significance.paired_bootstrap_test`, so the CI 
 exactly when ``p <= alpha``, by default :data:`rankaudit.runs.decision.ALPHA`) use per-query RR
 **averaged over seeds**
 (so the test is about the feature, not one seed's luck); the per-seed lifts are reported as the
-seed spread.
+seed spread. Each row also reports how often its variant's models split on the features the
+variant adds to its baseline (``added_splits``, summed over seeds, with their total gain
+``added_gain``; :func:`rankbook.ranking.lambdamart.feature_splits`): a row whose models never
+split on an added feature compares two draws of the ranker's random feature subsets and stopping
+point, not the feature.
 
 Interfaces (the sequence-model chapter reuses these)
 ---------------------------------
@@ -28,16 +32,18 @@ Interfaces (the sequence-model chapter reuses these)
     the tables need ``query_id, item_id, label`` plus every feature column named in ``feature_sets``
     (extra columns computed elsewhere just need to be present, same row order), rows grouped by
     query in SERP order.
-``AblationResult.table`` (DataFrame), ``.per_query`` (long: feature_set, seed, query_id,
-    rr_expected, rr_input_order), ``.ties`` (per feature set), ``.table1(data_source_label,
-    oracle_variant)`` (results-JSON records, with ``share_of_oracle`` = lift / the oracle row's
-    lift), ``.rr_by_feature_set()`` (seed-averaged per-query RR, one column per feature set).
+``AblationResult.table`` (DataFrame; ``added_splits`` and ``added_gain`` per row), ``.per_query``
+    (long: feature_set, seed, query_id, rr_expected, rr_input_order), ``.ties`` (per feature
+    set), ``.splits`` (long: feature_set, seed, feature, splits, gain; one row per feature of
+    each trained model), ``.table1(data_source_label, oracle_variant)`` (results-JSON records,
+    with ``share_of_oracle`` = lift / the oracle row's lift), ``.rr_by_feature_set()``
+    (seed-averaged per-query RR, one column per feature set).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -45,7 +51,12 @@ import pandas as pd
 from rankaudit._optional import tqdm
 from rankaudit.runs.decision import effect_verdict
 from rankaudit.runs.significance import holm_adjust, paired_bootstrap_test
-from rankbook.ranking.lambdamart import LambdaMARTConfig, predict_scores, train_lambdamart
+from rankbook.ranking.lambdamart import (
+    LambdaMARTConfig,
+    feature_splits,
+    predict_scores,
+    train_lambdamart,
+)
 from rankbook.ranking.power import share_of_oracle
 from rankbook.ranking.sale_metrics import sale_rr, sale_tie_prevalence
 
@@ -104,6 +115,7 @@ class AblationResult:
     table: pd.DataFrame
     per_query: pd.DataFrame
     ties: pd.DataFrame
+    splits: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def rr_by_feature_set(self, column: str = "rr_expected") -> pd.DataFrame:
         """Per-query RR averaged over seeds: rows = test queries with a sale, one column per set."""
@@ -190,7 +202,7 @@ def run_ablation(
                 raise ValueError(f"ablation row {r} uses unknown feature set {name!r}")
             if name not in needed:
                 needed.append(name)
-    per_query, tie_rows = [], []
+    per_query, tie_rows, split_rows = [], [], []
     bar = tqdm(
         total=len(needed) * len(seeds), desc="ablation fits", disable=not progress, leave=False
     )
@@ -221,6 +233,11 @@ def run_ablation(
                     **sale_tie_prevalence(test, s),
                 }
             )
+            split_rows.append(
+                feature_splits(model, feature_sets[name])
+                .reset_index()
+                .assign(feature_set=name, seed=int(seed))
+            )
             bar.update()
     bar.close()
     pq = pd.concat(per_query, ignore_index=True)
@@ -233,6 +250,10 @@ def run_ablation(
     ties["mrr_sale_expected"] = pq.groupby("feature_set", sort=False).rr_expected.mean()
     ties["mrr_sale_input_order"] = pq.groupby("feature_set", sort=False).rr_input_order.mean()
     ties = ties.reset_index()
+
+    splits = pd.concat(split_rows, ignore_index=True)[
+        ["feature_set", "seed", "feature", "splits", "gain"]
+    ]
 
     wide_e = pq.pivot_table(index="query_id", columns=["feature_set", "seed"], values="rr_expected")
     wide_i = pq.pivot_table(
@@ -248,6 +269,9 @@ def run_ablation(
         )
         b_i = wide_i[r.baseline].mean(axis=1).to_numpy()
         v_i = wide_i[r.variant].mean(axis=1).to_numpy()
+        # the variant's models (every seed) on the features its baseline lacks
+        added = [f for f in feature_sets[r.variant] if f not in feature_sets[r.baseline]]
+        used = splits[(splits.feature_set == r.variant) & splits.feature.isin(added)]
         out.append(
             {
                 "variant": r.variant,
@@ -267,6 +291,8 @@ def run_ablation(
                 "lift_pct_input_order": float(100 * (v_i.mean() / b_i.mean() - 1)),
                 "n_queries": int(len(b_e)),
                 "n_seeds": len(seeds),
+                "added_splits": int(used.splits.sum()),
+                "added_gain": float(used.gain.sum()),
             }
         )
-    return AblationResult(table=pd.DataFrame(out), per_query=pq, ties=ties)
+    return AblationResult(table=pd.DataFrame(out), per_query=pq, ties=ties, splits=splits)

@@ -44,7 +44,8 @@ paper).
     re-simulates on the grid ``p_switch x p_return`` and runs
     :func:`rankbook.ranking.ablation.run_ablation` at each point: one row ``MLR + f`` vs MLR per
     feature ``f`` plus the oracle row, and per grid point the measured shares of later queries that
-    switched intent and that returned to an earlier one (``share_switched``, ``share_returned``).
+    switched intent and that returned to an earlier one (``share_switched``, ``share_returned``);
+    ``added_splits``, ``added_gain``: the row's model's splits on ``f`` and their gain.
     Grid points that simulate the same log (at ``p_switch = 0`` no intent shifts, so ``p_return``
     changes nothing) are one configuration: ``config`` numbers the distinct logs in grid order,
     ``distinct`` marks the first grid point of each, and a repeat reuses its rows (no refit).

@@ -11,8 +11,14 @@ Tuning (:func:`tune_lambdamart`): a small grid over learning rate and leaves, ea
 early on the validation window (so the number of rounds is tuned too); the setting with the best
 validation NDCG@10 is kept. The test window is never read.
 
+What a fitted model uses (:func:`feature_splits`): the number of splits on each feature, and
+their total gain, in the trees :func:`predict_scores` uses. With feature bagging
+(``feature_fraction < 1``) and early stopping a model can stop before it ever splits on a
+feature it was given: its scores then do not depend on that feature at all.
+
 Public API: :class:`LambdaMARTConfig`, :func:`group_sizes`, :func:`shuffle_within_query`,
-:func:`train_lambdamart`, :func:`predict_scores`, :func:`tune_lambdamart`, :data:`TUNING_GRID`.
+:func:`train_lambdamart`, :func:`predict_scores`, :func:`feature_splits`,
+:func:`tune_lambdamart`, :data:`TUNING_GRID`.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from rankaudit._optional import require
 __all__ = [
     "TUNING_GRID",
     "LambdaMARTConfig",
+    "feature_splits",
     "group_sizes",
     "predict_scores",
     "shuffle_within_query",
@@ -164,6 +171,25 @@ def predict_scores(model, frame: pd.DataFrame, features: Sequence[str]) -> np.nd
     x = frame[list(features)].to_numpy(dtype=np.float64)
     it = model.best_iteration if getattr(model, "best_iteration", 0) else None
     return np.asarray(model.predict(x, num_iteration=it), dtype=np.float64)
+
+
+def feature_splits(model, features: Sequence[str]) -> pd.DataFrame:
+    """How often ``model`` splits on each of ``features`` (the list it was trained with, in order)
+    and the total gain of those splits, counted over the trees :func:`predict_scores` uses (up
+    to the best iteration when the fit stopped early; LightGBM's
+    ``Booster.feature_importance``). One row per feature, index ``features``, columns
+    ``splits`` (int) and ``gain`` (float); a feature with 0 splits plays no part in the scores.
+    """
+    features = list(features)
+    if model.num_feature() != len(features):
+        raise ValueError(f"model has {model.num_feature()} features but {len(features)} were named")
+    it = model.best_iteration if getattr(model, "best_iteration", 0) else 0
+    splits = model.feature_importance(importance_type="split", iteration=it)
+    gain = model.feature_importance(importance_type="gain", iteration=it)
+    return pd.DataFrame(
+        {"splits": np.asarray(splits, dtype=np.int64), "gain": np.asarray(gain, dtype=np.float64)},
+        index=pd.Index(features, name="feature"),
+    )
 
 
 def tune_lambdamart(

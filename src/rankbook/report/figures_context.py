@@ -158,11 +158,13 @@ def plot_context_sweep(sweep: pd.DataFrame, title: str):
     """Lift over MLR (with its CI) of each feature against ``p_switch``, one panel per
     ``p_return``; points are dodged sideways to stay readable. With a ``distinct`` column
     (:func:`rankbook.ranking.experiment.context_sweep`) a grid point that repeats an earlier
-    point's log is drawn hollow: the same run, shown again, not a second measurement."""
+    point's log is drawn hollow: the same run, shown again, not a second measurement. With an
+    ``added_splits`` column a point whose model never splits on the feature it adds gets a black
+    cross: its lift is not the feature's."""
     _need(sweep, ("p_switch", "p_return", "feature", "lift_pct", "ci_low", "ci_high"), "sweep")
     parts = list(sweep.groupby("p_return", sort=True))
     fig, axes = plt.subplots(1, len(parts), figsize=(5 * len(parts), 4), sharey=True, squeeze=False)
-    any_repeat = False
+    any_repeat = any_unused = False
     for ax, (p_ret, part) in zip(axes[0], parts, strict=True):
         for i, (feature, g) in enumerate(part.groupby("feature", sort=False)):
             x = g.p_switch + (i - 2) * 0.012
@@ -173,6 +175,9 @@ def plot_context_sweep(sweep: pd.DataFrame, title: str):
                 any_repeat = True
                 color = line.lines[0].get_color()
                 ax.plot(x[repeat], g.lift_pct[repeat], "o", color=color, mfc="white", zorder=3)
+            if "added_splits" in g and (unused := g.added_splits.to_numpy() == 0).any():
+                any_unused = True
+                ax.plot(x[unused], g.lift_pct[unused], "x", color="black", ms=9, mew=1.5, zorder=4)
         ax.axhline(0, color="grey", lw=1)
         ax.set(
             title=f"p_return = {p_ret:.2f}",
@@ -180,9 +185,16 @@ def plot_context_sweep(sweep: pd.DataFrame, title: str):
             ylabel="MRR-sale lift over MLR (%)",
         )
     axes[0, -1].legend(title="feature added", loc="upper left", bbox_to_anchor=(1.01, 1))
-    if any_repeat:
-        fig.text(0.01, 0.01, "hollow: the same log as an earlier grid point, shown again",
-                 fontsize="small")
+    notes = [
+        note
+        for note, drawn in (
+            ("hollow: the same log as an earlier grid point, shown again", any_repeat),
+            ("cross: the model never splits on the feature it adds", any_unused),
+        )
+        if drawn
+    ]
+    if notes:
+        fig.text(0.01, 0.01, "; ".join(notes), fontsize="small")
     fig.suptitle(title)
     fig.tight_layout()
     return fig
