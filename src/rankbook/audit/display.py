@@ -2,8 +2,9 @@
 and one cell of it for glue (Guo et al., 2026, arXiv:2609.26977, Table 2).
 
 The frames hold numbers rounded to 4 decimals; a page shows them through
-:func:`rankbook.report.tables.display_frame`, the one place that prints a negative zero unsigned
-(:func:`rankbook.report.prose.number_text`, which also prints the CI cells here).
+:func:`rankbook.report.tables.display_frame`, which prints a negative zero unsigned. The CI cells
+are text written here (this room may not import the report room's formatters), with the same
+rule: a bound that rounds to zero prints as 0.0000.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
-
-from rankbook.report.prose import number_text
 
 __all__ = ["lookup", "paper_table2_frame", "table2_frame"]
 
@@ -74,7 +73,7 @@ def paper_table2_frame(results: Mapping[str, Any]) -> pd.DataFrame:
             b = b.reindex(scores)
             cols[(label, "Δ 95% CI")] = pd.Series(
                 [
-                    f"[{number_text(round(lo, 4), 4)}, {number_text(round(hi, 4), 4)}]"
+                    f"[{round(lo, 4) + 0.0:.4f}, {round(hi, 4) + 0.0:.4f}]"  # -0.0 + 0.0 is 0.0
                     for lo, hi in zip(b.delta_ci_low, b.delta_ci_high, strict=True)
                 ],
                 index=b.index,
