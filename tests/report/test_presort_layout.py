@@ -9,7 +9,13 @@ import json
 import numpy as np
 import pytest
 
-from rankaudit.checklists.presort import LAYOUT_Z, layout_facts, pairs_phrase, presort_item
+from rankaudit.checklists.presort import (
+    LAYOUT_Z,
+    layout_facts,
+    pairs_phrase,
+    presort_item,
+    share_text,
+)
 from rankaudit.cli import main
 
 
@@ -170,3 +176,23 @@ def test_the_layout_sentence_says_all_or_none_of_the_pairs(relevant_first, words
     status, answer, _ = presort_item(layout_facts(offsets, scores, relevant))
     assert f"{words}" in answer and "%" not in answer.split("(a random layout")[0], answer
     assert status == "warn"
+
+
+@pytest.mark.parametrize(
+    ("frac", "text"),
+    [
+        (1.0, "all"),
+        (0.0, "none"),
+        (0.623, "62.3%"),
+        (0.9996, "more than 99.9%"),
+        (0.0004, "less than 0.1%"),
+    ],
+)
+def test_share_text_says_all_and_none_only_at_the_ends(frac, text):
+    assert share_text(frac) == text
+
+
+@pytest.mark.parametrize("frac", [-0.1, 1.5, float("nan"), True, "0.5"])
+def test_share_text_refuses_what_is_no_share(frac):
+    with pytest.raises(ValueError, match="share_text"):
+        share_text(frac)

@@ -9,7 +9,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankaudit.checklists.from_rows import Checklist, ChecklistItem
-from rankaudit.checklists.presort import layout_facts, present_effect, presort_item
+from rankaudit.checklists.presort import (
+    layout_facts,
+    present_effect,
+    presort_item,
+    share_text,
+)
 from rankaudit.measures.registry import parse_measures
 from rankaudit.measures.rules import check_rules, rule
 from rankaudit.options import (
@@ -138,7 +143,8 @@ def run_checklist(
         "tie_prevalence",
         "Tie prevalence",
         "warn" if moved > 0 else "ok",
-        f"Queries with tied scores: {any_tie:.1%}; with a tie that moves {m}: {moved:.1%}.",
+        f"Queries with tied scores: {share_text(any_tie)}; with a tie that moves {m}: "
+        f"{share_text(moved)}.",
         {"any_tie": any_tie, "measure_moving_tie": moved},
     )
     declared = [rule(t) for t in reported]

@@ -48,7 +48,14 @@ import numpy as np
 
 from rankaudit.runs.decision import DEPARTS_EXPECTATION, Z_AGREE, expectation_verdict
 
-__all__ = ["LAYOUT_Z", "layout_facts", "pairs_phrase", "present_effect", "presort_item"]
+__all__ = [
+    "LAYOUT_Z",
+    "layout_facts",
+    "pairs_phrase",
+    "present_effect",
+    "presort_item",
+    "share_text",
+]
 
 #: |z| beyond which the file order is a systematic layout: the decision standard's ``Z_AGREE``
 LAYOUT_Z = Z_AGREE
@@ -126,12 +133,25 @@ def pairs_phrase(k: int, n: int) -> str:
         return "the one pair" if n == 1 else "both pairs" if n == 2 else f"all {n:,} pairs"
     if k == 0:
         return "neither of the 2 pairs" if n == 2 else f"none of the {n:,} {noun}"
-    share = f"{k / n:.1%}"
+    return f"{share_text(k / n)} of {n:,} {noun}"
+
+
+def share_text(frac: float) -> str:
+    """A share with one decimal, "62.3%", that never rounds a partial share to an end: exactly 1
+    is "all", exactly 0 "none", and a share that one decimal would print as 0.0% or 100.0%
+    reads "less than 0.1%" or "more than 99.9%"."""
+    if isinstance(frac, bool) or not isinstance(frac, (int, float)) or not 0.0 <= frac <= 1.0:
+        raise ValueError(f"share_text needs a share between 0 and 1, got {frac!r}")
+    if frac == 1.0:
+        return "all"
+    if frac == 0.0:
+        return "none"
+    share = f"{frac:.1%}"
     if share == "0.0%":
-        share = "less than 0.1%"
-    elif share == "100.0%":
-        share = "more than 99.9%"
-    return f"{share} of {n:,} {noun}"
+        return "less than 0.1%"
+    if share == "100.0%":
+        return "more than 99.9%"
+    return share
 
 
 def _layout_sentence(facts: Mapping[str, Any]) -> str:
