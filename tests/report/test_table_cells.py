@@ -146,7 +146,7 @@ def test_display_frame_prints_counts_with_separators_and_floats_at_their_precisi
         "mean": ["0.12", "—"],
         "tiny": ["5.0 × 10⁻⁵", "0.000"],
         "name": ["a", "—"],
-        "flag": [True, False],
+        "flag": ["yes", "no"],
     }
     assert shown.index.tolist() == ["10,000", "20,000"] and shown.index.name == "n_sessions"
     assert display_frame(frame[["mean"]], 1)["mean"].tolist() == ["0.1", "—"]

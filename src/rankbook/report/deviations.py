@@ -45,9 +45,14 @@ SIMULATOR_SENTENCES: dict[str, str] = {
         "paper's numbers."
     ),
     "rankbook.data.synthetic_rows": (
-        "Simulated rows reproduce Guo et al.'s closed forms for a row whose relevant item ties "
-        "(e.g. expected HR@10 = 10/31 = 0.3226 with 30 tied negatives, §3.2); they cannot "
-        "reproduce the paper's dataset values or say how often the bias occurs."
+        "Simulated rows are Guo et al.'s setting of one relevant item among tied negatives "
+        "(§3.2), where the paper's closed forms apply (e.g. expected HR@10 = 10/31 = 0.3226 with "
+        "30 tied negatives); they cannot reproduce the paper's dataset values or say how often "
+        "the bias occurs."
+    ),
+    "rankbook.ranking.comparisons": (
+        "This simulated example reproduces none of the papers' numbers: it shows the paired "
+        "tests on a known truth (an effect the parameters set), which neither paper reports."
     ),
 }
 

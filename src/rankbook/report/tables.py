@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_int
-from rankbook.report.prose import number_text, p_value_phrase, power_of_ten
+from rankbook.report.prose import flag_word, number_text, p_value_phrase, power_of_ten
 
 __all__ = [
     "display_frame",
@@ -106,8 +106,10 @@ def format_frame(frame: pd.DataFrame, spec: str = ".2f", *, missing: str = "—"
 def _cell(value: Any, digits: int, whole: bool, missing: str, where: str) -> Any:
     if value is None or (pd.api.types.is_scalar(value) and pd.isna(value)):
         return missing
-    if isinstance(value, (bool, np.bool_, str)) or not isinstance(value, (numbers.Real, np.number)):
-        return value  # text, a flag, a date, an object: as pandas prints it
+    if isinstance(value, (bool, np.bool_)):
+        return flag_word(value)  # a flag reads yes/no, as in the prose
+    if isinstance(value, str) or not isinstance(value, (numbers.Real, np.number)):
+        return value  # text, a date, an object: as pandas prints it
     if whole:
         if not float(value).is_integer():
             raise ValueError(f"counts column {where} holds {value!r}, not a whole number")
@@ -124,7 +126,8 @@ def display_frame(
 ) -> pd.DataFrame:
     """``frame`` with every number printed for a reader (same index and columns, str cells).
 
-    Integers get thousands separators, floats ``digits`` decimals (one number for every column,
+    Flags read "yes" / "no" (:func:`rankbook.report.prose.flag_word`), integers get thousands
+    separators, floats ``digits`` decimals (one number for every column,
     or a mapping column -> digits, 3 for a column it leaves out) through
     :func:`rankbook.report.prose.number_text`; the columns named in ``counts`` hold whole numbers
     stored as floats (``describe()``'s count) and print as integers. A numeric index (not a
