@@ -67,6 +67,8 @@ def test_input_order_on_tied_relevant_first_rows_is_flagged() -> None:
     assert cl["tie_prevalence"].facts["relevant_tie"] == pytest.approx(
         float(summary["frac_relevant_tied"])
     )
+    # every row of 0/1 scores over 31 items has a tie: "all", never a rounded "100.0%"
+    assert cl["tie_prevalence"].answer.startswith("Rows with an exact tie: all;")
 
 
 def test_expected_rule_passes_permutation_and_hash_discloses_key() -> None:
@@ -117,6 +119,7 @@ def test_no_ties_everything_ok_on_a_random_layout() -> None:
         permutation=Perm(3),
     )
     assert cl.n_attention == 0, cl.to_markdown()
+    assert cl["tie_prevalence"].answer.startswith("Rows with an exact tie: none;")
 
 
 def test_relevant_first_with_no_ties_is_a_layout_to_attend_to() -> None:
@@ -152,13 +155,15 @@ def test_the_candidate_item_names_the_relevant_candidate_a_policy_gives() -> Non
     """A sampled protocol holds out one relevant item; a logged SERP's relevant candidate is the
     sold item, and the item says so rather than "held-out"."""
     s, lab, items, users = _rows(tied=False, n=10)
-    sampled = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, candidates=POLICY,
-                                  permutation=Perm(1))["candidate_set"]
+    sampled = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, candidates=POLICY, permutation=Perm(1)
+    )["candidate_set"]
     assert "(1 held-out relevant item + 30 negatives: uniform)" in sampled.answer
     assert "sampling seed: 42." in sampled.answer
     serp = {**POLICY, "evaluation": "logged SERP", "relevant": "the sold item"}
-    logged = rankaudit.checklist(s, lab, item_ids=items, user_ids=users, candidates=serp,
-                                 permutation=Perm(1))["candidate_set"]
+    logged = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, candidates=serp, permutation=Perm(1)
+    )["candidate_set"]
     assert "(the sold item + 30 negatives" in logged.answer and "held-out" not in logged.answer
     assert logged.status == "ok" and logged.facts["relevant"] == "the sold item"
 

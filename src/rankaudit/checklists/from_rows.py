@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from rankaudit._checks import check_not_masked
-from rankaudit.checklists.presort import layout_facts, present_effect, presort_item
+from rankaudit.checklists.presort import layout_facts, present_effect, presort_item, share_text
 from rankaudit.checklists.template import SECTIONS, checklist_template
 from rankaudit.measures.hashing import hash_collisions
 from rankaudit.measures.rules import rule as tie_rule
@@ -181,11 +181,10 @@ def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> Checklis
         "mean_relevant_block_size": float(s["mean_relevant_block_size"]),
     }
     answer = (
-        f"Rows with an exact tie: {facts['any_tie']:.1%}; a tie block crossing the top-{k} "
-        f"boundary: "
-        f"{facts['boundary_tie']:.1%}; relevant item tied: {facts['relevant_tie']:.1%} (its block "
-        f"crosses "
-        f"the boundary in {facts['relevant_boundary_tie']:.1%}); mean relevant tie-block size "
+        f"Rows with an exact tie: {share_text(facts['any_tie'])}; a tie block crossing the "
+        f"top-{k} boundary: {share_text(facts['boundary_tie'])}; relevant item tied: "
+        f"{share_text(facts['relevant_tie'])} (its block crosses the boundary in "
+        f"{share_text(facts['relevant_boundary_tie'])}); mean relevant tie-block size "
         f"{facts['mean_relevant_block_size']:.2f}."
     )
     status = "warn" if facts["relevant_tie"] > 0 else "ok"
