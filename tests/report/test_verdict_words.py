@@ -36,10 +36,20 @@ from tests.words_cells import words_function
 _CH05_SCORES = ("overlap", "weighted", "centered", "residualized", "popularity")
 
 
-def _ch05(verdict: str, power: float | None, *, gap: float = 0.05, gap_p: float = 0.3) -> dict:
+def _ch05(
+    verdict: str,
+    power: float | None,
+    *,
+    gap: float = 0.05,
+    gap_p: float = 0.3,
+    gap_p_holm: float | None = None,
+) -> dict:
     """Chapter 05's results as its words cells read them: overlap's move (Δ = hash - input
     order) with the verdict its row bootstrap reached and that test's ``power`` at the paper's
-    gap 0.6, and the sparsest line of the synthetic sweep with its ``gap`` and ``gap_p``."""
+    gap 0.6, and the sparsest line of the synthetic sweep with its ``gap``, ``gap_p`` and its
+    p-value after Holm over the sweep's densities (``gap_p_holm``, by default five times
+    ``gap_p``)."""
+    holm = min(1.0, 5 * gap_p) if gap_p_holm is None else gap_p_holm
     return {
         "item_attributes": "19 genres",
         "row_bootstrap": [
@@ -50,7 +60,7 @@ def _ch05(verdict: str, power: float | None, *, gap: float = 0.05, gap_p: float 
         "hash_vs_expected": [dict(score=s, z=0.5, z_agree=2.0) for s in _CH05_SCORES],
         "paper_overlap": {"gap": 0.6},
         "overlap_direction": {"verdict": verdict, "power": power},
-        "concept_sparsity": [{"gap": gap, "gap_p": gap_p, "n_boot": 1000}],
+        "concept_sparsity": [{"gap": gap, "gap_p": gap_p, "gap_p_holm": holm, "n_boot": 1000}],
         "word_tolerance": {"exact": 1e-9, "four_decimals": 5e-5},
         "table2": [
             dict(score=s, tie_rule=r, ndcg10=0.3)
@@ -78,20 +88,24 @@ def test_ch05_the_opposite_side_contradicts_only_with_power():
 
 
 @pytest.mark.parametrize(
-    ("gap", "p", "verdict"),
+    ("gap", "p", "p_holm", "verdict"),
     [
-        (0.05, 2 / 1001, RESOLVED_ABOVE),
-        (-0.05, 0.01, RESOLVED_BELOW),
-        (0.05, 0.30, NOT_RESOLVED),
+        (0.05, 2 / 1001, 10 / 1001, RESOLVED_ABOVE),
+        (-0.05, 0.005, 0.025, RESOLVED_BELOW),
+        (0.05, 0.03, 0.15, NOT_RESOLVED),  # resolved alone, not after Holm over the densities
+        (0.05, 0.30, 1.0, NOT_RESOLVED),
     ],
 )
-def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, verdict):
-    """The synthetic sparse gap is judged by the decision module on its bootstrap p-value, not
-    by its sign alone ("beats"/"trails"), and its p at the floor reads as the bound."""
-    w = words_function("05_movielens_audit")(_ch05(RESOLVED_BELOW, 0.9, gap=gap, gap_p=p))
+def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, p_holm, verdict):
+    """The synthetic sparse gap is judged by the decision module on its bootstrap p-value after
+    Holm over the sweep's densities, not by its sign alone ("beats"/"trails") nor by its
+    unadjusted p, and its p at the floor reads as the bound."""
+    results = _ch05(RESOLVED_BELOW, 0.9, gap=gap, gap_p=p, gap_p_holm=p_holm)
+    w = words_function("05_movielens_audit")(results)
     assert w["syn_sparse_verdict"] == verdict
     floor = "p ≤ 0.002 (1,000 bootstrap resamples)"
     assert (w["syn_sparse_p_phrase"] == floor) == (p <= 2 / 1001)
+    assert w["syn_sparse_holm_phrase"] == f"p = {p_holm:.3f}"
 
 
 # --- chapter 07: the rows an audit has, against the eligible users and the request ---
@@ -520,27 +534,68 @@ def test_ch17_words_name_the_model_whose_numbers_the_page_prints():
     assert words["unsettled_places"] == "1 of 2 places stops"
 
 
+_NOISE = " (at least one order within the noise of its rows)"
+_HOLM = " (both orders resolved after Holm)"
+
+
 @pytest.mark.parametrize(
-    ("statuses", "phrase"),
+    ("statuses", "pairs", "phrase"),
     [
-        ([SAME_ORDER], "no pair is a resolved swap (the protocols order every pair alike)"),
-        ([UNRESOLVED_SWAP, UNRESOLVED_SWAP], "neither of the 2 swapped pairs is a resolved swap"),
-        ([RESOLVED_SWAP, SAME_ORDER], "the one swapped pair is a resolved swap"),
-        ([RESOLVED_SWAP, UNRESOLVED_SWAP], "1 of 2 swapped pairs is a resolved swap"),
-        ([RESOLVED_SWAP, RESOLVED_SWAP], "both swapped pairs are resolved swaps"),
+        ([SAME_ORDER], "every pair alike", "no pair is a swap, resolved or not"),
+        (
+            [UNRESOLVED_SWAP, SAME_ORDER],
+            "1 pair oppositely, a–m0",
+            "it is not a resolved swap" + _NOISE,
+        ),
+        ([RESOLVED_SWAP, SAME_ORDER], "1 pair oppositely, a–m0", "it is a resolved swap" + _HOLM),
+        (
+            [UNRESOLVED_SWAP, UNRESOLVED_SWAP],
+            "2 pairs oppositely, a–m0 and a–m1",
+            "neither is a resolved swap" + _NOISE,
+        ),
+        (
+            [RESOLVED_SWAP, RESOLVED_SWAP],
+            "2 pairs oppositely, a–m0 and a–m1",
+            "both are resolved swaps" + _HOLM,
+        ),
+        (
+            [RESOLVED_SWAP, UNRESOLVED_SWAP],
+            "2 pairs oppositely, a–m0 and a–m1",
+            "a–m0 is a resolved swap" + _HOLM + ", a–m1 is not" + _NOISE,
+        ),
+        (
+            [UNRESOLVED_SWAP, UNRESOLVED_SWAP, UNRESOLVED_SWAP],
+            "3 pairs oppositely, a–m0, a–m1 and a–m2",
+            "none is a resolved swap" + _NOISE,
+        ),
+        (
+            [RESOLVED_SWAP, RESOLVED_SWAP, RESOLVED_SWAP],
+            "3 pairs oppositely, a–m0, a–m1 and a–m2",
+            "all are resolved swaps" + _HOLM,
+        ),
+        (
+            [UNRESOLVED_SWAP, RESOLVED_SWAP, RESOLVED_SWAP],
+            "3 pairs oppositely, a–m0, a–m1 and a–m2",
+            "a–m1 and a–m2 are resolved swaps" + _HOLM + ", a–m0 is not" + _NOISE,
+        ),
+        (
+            [RESOLVED_SWAP, UNRESOLVED_SWAP, UNRESOLVED_SWAP],
+            "3 pairs oppositely, a–m0, a–m1 and a–m2",
+            "a–m0 is a resolved swap" + _HOLM + ", a–m1 and a–m2 are not" + _NOISE,
+        ),
     ],
 )
-def test_ch17_swaps_are_counted_among_the_swapped_pairs(statuses, phrase):
-    """The count says "no pair" when the protocols order every pair alike, and its noun and
-    verb agree with one swapped pair or several."""
+def test_ch17_swaps_are_named_and_read_for_any_number_of_swapped_pairs(statuses, pairs, phrase):
+    """The sentence names the pairs the protocols order oppositely ("every pair alike" when there
+    is none), and says which are resolved swaps in a clause whose subject and verb agree with
+    none, one, two or more swapped pairs, all, none or some of them resolved."""
     results = _ch17_results()
     results["protocol_swaps"] = [
         dict(run_a="a", run_b=f"m{i}", status=s) for i, s in enumerate(statuses)
     ]
     words = words_function("17_real_recommenders")(results)
+    assert words["swapped_pairs"] == pairs
     assert words["swaps_resolved"] == phrase
-    unresolved = [f"a–m{i}" for i, s in enumerate(statuses) if s == UNRESOLVED_SWAP]
-    assert words["unresolved_swaps"] == (" and ".join(unresolved) or "none")
 
 
 def test_ch17_chooses_no_model_by_a_maximum_of_its_own():
