@@ -38,11 +38,11 @@ SIMULATOR_SENTENCES: dict[str, str] = {
     ),
     # listed before its module: the first key that matches a generator gives its sentence
     "rankbook.data.synthetic_rows.random_small_rows": (
-        "These random rows have several relevant items and graded labels, outside Guo et al.'s "
-        "closed forms, which are for one relevant item per row (§3.2, §3.3): they check this "
-        "book's general expectation (tie-averaged DCG and its hit-rate and reciprocal-rank "
-        "forms) against enumeration, Monte Carlo and scikit-learn, and reproduce none of the "
-        "paper's numbers."
+        "These random rows include rows with several relevant items and graded labels, outside "
+        "Guo et al.'s closed forms, which are for one relevant item per row (§3.2, §3.3): they "
+        "check this book's general expectation (tie-averaged DCG and its hit-rate and "
+        "reciprocal-rank forms) against enumeration, Monte Carlo and scikit-learn, and "
+        "reproduce none of the paper's numbers."
     ),
     "rankbook.data.synthetic_rows": (
         "Simulated rows are Guo et al.'s setting of one relevant item among tied negatives "
