@@ -23,9 +23,11 @@ from rankaudit.runs.decision import (
     RESOLVED_SWAP,
     SAME_ORDER,
     UNRESOLVED_SWAP,
+    VERDICTS,
 )
 from rankbook.audit.recommender_maxima import float16_maxima, largest_move
 from rankbook.ranking.claims import pair_half_width
+from rankbook.report.decision import decision_constants
 from rankbook.report.tables import table1_views
 from tests.notebook_cells import NOTEBOOKS, code_cells
 from tests.report.test_projector_figures import _ablation_table
@@ -165,6 +167,7 @@ def _ch10(verdicts: list[str], *, repeat: bool = True, unused: int = 0) -> dict:
         "reference_check": {"reference_has_the_intents_brand": brand},
         "context_sweep": rows,
         "cosine_gap_at_largest_p_return": {"at_smallest_p_switch": 0.1, "at_largest_p_switch": 0.2},
+        "cosine_gap_min_splits": {"at_smallest_p_switch": 4, "at_largest_p_switch": 4},
         "sweep_median_ci_half_width": 2.0,
     }
 
@@ -214,7 +217,9 @@ def test_ch10_says_in_how_many_rows_the_model_never_splits_on_its_feature():
     assert every["unused_clause"] == "each pair's model splits on the feature it adds"
     some = _ch10_words(_ch10([RESOLVED_ABOVE, NOT_RESOLVED], unused=2))
     assert some["no_split_clause"].startswith("it is 0 in 2 of 6 distinct rows")
-    assert "not the feature" in some["no_split_clause"]
+    # what such a row measures: the ranker's draw alone, an offset its grid point shares
+    assert "ranker's random draw" in some["seed_clause"] and "same offset" in some["seed_clause"]
+    assert "no row on this page measures" in every["seed_clause"]
     assert some["unused_clause"].startswith("in 2 of 4 such pairs the model never splits")
     # a repeated grid point is not counted again
     base = _ch10([RESOLVED_ABOVE, NOT_RESOLVED], unused=1)
@@ -269,6 +274,7 @@ def _ch11(*, oracle: bool = True) -> dict:
         "power_design": design, "power_design_record": None, "power_design_measured": [],
         "paired_claims": claims, "ties": ties,
         "ranker_tuning": {"chosen": {"num_boost_round_cap": 400}},
+        "decision_standard": {**decision_constants(), "verdicts": list(VERDICTS)},
     }
 
 
