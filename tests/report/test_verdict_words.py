@@ -114,11 +114,14 @@ def test_ch05_sparse_gap_reads_the_decision_verdict(gap, p, p_holm, verdict):
 
 
 def _ch07(requested: int | None) -> dict:
-    """Chapter 07's results with ``requested`` rows asked of 22,146 eligible users."""
+    """Chapter 07's results with ``requested`` rows asked of 22,146 eligible users (the rows
+    the audit has: as many as asked, at most every eligible user)."""
     perm = [{"tie_rule": r, "max_row_change": 0.0, "max_mean_change": 0.0}
             for r in ("input_order", "hash", "expected")]
+    n_rows = 22_146 if requested is None else min(requested, 22_146)
     return {
-        "candidate_policy": {"n_rows_requested": requested, "n_eligible": 22_146},
+        "candidate_policy": {"n_rows_requested": requested, "n_eligible": 22_146,
+                             "n_rows": n_rows},
         "params": {"dataset": "amazon", "score": "weighted"},
         "data_kind": "simulated",
         "table3": {"verdict": MATCHES_EXPECTATION},
@@ -130,15 +133,36 @@ def _ch07(requested: int | None) -> dict:
 @pytest.mark.parametrize(
     ("requested", "clause"),
     [
-        (30_000, "the audit takes every one of them, fewer rows than parameter n_rows asks for"),
-        (22_146, "exactly as many as parameter n_rows asks for"),
-        (150, "the audit draws as many as parameter n_rows asks for, at random"),
-        (None, 'parameter n_rows is "all"'),
+        (30_000, "every one of them: 22,146 rows, fewer than the 30,000 that parameter n_rows"),
+        (22_146, "every one of them: 22,146 rows, exactly as many as parameter n_rows asks for"),
+        (150, "the audit draws 150 of them at random, as many as parameter n_rows asks for"),
+        (None, 'every one of them: 22,146 rows (parameter n_rows is "all")'),
     ],
 )
 def test_ch07_rows_choice_says_when_there_are_fewer_rows_than_asked(requested, clause):
     words = words_function("07_hash_seeds_vs_expectation")  # the chapter's own words cells
     assert clause in words(_ch07(requested))["rows_choice"]
+
+
+@pytest.mark.parametrize(
+    ("moved", "clause"),
+    [
+        ((), "the hash (invariant: yes) and the expectation (invariant: yes) did not move"),
+        (("hash",), "but the hash (invariant: no) moved"),
+        (("expected",), "but the expectation (invariant: no) moved"),
+        (("hash", "expected"), "the hash (invariant: no) and the expectation (invariant: no)"),
+    ],
+)
+def test_ch07_invariance_clause_names_the_rule_that_moved(moved, clause):
+    """The hash's and the expectation's flags and the verb are one clause: a rule that moves
+    reads "invariant: no" and the clause says it moved."""
+    results = _ch07(30_000)
+    for row in results["permutation"]:
+        if row["tie_rule"] in moved:
+            row["max_row_change"] = 1e-6
+    inv = words_function("07_hash_seeds_vs_expectation")(results)["inv_clause"]
+    assert clause in inv
+    assert ("did not move at all" in inv) == (not moved)
 
 
 # --- chapter 10: the sweep's verdicts count each distinct configuration once ---

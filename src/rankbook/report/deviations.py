@@ -2,24 +2,40 @@
 
 Every page built on a simulator says in one sentence which of the paper's numbers it
 reproduces and which it cannot; the sentence depends only on the simulator (the ``generator``
-of the page's :class:`rankbook.data.source.DataSource`), so it is kept here, once, beside the
-link to the book's table of departures from the papers (``book/deviations.md``, label
-:data:`DEVIATIONS_LABEL`).  Papers: Guo et al. (2026), "Tie Handling Is Part of the Evaluation
-Protocol"; Sheng et al. (2025), progressive contextual search ranking.
+of the page's :class:`rankbook.data.source.DataSource`) and, for a simulator whose sentence
+holds only at one preset of its settings (the Amazon simulator's ``paper_regime``), on whether
+the run's settings are that preset's (:data:`PRESET_SENTENCES`), so it is kept here, once,
+beside the link to the book's table of departures from the papers (``book/deviations.md``,
+label :data:`DEVIATIONS_LABEL`). A sentence is true on every page that shows it: where only
+some of a simulator's pages test the paper's comparisons, it names them.  Papers: Guo et al.
+(2026), "Tie Handling Is Part of the Evaluation Protocol"; Sheng et al. (2025), progressive
+contextual search ranking.
 
-Public API: :data:`DEVIATIONS_LABEL`, :data:`SIMULATOR_SENTENCES`, :func:`simulator_sentence`,
-:func:`deviations_line`.
+Public API: :data:`DEVIATIONS_LABEL`, :data:`SIMULATOR_SENTENCES`, :data:`PRESET_SENTENCES`,
+:func:`simulator_sentence`, :func:`deviations_line`.
 """
 
 from __future__ import annotations
 
-__all__ = ["DEVIATIONS_LABEL", "SIMULATOR_SENTENCES", "deviations_line", "simulator_sentence"]
+from collections.abc import Mapping
+from typing import Any
+
+from rankbook.data.amazon_presets import PRESETS
+
+__all__ = [
+    "DEVIATIONS_LABEL",
+    "PRESET_SENTENCES",
+    "SIMULATOR_SENTENCES",
+    "deviations_line",
+    "simulator_sentence",
+]
 
 #: the MyST label of the page of departures from the papers
 DEVIATIONS_LABEL = "deviations"
 
 #: generator module -> what the pages built on it reproduce of the paper and what they cannot
 SIMULATOR_SENTENCES: dict[str, str] = {
+    # at the paper_regime preset's settings; any other settings: PRESET_SENTENCES
     "rankbook.data.amazon_sim": (
         "Two of Guo et al.'s Amazon figures (weighted overlap: input-order NDCG@10 and hash "
         "HR@10, Table 2) set this simulator's tie regime: they are its inputs, not findings, and "
@@ -27,10 +43,14 @@ SIMULATOR_SENTENCES: dict[str, str] = {
         "intervals need not cover them); every other value on this page (hash NDCG@10 and the "
         "rest) is the simulator's and cannot reproduce the paper's."
     ),
+    # shown on Chapters 8 to 12: only 11 and 12 test the paper's comparisons
     "rankbook.data.sessions": (
-        "This simulator reproduces none of Sheng et al.'s numbers: it tests on simulated "
-        "sessions whether each comparison goes the paper's way; the paper's MRR-sale lifts "
-        "(Tables 1 and 2) come from eBay's logs and cannot be reproduced here."
+        "This simulator reproduces none of Sheng et al.'s numbers: the paper's MRR-sale lifts "
+        "(Tables 1 and 2) come from eBay's search logs, which are not available to this book. "
+        "{ref}`Chapter 11 <ablation>` and {ref}`Chapter 12 <sequence-models>` test on these "
+        "sessions whether each of the paper's comparisons goes the paper's way; Chapters 8 to "
+        "10 build the sessions and the features those tests use and test none of the paper's "
+        "comparisons."
     ),
     "rankaudit.distributed.synthetic": (
         "This synthetic table reproduces none of the papers' numbers: it measures speed, memory "
@@ -57,13 +77,40 @@ SIMULATOR_SENTENCES: dict[str, str] = {
 }
 
 
-def simulator_sentence(generator: str | None) -> str:
+#: generator module -> (the preset whose settings :data:`SIMULATOR_SENTENCES` speaks of, the
+#: sentence for a run at any other settings)
+PRESET_SENTENCES: dict[str, tuple[str, str]] = {
+    "rankbook.data.amazon_sim": (
+        "paper_regime",
+        "This run's settings are not the simulator's paper_regime preset, the one set to two of "
+        "Guo et al.'s Amazon figures (weighted overlap: input-order NDCG@10 and hash HR@10, "
+        "Table 2): no figure of the paper set them, so every value on this page is the "
+        "simulator's and reproduces none of the paper's.",
+    ),
+}
+
+
+def _at_preset(preset: str, args: Mapping[str, Any] | None) -> bool:
+    """Whether the generator ``args`` carry every setting of ``preset``."""
+    settings = PRESETS[preset]
+    return args is not None and all(
+        key in args and args[key] == value for key, value in settings.items()
+    )
+
+
+def simulator_sentence(generator: str | None, args: Mapping[str, Any] | None = None) -> str:
     """The sentence of :data:`SIMULATOR_SENTENCES` for ``generator`` (a generator call or
     name, matched by its module or by the function itself, the first listed key that matches);
-    for a generator not listed, a sentence that says so."""
+    for a generator of :data:`PRESET_SENTENCES`, its sentence for other settings unless
+    ``args`` (the generator's arguments, ``DataSource.details["generator_args"]``) carry every
+    setting of its preset (no ``args``: other settings, so nothing is claimed for them); for a
+    generator not listed, a sentence that says so."""
     name = str(generator or "")
     for module, sentence in SIMULATOR_SENTENCES.items():
         if name == module or name.startswith(module + "."):
+            if module in PRESET_SENTENCES:
+                preset, other = PRESET_SENTENCES[module]
+                return sentence if _at_preset(preset, args) else other
             return sentence
     return (
         f"What the generator {name or '(unnamed)'} reproduces of the papers' numbers is not "

@@ -23,7 +23,7 @@ def _source_lines(source: Any) -> list[str]:
     lines = [f"**Data:** {source.label()}", ""]
     if source.kind == "simulated":
         lines += ["This page's numbers come from **simulated** data, not from a real dataset.", ""]
-        lines += [simulator_sentence(source.generator), ""]
+        lines += [simulator_sentence(source.generator, source.details.get("generator_args")), ""]
     if source.path:
         lines += [f"Path: `{source.portable_path()}`", ""]
     return lines
