@@ -186,6 +186,33 @@ def test_custom_evaluator_is_audited() -> None:
         permutation=Perm(5),
     )
     assert not cl["permutation_test"].facts["is_invariant"]
+    # one unnamed measure: the sentence names it ("value") and lists no others
+    perm = cl["permutation_test"]
+    assert "a row's value moved by up to" in perm.answer and "the mean value by" in perm.answer
+    assert "largest changes among" not in perm.answer
+
+
+@pytest.mark.parametrize("ties", ["input_order", "expected"])
+def test_permutation_sentence_names_the_metrics_that_moved(ties) -> None:
+    """The permutation test names the metric of its largest row change and of its largest mean
+    change (the evaluator returns several), as its facts record them."""
+    s, lab, items, users = _rows(tied=True)
+    perm = rankaudit.checklist(
+        s, lab, item_ids=items, user_ids=users, ties=ties, candidates=POLICY, permutation=Perm(5)
+    )["permutation_test"]
+    facts = perm.facts
+    by_metric = {r["metric"]: r for r in facts["by_metric"]}
+    assert list(by_metric) == ["Success@10", "nDCG@10", "RR"]
+    row_metric, mean_metric = facts["max_row_change_metric"], facts["max_mean_change_metric"]
+    assert by_metric[row_metric]["max_row_change"] == facts["max_row_change"]
+    assert by_metric[mean_metric]["max_mean_change"] == facts["max_mean_change"]
+    if facts["is_invariant"]:
+        assert "changed no value of Success@10, nDCG@10 or RR" in perm.answer
+    else:
+        assert f"a row's {row_metric} moved by up to {facts['max_row_change']:.4f}" in perm.answer
+        assert f"the mean {mean_metric} by up to {facts['max_mean_change']:.4f}" in perm.answer
+        assert "(the largest changes among Success@10, nDCG@10 and RR)." in perm.answer
+        assert "metric moved" not in perm.answer
 
 
 def test_bad_input() -> None:

@@ -122,6 +122,13 @@ def _fmt(x: float) -> str:
     return f"{x:.4f}"
 
 
+def _joined(names: list[str], conjunction: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (with ``conjunction`` in place of "and")."""
+    if len(names) < 3:
+        return f" {conjunction} ".join(names)
+    return f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
 def _candidate_item(policy: Mapping[str, Any] | None, n_candidates: int) -> ChecklistItem:
     policy = dict(policy or {})
     missing = [f for f in _CANDIDATE_FIELDS if policy.get(f) in (None, "")]
@@ -299,10 +306,25 @@ def checklist(
         progress=False,
         **ids,
     )
+    # the metrics the evaluator returned, and the one that moved most (row, then mean)
+    by_metric = audit.summary.set_index("metric")
+    metrics = [str(m) for m in by_metric.index]
+    row_metric = metrics[int(np.argmax(by_metric["max_row_change"].to_numpy()))]
+    mean_metric = metrics[int(np.argmax(by_metric["max_mean_change"].to_numpy()))]
     perm_facts = {
         "is_invariant": bool(audit.is_invariant),
         "max_row_change": float(audit.max_row_change),
         "max_mean_change": float(audit.max_mean_change),
+        "max_row_change_metric": row_metric,
+        "max_mean_change_metric": mean_metric,
+        "by_metric": [
+            {
+                "metric": m,
+                "max_row_change": float(by_metric.loc[m, "max_row_change"]),
+                "max_mean_change": float(by_metric.loc[m, "max_mean_change"]),
+            }
+            for m in metrics
+        ],
         "n_permutations": int(n_permutations),
         "permutation_seed": int(permutation_seed),
     }
@@ -312,18 +334,20 @@ def checklist(
             "Permutation test",
             "ok",
             f"Row-order invariant: {n_permutations} random within-row permutations changed no "
-            f"result "
-            f"(largest change {audit.max_row_change:.2g}).",
+            f"value of {_joined(metrics, 'or')} (largest change {audit.max_row_change:.2g}).",
             perm_facts,
         )
     else:
+        among = (
+            f" (the largest changes among {_joined(metrics, 'and')})" if len(metrics) > 1 else ""
+        )
         perm = ChecklistItem(
             "permutation_test",
             "Permutation test",
             "warn",
-            f"NOT row-order invariant: over {n_permutations} permutations a row's metric moved by "
-            f"up to "
-            f"{audit.max_row_change:.4f} and the mean by up to {audit.max_mean_change:.4f}.",
+            f"NOT row-order invariant: over {n_permutations} permutations a row's {row_metric} "
+            f"moved by up to {audit.max_row_change:.4f} and the mean {mean_metric} by up to "
+            f"{audit.max_mean_change:.4f}{among}.",
             perm_facts,
         )
 
