@@ -4,6 +4,7 @@ rendered offline in Chromium without overflow at 1024x768 and 1280x720."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import nbformat
 import pytest
@@ -89,6 +90,34 @@ def test_a_deck_takes_numbers_from_the_results_and_never_shows_a_placeholder(tmp
     missing = _plan(tmp_path, "      - {kind: text, title: X, bullets: ['{r:nope}'], notes: n}\n")
     with pytest.raises(KeyError, match="nope"):
         render_deck(missing, {"01_x": ChapterOutputs(_notebook(), results)})
+
+
+def test_notes_and_takeaways_are_filled_like_the_slides(tmp_path):
+    """Speaker notes (hidden on the slide, so a Chromium probe of the slide's text misses them),
+    goals and takeaways get the same ``{r:…}`` and ``{glue:text}`` filling as the slide body."""
+    plan = _plan(
+        tmp_path,
+        "      - {kind: text, title: X, bullets: ['glued {glue:text}`hr:.2f`'],"
+        " notes: 'share {r:a.b:.0%} here'}\n",
+    )
+    plan = replace(
+        plan,
+        goals=("goal {r:01_x/a.b:.1f}",),
+        takeaways=("taken {r:01_x/a.b:.2f}",),
+        takeaway_notes="closing {r:01_x/a.b:.3f}",
+    )
+    results = {"a": {"b": 0.12345}}
+    deck = render_deck(plan, {"01_x": ChapterOutputs(_notebook(), results)})
+    assert '<aside class="notes">share 12% here</aside>' in deck
+    assert "glued 0.12" in deck and "goal 0.1" in deck and "taken 0.12" in deck
+    assert '<aside class="notes">closing 0.123</aside>' in deck
+    assert "{r:" not in deck and "{glue" not in deck
+    unknown = _plan(tmp_path, "      - {kind: question, text: 'Why?', notes: 'see {r:nope:.2f}'}\n")
+    with pytest.raises(KeyError, match="nope"):
+        render_deck(unknown, {"01_x": ChapterOutputs(_notebook(), results)})
+    no_chapter = replace(plan, takeaways=("{glue:text}`hr`",))
+    with pytest.raises(KeyError, match="glued value"):
+        render_deck(no_chapter, {"01_x": ChapterOutputs(_notebook(), results)})
 
 
 def test_a_plan_slide_without_notes_is_refused(tmp_path):

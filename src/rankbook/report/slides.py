@@ -5,9 +5,11 @@ Each session has a plan, ``book/decks/<stem>.yml`` (:mod:`rankbook.report.deck_p
 title and learning goals, then minute by minute the segments of the lecture, each with its
 curated slides (a point in bullets, a chapter's figure by its MyST name, a chapter's equation by
 its label, a table of the chapter's results JSON, a question for the room), and the takeaways.
-Numbers on a slide come from the results JSON (``{r:key:.4f}``), figures and equations from the
-executed notebook (:mod:`rankbook.report.deck_content`); every slide carries speaker notes
-(reveal.js's ``<aside class="notes">``; press ``s`` for the speaker view).
+Numbers on a slide come from the results JSON (``{r:key:.4f}``), words the chapter glued from its
+page (``{glue:text}`name```), figures and equations from the executed notebook
+(:mod:`rankbook.report.deck_content`); every slide carries speaker notes (reveal.js's
+``<aside class="notes">``; press ``s`` for the speaker view). Notes, goals and takeaways are
+filled the same way as the slides, so no placeholder reaches the speaker view.
 
 A deck is ``<site>/slides/<stem>.html``. reveal.js 5 is vendored with this package
 (``rankbook/report/revealjs``, MIT) and copied to ``<site>/slides/revealjs``; MathJax is the
@@ -110,6 +112,18 @@ def _notes(text: str) -> str:
     return f'<aside class="notes">{_inline(text)}</aside>'
 
 
+def _fill(text: str, chapter: str, outputs: Mapping[str, ChapterOutputs]) -> str:
+    """``text`` with its ``{r:…}`` placeholders filled from the results (``chapter``'s, or the
+    chapter the placeholder names) and its ``{glue:text}`` roles from ``chapter``'s notebook."""
+    results = {stem: out.results for stem, out in outputs.items()}
+    text = fill_numbers(text, results, chapter)
+    if chapter in outputs:
+        text = resolve_glue(text, glue_values(outputs[chapter].notebook.get("cells", [])))
+    elif "{glue:" in text:
+        raise KeyError(f"{text!r}: a glued value needs the chapter the slide belongs to")
+    return text
+
+
 def _source(chapter: str, titles: Mapping[str, str], minutes: str) -> str:
     where = f"Chapter {int(chapter[:2])} · {titles[chapter]}" if chapter else "Wrap-up"
     return f'<p class="source">{html.escape(where)}<span>{html.escape(minutes)}</span></p>'
@@ -119,10 +133,9 @@ def _slide_body(
     spec: SlideSpec, chapter: str, outputs: Mapping[str, ChapterOutputs], where: str
 ) -> tuple[str, str]:
     """The slide's HTML and any text for its notes from the chapter (a figure's caption)."""
-    results = {stem: out.results for stem, out in outputs.items()}
 
     def fill(text: str) -> str:
-        return _inline(fill_numbers(text, results, chapter))
+        return _inline(_fill(text, chapter, outputs))
 
     bullets = "".join(f"<li>{fill(b)}</li>" for b in spec.bullets)
     bullets = f"<ul>{bullets}</ul>" if bullets else ""
@@ -169,7 +182,7 @@ def render_deck(
     missing = [stem for stem in plan.chapters if stem not in outputs]
     if missing:
         raise KeyError(f"{plan.stem}: chapters {missing} were not given to the deck")
-    goals = "".join(f"<li>{_inline(g)}</li>" for g in plan.goals)
+    goals = "".join(f"<li>{_inline(_fill(g, '', outputs))}</li>" for g in plan.goals)
     sections = [
         f'<section data-kind="title"><h1>{_inline(plan.title)}</h1>'
         f'<p class="question-line">{_inline(plan.question)}</p>'
@@ -182,15 +195,16 @@ def render_deck(
             chapter = spec.chapter or segment.chapter
             where = f"{plan.stem} segment {number} slide {i}"
             body, more = _slide_body(spec, chapter, outputs, where)
-            notes = f"{spec.notes} {more}".strip()
+            notes = f"{_fill(spec.notes, chapter, outputs)} {more}".strip()
             sections.append(
                 f'<section data-kind="{spec.kind}" data-minute="{segment.start}">'
                 f"{body}{_source(chapter, titles, minutes)}{_notes(notes)}</section>"
             )
-    takeaways = "".join(f"<li>{_inline(t)}</li>" for t in plan.takeaways)
+    takeaways = "".join(f"<li>{_inline(_fill(t, '', outputs))}</li>" for t in plan.takeaways)
+    takeaway_notes = _fill(plan.takeaway_notes, "", outputs)
     sections.append(
         f'<section data-kind="takeaway" data-minute="{plan.minutes}"><h2>Takeaways</h2>'
-        f"<ul>{takeaways}</ul>{_notes(plan.takeaway_notes)}</section>"
+        f"<ul>{takeaways}</ul>{_notes(takeaway_notes)}</section>"
     )
     theme = _THEME.read_text(encoding="utf-8")
     config = json.dumps(
