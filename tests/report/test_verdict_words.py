@@ -22,6 +22,7 @@ from rankaudit.runs.decision import (
     RESOLVED_BELOW,
     RESOLVED_SWAP,
     SAME_ORDER,
+    SWAP_VERDICTS,
     UNRESOLVED_SWAP,
     VERDICTS,
 )
@@ -298,7 +299,12 @@ def _ch11(*, oracle: bool = True) -> dict:
         "power_design": design, "power_design_record": None, "power_design_measured": [],
         "paired_claims": claims, "ties": ties,
         "ranker_tuning": {"chosen": {"num_boost_round_cap": 400}},
-        "decision_standard": {**decision_constants(), "verdicts": list(VERDICTS)},
+        "decision_standard": {
+            **decision_constants(), "verdicts": list(VERDICTS),
+            "swap_verdicts": list(SWAP_VERDICTS),
+            "share_words": ["none", "few", "a minority", "most", "all"],
+            "size_words": ["small", "not small"],
+        },
     }
 
 

@@ -91,6 +91,9 @@ def test_missing_library_is_reported_not_dropped(sample):
         peers={"nolib": Missing()},
     )
     assert len(results) == 1 and "nolib" in results[0].error
+    # the status says why in words, without the exception's class name
+    status = pa.peer_versions(results)["status"].tolist()
+    assert status == ["not audited: this adapter needs 'nolib'"]
     table, records = pa.peer_audit_records(results)
     assert table.empty and records == []
 

@@ -210,7 +210,7 @@ def audit_peers(
                 for layout, v in views.items()
             }
         except ImportError as err:
-            out.append(PeerResult(**info, error=f"{type(err).__name__}: {err}"))
+            out.append(PeerResult(**info, error=str(err)))  # why it could not run
             continue
         first = views["relevant_first"]
         audit = audit_row_order(
@@ -241,7 +241,7 @@ def peer_versions(results: list[PeerResult]) -> pd.DataFrame:
                 "library": r.library,
                 "version": r.version,
                 "call": r.api,
-                "status": "audited" if r.error is None else f"NOT AUDITED ({r.error})",
+                "status": "audited" if r.error is None else f"not audited: {r.error}",
             }
             for r in results
         ]

@@ -119,7 +119,7 @@ def recbole_ndcg(scores, labels, *, k=10, item_ids=None, user_ids=None) -> np.nd
         metrics = require_peer("recbole.evaluator.metrics", "recbole")
     except ImportError as err:  # the reason is NOT_INSTALLED's, said once where it is listed
         raise ImportError(
-            "recbole is not installed here (rankbook.ties.recsys_peers.NOT_INSTALLED says why)"
+            "recbole is not installed (its reason is listed with the libraries not installed)"
         ) from err
     torch = require_peer("torch", "torch")
     s, y = score_label_rows(scores, labels)
