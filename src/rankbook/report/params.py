@@ -1,4 +1,5 @@
-"""Validation of papermill parameters, run in each chapter's first code cell.
+"""Validation of papermill parameters, run in the cell right after each chapter's
+parameters cell.
 
 A chapter declares a spec for every parameter; :func:`check_params` checks the values
 that papermill injected and fails with a message naming the offending parameter, so a
