@@ -369,7 +369,7 @@ def checklist(
             "sensitivity",
             "Sensitivity analysis",
             "warn",
-            f"NDCG@{k} depends on the tie rule (range {spread:.4f}): {listing}. Report the "
+            f"nDCG@{k} depends on the tie rule (range {spread:.4f}): {listing}. Report the "
             f"expected value "
             "(or several rules) alongside any single ordering.",
             sens_facts,
@@ -379,13 +379,13 @@ def checklist(
             "sensitivity",
             "Sensitivity analysis",
             "ok",
-            f"NDCG@{k} is stable across tie rules (range {spread:.2g} <= {tolerance}): {listing}.",
+            f"nDCG@{k} is stable across tie rules (range {spread:.2g} <= {tolerance}): {listing}.",
             sens_facts,
         )
     effect = None
     if "input_order" in values and "expected" in values:
         effect = present_effect(
-            f"NDCG@{k}", values["input_order"]["ndcg"], values["expected"]["ndcg"], tolerance
+            f"nDCG@{k}", values["input_order"]["ndcg"], values["expected"]["ndcg"], tolerance
         )
     items = (
         _candidate_item(candidates, n_candidates),

@@ -46,7 +46,8 @@ SIMULATOR_SENTENCES: dict[str, str] = {
     # shown on Chapters 8 to 12: only 11 and 12 test the paper's comparisons
     "rankbook.data.sessions": (
         "This simulator reproduces none of Sheng et al.'s numbers: the paper's MRR-sale lifts "
-        "(Tables 1 and 2) come from eBay's search logs, which are not available to this book. "
+        "come from eBay's search logs (Table 1) and from online A/B tests on eBay (Table 2), "
+        "neither available to this book. "
         "{ref}`Chapter 11 <ablation>` and {ref}`Chapter 12 <sequence-models>` test on these "
         "sessions whether each of the paper's comparisons goes the paper's way; Chapters 8 to "
         "10 build the sessions and the features those tests use and test none of the paper's "
