@@ -83,16 +83,16 @@ def plot_prevalence(results: Mapping[str, Any], title: str):
     return fig
 
 
-def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
-    """Horizontal bars of each audit's NDCG@10 range across tie rules, with the tolerance marked.
+def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float, *, k: int = 10):
+    """Horizontal bars of each audit's NDCG@k range across tie rules, with the tolerance marked.
 
-    ``summary`` has columns ``audit`` and ``NDCG@10 range``. The x axis is logarithmic (the
-    ranges span orders of magnitude), so a range of exactly 0 is drawn at the axis floor,
-    ``tolerance / 100``; every bar carries its value as text. Bars past the tolerance are red
-    and the tolerance is a labelled red line, so neither depends on reading the axis.
+    ``summary`` has columns ``audit`` and ``NDCG@{k} range`` (``k`` the cutoff). The x axis is
+    logarithmic (the ranges span orders of magnitude), so a range of exactly 0 is drawn at the
+    axis floor, ``tolerance / 100``; every bar carries its value as text. Bars past the tolerance
+    are red and the tolerance is a labelled red line, so neither depends on reading the axis.
     """
     floor = tolerance / 100
-    values = summary["NDCG@10 range"].to_numpy(dtype=float)
+    values = summary[f"NDCG@{k} range"].to_numpy(dtype=float)
     frame = summary.assign(
         shown=np.maximum(values, floor),
         beyond=np.where(values > tolerance, "beyond tolerance", "within tolerance"),
@@ -114,8 +114,8 @@ def plot_tie_rule_sensitivity(summary: pd.DataFrame, tolerance: float):
     ax.set_xscale("log")
     ax.set_xlim(floor, max(frame["shown"].max() * 4, tolerance * 10))
     ax.set(
-        title="Sensitivity of NDCG@10 to the tie rule",
-        xlabel="NDCG@10 range across tie rules (log scale; 0 drawn at the left edge)",
+        title=f"Sensitivity of NDCG@{k} to the tie rule",
+        xlabel=f"NDCG@{k} range across tie rules (log scale; 0 drawn at the left edge)",
         ylabel="",
     )
     ax.legend(loc="lower right")
