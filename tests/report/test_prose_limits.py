@@ -47,3 +47,24 @@ def test_covers_word_flips_when_the_interval_leaves_the_value():
     assert covers_word(1.0, 2.0, 1.5, words=("in", "out")) == "in"
     with pytest.raises(ValueError, match="ci_low"):
         covers_word(0.3, 0.1)
+
+
+@pytest.mark.parametrize(
+    ("requested", "eligible", "n_rows", "clause"),
+    [
+        (30_000, 22_146, 22_146, "every one of them: 22,146 rows, fewer than the 30,000 that"),
+        (5_000, 22_146, 5_000, "draws 5,000 of them at random, as many as parameter n_rows"),
+        (22_146, 22_146, 22_146, "22,146 rows, exactly as many as parameter n_rows asks for"),
+        (None, 22_146, 22_146, 'every one of them: 22,146 rows (parameter n_rows is "all")'),
+    ],
+)
+def test_sample_rows_phrase_says_what_was_taken_against_what_was_asked(
+    requested, eligible, n_rows, clause
+):
+    from rankbook.report.prose_limits import sample_rows_phrase
+
+    policy = {"n_rows_requested": requested, "n_eligible": eligible, "n_rows": n_rows}
+    assert clause in sample_rows_phrase(policy, "n_rows")
+    if requested is not None:  # "all" needs no comparison, so a bad count is not read there
+        with pytest.raises(ValueError):
+            sample_rows_phrase({**policy, "n_eligible": float("nan")}, "n_rows")

@@ -55,6 +55,7 @@ def _ch05(
     holm = min(1.0, 5 * gap_p) if gap_p_holm is None else gap_p_holm
     return {
         "item_attributes": "19 genres",
+        "candidate_policy": {"n_rows_requested": 10_000, "n_eligible": 942, "n_rows": 942},
         "row_bootstrap": [
             dict(score=s, tie_rule="hash", metric="ndcg10", delta=-0.1, delta_p=0.002, n_boot=1000)
             for s in _CH05_SCORES

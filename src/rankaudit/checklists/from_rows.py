@@ -191,7 +191,7 @@ def _prevalence_item(scores: np.ndarray, labels: np.ndarray, k: int) -> Checklis
         f"Rows with an exact tie: {share_text(facts['any_tie'])}; a tie block crossing the "
         f"top-{k} boundary: {share_text(facts['boundary_tie'])}; relevant item tied: "
         f"{share_text(facts['relevant_tie'])} (its block crosses the boundary in "
-        f"{share_text(facts['relevant_boundary_tie'])}); mean relevant tie-block size "
+        f"{share_text(facts['relevant_boundary_tie'])} of rows); mean relevant tie-block size "
         f"{facts['mean_relevant_block_size']:.2f}."
     )
     status = "warn" if facts["relevant_tie"] > 0 else "ok"

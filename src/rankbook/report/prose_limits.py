@@ -43,6 +43,7 @@ __all__ = [
     "name_word",
     "order_word",
     "ratio_list_phrase",
+    "sample_rows_phrase",
     "template_phrase",
     "within_word",
 ]
@@ -199,3 +200,41 @@ def template_phrase(
             raise ValueError("template_phrase needs at least one row, or an empty= clause")
         return empty
     return sep.join(out)
+
+
+def sample_rows_phrase(policy: Mapping[str, Any], parameter: str) -> str:
+    """How many eligible users' rows an audit took, said against what ``parameter`` asked for,
+    as one whole clause: ``policy`` is a candidate policy record (``n_rows``, ``n_eligible``,
+    ``n_rows_requested``, None for "all"; :func:`rankbook.data.candidates.build_candidate_rows`).
+    "the audit takes every one of them: 22,146 rows, fewer than the 30,000 that parameter
+    n_rows asks for"; "the audit draws 5,000 of them at random, as many as ..."; "... exactly as
+    many as ..."; "... (parameter n_rows is "all")"."""
+    every_row = template_phrase(
+        "the audit takes every one of them: {n_rows:,} rows (parameter " + parameter
+        + ' is "all")',
+        [policy],
+    )
+    asked = [policy] if policy["n_rows_requested"] is not None else []
+    return order_word(
+        policy["n_rows_requested"],
+        policy["n_eligible"],
+        words=(
+            template_phrase(
+                "the audit takes every one of them: {n_rows:,} rows, fewer than the "
+                "{n_rows_requested:,} that parameter " + parameter + " asks for",
+                asked,
+                empty=every_row,
+            ),
+            template_phrase(
+                "the audit draws {n_rows:,} of them at random, as many as parameter "
+                + parameter + " asks for",
+                [policy],
+            ),
+            template_phrase(
+                "the audit takes every one of them: {n_rows:,} rows, exactly as many as "
+                "parameter " + parameter + " asks for",
+                [policy],
+            ),
+        ),
+        missing=every_row,
+    )
