@@ -42,6 +42,7 @@ from rankbook.report.prose_limits import (
     name_word,
     order_word,
     ratio_list_phrase,
+    sample_rows_phrase,
     template_phrase,
     within_word,
 )
@@ -433,6 +434,10 @@ REFUSALS = [
     (lambda x: within_word(0.0, x), "limit"),
     (lambda x: order_word(x, 1.0), "a"),
     (lambda x: order_word(1.0, x), "b"),
+    (lambda x: sample_rows_phrase({"n_rows_requested": 5, "n_eligible": x, "n_rows": 5}, "n"),
+     "policy['n_eligible']"),
+    (lambda x: sample_rows_phrase({"n_rows_requested": x, "n_eligible": 5, "n_rows": 5}, "n"),
+     "policy['n_rows_requested']"),
     (lambda x: covers_word(x, 1.0), "ci_low"),
     (lambda x: covers_word(0.0, x), "ci_high"),
     (lambda x: covers_word(0.0, 1.0, x), "value"),

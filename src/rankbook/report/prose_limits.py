@@ -208,7 +208,11 @@ def sample_rows_phrase(policy: Mapping[str, Any], parameter: str) -> str:
     ``n_rows_requested``, None for "all"; :func:`rankbook.data.candidates.build_candidate_rows`).
     "the audit takes every one of them: 22,146 rows, fewer than the 30,000 that parameter
     n_rows asks for"; "the audit draws 5,000 of them at random, as many as ..."; "... exactly as
-    many as ..."; "... (parameter n_rows is "all")"."""
+    many as ..."; "... (parameter n_rows is "all")". A count that is not a finite number is
+    refused, naming its field."""
+    for key in ("n_rows", "n_eligible", "n_rows_requested"):
+        if key != "n_rows_requested" or policy[key] is not None:
+            _finite(policy[key], f"policy[{key!r}]")
     every_row = template_phrase(
         "the audit takes every one of them: {n_rows:,} rows (parameter " + parameter
         + ' is "all")',
