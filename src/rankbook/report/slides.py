@@ -112,16 +112,24 @@ def _notes(text: str) -> str:
     return f'<aside class="notes">{_inline(text)}</aside>'
 
 
-def _fill(text: str, chapter: str, outputs: Mapping[str, ChapterOutputs]) -> str:
-    """``text`` with its ``{r:…}`` placeholders filled from the results (``chapter``'s, or the
-    chapter the placeholder names) and its ``{glue:text}`` roles from ``chapter``'s notebook."""
-    results = {stem: out.results for stem, out in outputs.items()}
-    text = fill_numbers(text, results, chapter)
-    if chapter in outputs:
-        text = resolve_glue(text, glue_values(outputs[chapter].notebook.get("cells", [])))
-    elif "{glue:" in text:
-        raise KeyError(f"{text!r}: a glued value needs the chapter the slide belongs to")
-    return text
+class _Filler:
+    """Fills plan text for one deck: ``{r:…}`` placeholders from the results (``chapter``'s, or
+    the chapter the placeholder names) and ``{glue:text}`` roles from ``chapter``'s notebook.
+    The results map and each chapter's glued values are read once, not once per line."""
+
+    def __init__(self, outputs: Mapping[str, ChapterOutputs]) -> None:
+        self.results = {stem: out.results for stem, out in outputs.items()}
+        self.glued = {
+            stem: glue_values(out.notebook.get("cells", [])) for stem, out in outputs.items()
+        }
+
+    def __call__(self, text: str, chapter: str) -> str:
+        text = fill_numbers(text, self.results, chapter)
+        if chapter in self.glued:
+            return resolve_glue(text, self.glued[chapter])
+        if "{glue:" in text:
+            raise KeyError(f"{text!r}: a glued value needs the chapter the slide belongs to")
+        return text
 
 
 def _source(chapter: str, titles: Mapping[str, str], minutes: str) -> str:
@@ -130,12 +138,16 @@ def _source(chapter: str, titles: Mapping[str, str], minutes: str) -> str:
 
 
 def _slide_body(
-    spec: SlideSpec, chapter: str, outputs: Mapping[str, ChapterOutputs], where: str
+    spec: SlideSpec,
+    chapter: str,
+    outputs: Mapping[str, ChapterOutputs],
+    where: str,
+    filler: _Filler,
 ) -> tuple[str, str]:
     """The slide's HTML and any text for its notes from the chapter (a figure's caption)."""
 
     def fill(text: str) -> str:
-        return _inline(_fill(text, chapter, outputs))
+        return _inline(filler(text, chapter))
 
     bullets = "".join(f"<li>{fill(b)}</li>" for b in spec.bullets)
     bullets = f"<ul>{bullets}</ul>" if bullets else ""
@@ -182,7 +194,8 @@ def render_deck(
     missing = [stem for stem in plan.chapters if stem not in outputs]
     if missing:
         raise KeyError(f"{plan.stem}: chapters {missing} were not given to the deck")
-    goals = "".join(f"<li>{_inline(_fill(g, '', outputs))}</li>" for g in plan.goals)
+    fill = _Filler(outputs)
+    goals = "".join(f"<li>{_inline(fill(g, ''))}</li>" for g in plan.goals)
     sections = [
         f'<section data-kind="title"><h1>{_inline(plan.title)}</h1>'
         f'<p class="question-line">{_inline(plan.question)}</p>'
@@ -194,14 +207,14 @@ def render_deck(
         for i, spec in enumerate(segment.slides, 1):
             chapter = spec.chapter or segment.chapter
             where = f"{plan.stem} segment {number} slide {i}"
-            body, more = _slide_body(spec, chapter, outputs, where)
-            notes = f"{_fill(spec.notes, chapter, outputs)} {more}".strip()
+            body, more = _slide_body(spec, chapter, outputs, where, fill)
+            notes = f"{fill(spec.notes, chapter)} {more}".strip()
             sections.append(
                 f'<section data-kind="{spec.kind}" data-minute="{segment.start}">'
                 f"{body}{_source(chapter, titles, minutes)}{_notes(notes)}</section>"
             )
-    takeaways = "".join(f"<li>{_inline(_fill(t, '', outputs))}</li>" for t in plan.takeaways)
-    takeaway_notes = _fill(plan.takeaway_notes, "", outputs)
+    takeaways = "".join(f"<li>{_inline(fill(t, ''))}</li>" for t in plan.takeaways)
+    takeaway_notes = fill(plan.takeaway_notes, "")
     sections.append(
         f'<section data-kind="takeaway" data-minute="{plan.minutes}"><h2>Takeaways</h2>'
         f"<ul>{takeaways}</ul>{_notes(takeaway_notes)}</section>"
