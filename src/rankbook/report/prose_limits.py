@@ -210,35 +210,26 @@ def sample_rows_phrase(policy: Mapping[str, Any], parameter: str) -> str:
     n_rows asks for"; "the audit draws 5,000 of them at random, as many as ..."; "... exactly as
     many as ..."; "... (parameter n_rows is "all")". A count that is not a finite number is
     refused, naming its field."""
-    for key in ("n_rows", "n_eligible", "n_rows_requested"):
-        if key != "n_rows_requested" or policy[key] is not None:
-            _finite(policy[key], f"policy[{key!r}]")
-    every_row = template_phrase(
-        "the audit takes every one of them: {n_rows:,} rows (parameter " + parameter
-        + ' is "all")',
-        [policy],
-    )
-    asked = [policy] if policy["n_rows_requested"] is not None else []
+    requested = policy["n_rows_requested"]
+    for key in ("n_rows", "n_eligible") + (() if requested is None else ("n_rows_requested",)):
+        _finite(policy[key], f"policy[{key!r}]")
+    asks = f"parameter {parameter} asks for"  # spliced into the templates (no format field)
+    if requested is None:
+        return template_phrase(
+            "the audit takes every one of them: {n_rows:,} rows (parameter " + parameter
+            + ' is "all")',
+            [policy],
+        )
     return order_word(
-        policy["n_rows_requested"],
+        requested,
         policy["n_eligible"],
-        words=(
-            template_phrase(
+        words=tuple(
+            template_phrase(clause, [policy])
+            for clause in (
                 "the audit takes every one of them: {n_rows:,} rows, fewer than the "
-                "{n_rows_requested:,} that parameter " + parameter + " asks for",
-                asked,
-                empty=every_row,
-            ),
-            template_phrase(
-                "the audit draws {n_rows:,} of them at random, as many as parameter "
-                + parameter + " asks for",
-                [policy],
-            ),
-            template_phrase(
-                "the audit takes every one of them: {n_rows:,} rows, exactly as many as "
-                "parameter " + parameter + " asks for",
-                [policy],
-            ),
+                "{n_rows_requested:,} that " + asks,
+                "the audit draws {n_rows:,} of them at random, as many as " + asks,
+                "the audit takes every one of them: {n_rows:,} rows, exactly as many as " + asks,
+            )
         ),
-        missing=every_row,
     )
