@@ -106,6 +106,15 @@ def test_p_value_is_never_zero():
     assert p_value_phrase(3e-5) == "p = 3.0 × 10⁻⁵"  # not Python's "3e-05"
     assert p_value_phrase(3e-5, 1_000_000) == "p = 3.0 × 10⁻⁵"
     assert p_value_phrase(1 / 100001, 100000) == "p ≤ 0.00001 (100,000 permutations)"
+    # an upper bound (an adjusted p computed from floored p-values): rounded up, never down
+    floor = 2 / 2001
+    assert p_value_phrase(9 * floor, 2000, sides=2, raw=floor) == "p ≤ 0.009"
+    assert p_value_phrase(0.01201, 999, raw=1 / 1000) == "p ≤ 0.013"
+    assert p_value_phrase(0.00012, 99999, raw=1e-5) == "p ≤ 0.00012"
+    assert p_value_phrase(1.0, 999, raw=1 / 1000) == "p = 1.000"
+    assert p_value_phrase(0.02, 999, raw=0.002) == "p = 0.020"  # raw above the floor: exact
+    with pytest.raises(ValueError, match="raw"):
+        p_value_phrase(0.02, 999, raw=float("nan"))
     with pytest.raises(ValueError, match="n_perm"):
         p_value_phrase(0.0)
 

@@ -107,6 +107,18 @@ def test_p_column_prints_the_floor_as_its_bound_never_zero():
     assert p_column([3e-5, 0.0, 0.25], n_perm=None) == ["3.0 × 10⁻⁵", "< 2.2 × 10⁻³⁰⁸", "0.250"]
 
 
+def test_p_column_prints_an_adjusted_p_of_a_floored_row_as_a_bound():
+    """An adjusted p whose row's raw p sat at the floor is only an upper bound: "≤", rounded up;
+    rows whose raw p is above the floor print their adjusted value as before."""
+    floor = 2 / 2001
+    cells = p_column([9 * floor, 0.0451, 1.0], n_perm=2000, sides=2, raw=[floor, 0.005, 0.3])
+    assert cells == ["≤ 0.009", "0.045", "1.000"]
+    assert p_column([0.01201], n_perm=999, raw=[1 / 1000]) == ["≤ 0.013"]  # up, never down
+    assert p_column([0.02], n_perm=999, raw=[0.002]) == ["0.020"]
+    with pytest.raises(ValueError, match="raw has 1 p-values for 2 rows"):
+        p_column([0.1, 0.2], n_perm=999, raw=[0.1])
+
+
 def test_key_value_text_keeps_every_value():
     params = {"class": "BPR", "k": 32, "max_iter": 5, "learning_rate": 0.01, "seed": 0}
     assert key_value_text(params) == "class=BPR, k=32, max_iter=5, learning_rate=0.01, seed=0"

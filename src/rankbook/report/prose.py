@@ -122,9 +122,7 @@ def count_phrase(
     return f"{phrase} {verb[0] if singular else verb[1]}"
 
 
-def share_word(
-    frac: float, *, few_below: float = FEW_BELOW, most_above: float = MOST_ABOVE
-) -> str:
+def share_word(frac: float, *, few_below: float = FEW_BELOW, most_above: float = MOST_ABOVE) -> str:
     """A share in words against stated thresholds (by default the decision page's): none, few,
     a minority, most, all."""
     f = _finite(frac, "frac")
@@ -197,7 +195,12 @@ def size_word(value: float, reference: float, *, ratio: float = SMALL_RATIO) -> 
 
 
 def p_value_phrase(
-    p: float, n_perm: int | None = None, *, unit: str = "permutations", sides: int = 1
+    p: float,
+    n_perm: int | None = None,
+    *,
+    unit: str = "permutations",
+    sides: int = 1,
+    raw: float | None = None,
 ) -> str:
     """A p-value as printed: never "p = 0.000".
 
@@ -207,7 +210,9 @@ def p_value_phrase(
     p-value; ``sides=2`` for the two-sided bootstrap p-value of
     :func:`rankaudit.runs.significance.dual_interval_test`, whose floor is ``2 / (B + 1)``).
     Otherwise three decimals, two significant figures below 0.001, and in powers of ten below
-    0.0001 ("p = 3.0 × 10⁻⁵").
+    0.0001 ("p = 3.0 × 10⁻⁵"). For an adjusted p-value (Holm, Bonferroni, BH), ``raw`` is the
+    unadjusted p it comes from: when ``raw`` sits at the floor, ``p`` is only an upper bound and
+    is printed as one, rounded up: "p ≤ 0.009".
     """
     v = _finite(p, "p")
     if not 0.0 <= v <= 1.0:
@@ -219,12 +224,12 @@ def p_value_phrase(
         if sides not in (1, 2):
             raise ValueError(f"sides must be 1 or 2, got {sides!r}")
         floor = sides / (b + 1)
-        if v <= floor * (1 + 1e-9):
-            exp = math.floor(math.log10(floor)) - 1
-            bound = math.ceil(floor / 10.0**exp) * 10.0**exp
-            return f"p ≤ {bound:.{max(0, -exp)}f}".rstrip("0").rstrip(".") + (
-                f" ({b:,} {unit})"
-            )
+        at_floor = v <= floor * (1 + 1e-9)
+        if at_floor or (raw is not None and _finite(raw, "raw") <= floor * (1 + 1e-9) and v < 1):
+            exp = math.floor(math.log10(max(v, floor))) - 1  # rounded up, two significant figures
+            bound = math.ceil(max(v, floor) / 10.0**exp * (1 - 1e-12)) * 10.0**exp
+            draws = f" ({b:,} {unit})" if at_floor else ""
+            return f"p ≤ {bound:.{max(0, -exp)}f}".rstrip("0").rstrip(".") + draws
     elif v == 0.0:
         raise ValueError("p = 0 is not a p-value: pass n_perm for a Monte Carlo floor")
     if v < 0.0001:

@@ -176,23 +176,38 @@ def key_value_text(params: Mapping[str, Any]) -> str:
 
 
 def p_column(
-    values: Sequence[Any], *, n_perm: int | None, unit: str = "permutations", sides: int = 1
+    values: Sequence[Any],
+    *,
+    n_perm: int | None,
+    unit: str = "permutations",
+    sides: int = 1,
+    raw: Sequence[Any] | None = None,
 ) -> list[str]:
     """Each p-value of a table column as :func:`rankbook.report.prose.p_value_phrase` prints
     it, without its "p = ": "0.013", or at the Monte Carlo floor ``sides / (n_perm + 1)`` "p ≤
     0.002 (1,000 bootstrap resamples)" (never "0.0000"); "—" where there is no value.
 
+    ``raw``: for a column of adjusted p-values (Holm, Bonferroni, BH), the unadjusted p-values
+    of the same rows. A row whose unadjusted p sits at the floor is only known to be at most
+    that, so its adjusted value is printed as a bound too, rounded up: "≤ 0.009".
+
     ``n_perm=None`` for an analytic p-value (a t-test's): below 0.0001 in powers of ten, and one
     that underflowed to 0 as "< 2.2 × 10⁻³⁰⁸" (the smallest normal double), never "0"."""
+    if raw is not None and len(raw) != len(values):
+        raise ValueError(f"raw has {len(raw)} p-values for {len(values)} rows")
     out = []
-    for value in values:
+    unadjusted_values = raw if raw is not None else [None] * len(values)
+    for value, unadjusted in zip(values, unadjusted_values, strict=True):
         if value is None or pd.isna(value):
             out.append("—")
         elif n_perm is None and float(value) == 0.0:
             out.append(f"< {power_of_ten(float(np.finfo(np.float64).tiny), 1)}")
         else:
-            phrase = p_value_phrase(float(value), n_perm, unit=unit, sides=sides)
-            out.append(phrase.removeprefix("p = "))
+            given = None if unadjusted is None or pd.isna(unadjusted) else float(unadjusted)
+            phrase = p_value_phrase(float(value), n_perm, unit=unit, sides=sides, raw=given)
+            # "0.013"; the floor with its draws as printed; a bound without its "p": "≤ 0.009"
+            bare = phrase.endswith(")") or phrase.startswith("p = ")
+            out.append(phrase.removeprefix("p = ") if bare else phrase.removeprefix("p "))
     return out
 
 
@@ -236,7 +251,9 @@ def table1_views(
                 f"[{a:.2f}, {b:.2f}]" for a, b in zip(table.ci_low, table.ci_high, strict=True)
             ],
             "p": p_column(table.p_value.tolist(), **kind),
-            "p (Holm)": p_column([r.get("p_holm") for r in records], **kind),
+            "p (Holm)": p_column(
+                [r.get("p_holm") for r in records], **kind, raw=table.p_value.tolist()
+            ),
         },
         index=index,
     )
