@@ -41,7 +41,7 @@ REVERSED = TieRule(
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Compile the numba kernels once, in three processes, before any worker starts
+    """Compile the numba kernels (and ranx's) once, in four processes, before any worker starts
     (``tests/warm_kernels.py``): in a fresh clone every process would otherwise compile the same
     kernels. Runs in the process that starts the session (xdist's controller, or the one
     process); a failure here only costs the time, the tests then compile where they need."""
@@ -50,7 +50,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     warm = ROOT / "tests" / "warm_kernels.py"
     jobs = [
         subprocess.Popen([sys.executable, str(warm), *part], cwd=ROOT, stdout=subprocess.DEVNULL)
-        for part in (("rows", "0", "2"), ("rows", "1", "2"), ("runs",))
+        for part in (("rows", "0", "2"), ("rows", "1", "2"), ("runs",), ("peers",))
     ]
     for job in jobs:
         try:

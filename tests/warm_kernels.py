@@ -4,13 +4,15 @@ The kernels are ``numba.njit(cache=True)``: the first process that calls one wit
 signature compiles it (up to seconds) and writes it to ``src/**/__pycache__``; every later
 process loads it.  In a fresh clone nothing is cached, and the two workers, the chapters'
 kernels and the command-line tests' subprocesses would each compile the same signatures at
-about the same time.  ``tests/conftest.py`` runs this file in three processes at the start of
+about the same time.  ``tests/conftest.py`` runs this file in four processes at the start of
 a test session (``rows`` in two shards: the row kernels behind ``rankaudit.evaluate``;
-``runs``: the list kernels behind ``rankaudit.audit_run``), on the input types the chapters
-and most tests use; a signature left out is compiled where it is first used, as before.
-Nothing here is a test, and no result depends on it: a cached kernel is the same machine code.
+``runs``: the list kernels behind ``rankaudit.audit_run``; ``peers``: ranx, a peer the tests
+and chapter 4 call, whose Numba functions are cached in its own install and so start cold in
+a fresh environment), on the input types the chapters and most tests use; a signature left
+out is compiled where it is first used, as before. Nothing here is a test, and no result
+depends on it: a cached kernel is the same machine code.
 
-Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]`` or ``... runs``.
+Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]``, ``... runs`` or ``... peers``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["warm_rows", "warm_runs"]
+__all__ = ["warm_peers", "warm_rows", "warm_runs"]
 
 
 def _readonly(array: np.ndarray) -> np.ndarray:
@@ -83,5 +85,24 @@ def warm_runs() -> None:
     audit_run(run, qrels, measures, ties=list(RUN_TIE_RULES))
 
 
+def warm_peers() -> None:
+    """ranx's run and qrels builders and the metrics the tests and chapter 4 ask of it
+    (``ndcg@k``, ``ndcg_burges``, ``rbp``), on integer labels and float scores; nothing when
+    ranx is not installed."""
+    try:
+        import ranx
+    except ImportError:
+        return
+    nested_qrels = {"q1": {"d1": 1, "d2": 2}, "q2": {"d3": 1}}
+    nested_run = {"q1": {"d1": 0.5, "d2": 0.4, "d9": 0.3}, "q2": {"d3": 0.2, "d1": 0.1}}
+    for qrels, run in (
+        (ranx.Qrels(nested_qrels), ranx.Run(nested_run)),
+        (ranx.Qrels.from_dict(nested_qrels), ranx.Run.from_dict(nested_run)),
+    ):
+        for metric in ("ndcg@10", "ndcg_burges@10", "rbp.8", "rbp.5"):
+            ranx.evaluate(qrels, run, metric, return_mean=False)
+
+
 if __name__ == "__main__":
-    {"rows": warm_rows, "runs": warm_runs}[sys.argv[1]](*map(int, sys.argv[2:]))
+    parts = {"rows": warm_rows, "runs": warm_runs, "peers": warm_peers}
+    parts[sys.argv[1]](*map(int, sys.argv[2:]))
