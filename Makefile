@@ -12,6 +12,13 @@ TEST_WORKERS ?= 2
 
 .PHONY: help setup data chromium chapters book chapter site test lint bench lock clean student
 
+# A machine may set PYTHONDONTWRITEBYTECODE=1 (this one does). Python then writes no byte code,
+# and every process (each chapter's kernel, each command-line test, each worker) compiles every
+# module it imports from source again: about 9 CPU-seconds for a chapter's stack (torch,
+# LightGBM, pandas, matplotlib, ...) against 3.5 from byte code. Under make, Python writes the
+# byte code of what it imports once, into .venv and src/**/__pycache__ (both ignored by git).
+unexport PYTHONDONTWRITEBYTECODE
+
 help:
 	@echo "make book     set up, fetch data, run every chapter, build the site (book/_build/html)"
 	@echo "make test     set up, fetch data, run the test suite (chapters at smoke parameters, site in Chromium)"
