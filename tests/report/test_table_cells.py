@@ -115,6 +115,12 @@ def test_p_column_prints_an_adjusted_p_of_a_floored_row_as_a_bound():
     assert cells == ["≤ 0.009", "0.045", "1.000"]
     assert p_column([0.01201], n_perm=999, raw=[1 / 1000]) == ["≤ 0.013"]  # up, never down
     assert p_column([0.02], n_perm=999, raw=[0.002]) == ["0.020"]
+    # Holm's step-down maximum: the fourth row's own term (1 x 0.004) is below the floored
+    # rows' 4 x floor, so its adjusted value is theirs, a bound as well
+    assert (
+        p_column([4 * floor] * 4, n_perm=2000, sides=2, raw=[floor] * 3 + [0.004])
+        == ["≤ 0.004"] * 4
+    )
     with pytest.raises(ValueError, match="raw has 1 p-values for 2 rows"):
         p_column([0.1, 0.2], n_perm=999, raw=[0.1])
 

@@ -25,6 +25,7 @@ with :func:`rankbook.report.prose.p_value_phrase` (never 0.000: the floor is 1 /
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from collections.abc import Mapping, Sequence
@@ -188,22 +189,36 @@ def p_column(
     0.002 (1,000 bootstrap resamples)" (never "0.0000"); "—" where there is no value.
 
     ``raw``: for a column of adjusted p-values (Holm, Bonferroni, BH), the unadjusted p-values
-    of the same rows. A row whose unadjusted p sits at the floor is only known to be at most
-    that, so its adjusted value is printed as a bound too, rounded up: "≤ 0.009".
+    of the same rows. An unadjusted p at the floor is only known to be at most that, so an
+    adjusted value computed from it is a bound too, printed rounded up: "≤ 0.009". That is the
+    row's own value, and any row's value equal to it: Holm's step-down maximum and BH's step-up
+    minimum each take a row's adjusted value from another row's term, and when that term is a
+    floored row's, the two rows' adjusted values are equal (an exact value printed with "≤"
+    is still true; a bound printed as exact would not be).
 
     ``n_perm=None`` for an analytic p-value (a t-test's): below 0.0001 in powers of ten, and one
     that underflowed to 0 as "< 2.2 × 10⁻³⁰⁸" (the smallest normal double), never "0"."""
     if raw is not None and len(raw) != len(values):
         raise ValueError(f"raw has {len(raw)} p-values for {len(values)} rows")
+    floor = None if n_perm is None else sides / (check_int(n_perm, "n_perm", lo=1) + 1)
+    bounds: list[float] = []  # the adjusted values computed from a floored raw p
+    for value, r in zip(values, raw, strict=True) if raw is not None and floor else ():
+        if (
+            r is not None
+            and not pd.isna(r)
+            and float(r) <= floor * (1 + 1e-9)
+            and value is not None
+        ):
+            bounds.append(float(value))
     out = []
-    unadjusted_values = raw if raw is not None else [None] * len(values)
-    for value, unadjusted in zip(values, unadjusted_values, strict=True):
+    for value in values:
         if value is None or pd.isna(value):
             out.append("—")
         elif n_perm is None and float(value) == 0.0:
             out.append(f"< {power_of_ten(float(np.finfo(np.float64).tiny), 1)}")
         else:
-            given = None if unadjusted is None or pd.isna(unadjusted) else float(unadjusted)
+            bound = any(math.isclose(float(value), b, rel_tol=1e-12) for b in bounds)
+            given = floor if bound else None
             phrase = p_value_phrase(float(value), n_perm, unit=unit, sides=sides, raw=given)
             # "0.013"; the floor with its draws as printed; a bound without its "p": "≤ 0.009"
             bare = phrase.endswith(")") or phrase.startswith("p = ")
