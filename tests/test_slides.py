@@ -92,6 +92,29 @@ def test_a_deck_takes_numbers_from_the_results_and_never_shows_a_placeholder(tmp
         render_deck(missing, {"01_x": ChapterOutputs(_notebook(), results)})
 
 
+def test_a_p_value_column_prints_as_the_chapters_do(tmp_path):
+    """A column formatted ``p:DRAWS:SIDES[:RAW]`` prints each p as the chapter's tables do: the
+    Monte Carlo floor as its bound with the draws, an adjusted value computed from a floored p
+    as "≤", others in three decimals; the bounds are found on the whole table, before the
+    slide takes its rows."""
+    plan = _plan(
+        tmp_path,
+        "      - {kind: table, key: rows, rows: [1, 3], title: T, notes: n,"
+        " columns: {v: variant, p: p, h: Holm},"
+        " formats: {p: 'p:params.n_boot:2', h: 'p:params.n_boot:2:p'}}\n",
+    )
+    floor = 2 / 1001
+    rows = [
+        {"v": "a", "p": floor, "h": 3 * floor},
+        {"v": "b", "p": 0.003, "h": 3 * floor},  # its Holm value is the floored row's
+        {"v": "c", "p": 0.2, "h": 0.2},
+    ]
+    results = {"params": {"n_boot": 1000}, "rows": rows}
+    deck = render_deck(plan, {"01_x": ChapterOutputs(_notebook(), results)})
+    assert "<td>b</td><td>0.003</td><td>≤ 0.006</td>" in deck
+    assert "<td>c</td><td>0.200</td><td>0.200</td>" in deck and "<td>a</td>" not in deck
+
+
 def test_notes_and_takeaways_are_filled_like_the_slides(tmp_path):
     """Speaker notes (hidden on the slide, so a Chromium probe of the slide's text misses them),
     goals and takeaways get the same ``{r:…}`` and ``{glue:text}`` filling as the slide body."""
@@ -234,4 +257,3 @@ def test_deck_fits_every_slide_offline_in_chromium(site, plan, size):
         assert slide["notes"] > 0, f"{where}: no speaker notes"
         if size == (1280, 720):
             assert slide["smallest"] >= 23.95, f"{where}: text at {slide['smallest']:.1f} px"
-

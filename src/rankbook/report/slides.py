@@ -171,10 +171,42 @@ def _slide_body(
         tex = find_equation(notebook, spec.label, chapter)
         return f'{title}<div class="equation">\\[\n{html.escape(tex)}\n\\]</div>{bullets}', ""
     value = results_value(outputs[chapter].results, spec.key, chapter)
+    formats = dict(spec.formats)
+    if isinstance(value, list):
+        value, formats = _p_values_as_text(value, formats, outputs[chapter].results, chapter)
     if spec.rows is not None and isinstance(value, list):
         value = value[spec.rows[0] : spec.rows[1]]
-    table = results_table(value, spec.columns, dict(spec.formats), where)
+    table = results_table(value, spec.columns, formats, where)
     return f"{title}{table}{bullets}", ""
+
+
+def _p_values_as_text(
+    records: list, formats: dict[str, str], results: Mapping, chapter: str
+) -> tuple[list, dict[str, str]]:
+    """Columns whose format is ``p:DRAWS[:SIDES[:RAW]]`` printed as the chapter prints
+    p-values (:func:`rankbook.report.tables.p_column`): ``DRAWS`` the results path of the number
+    of resamples (``params.n_boot``), ``SIDES`` 1 or 2, ``RAW`` the field of the unadjusted p
+    for an adjusted column (a value computed from a p at the floor is a bound, "≤"). Done on
+    the whole table before the slide takes its rows, so the bounds see the whole family."""
+    from rankbook.report.tables import p_column
+
+    out = [dict(r) for r in records]
+    for column, spec in list(formats.items()):
+        if not spec.startswith("p:"):
+            continue
+        parts = spec.split(":")[1:]
+        draws = parts[0]
+        sides = parts[1] if len(parts) > 1 else "1"
+        raw_field = parts[2] if len(parts) > 2 else ""
+        n_perm = int(results_value(results, draws, chapter))
+        raw = [r[raw_field] for r in records] if raw_field else None
+        cells = p_column(
+            [r[column] for r in records], n_perm=n_perm, unit="resamples", sides=int(sides), raw=raw
+        )
+        for row, cell in zip(out, cells, strict=True):
+            row[column] = cell
+        del formats[column]
+    return out, formats
 
 
 def render_deck(
@@ -246,9 +278,7 @@ def render_deck(
         f'<link rel="stylesheet" href="{assets}/reveal.css">\n'
         f"<style>{theme}</style>\n<script>{mathjax_config}</script>\n"
         f'<script defer src="{html.escape(mathjax)}"></script>\n</head>\n<body>\n'
-        '<div class="reveal"><div class="slides">\n'
-        + "\n".join(sections)
-        + "\n</div></div>\n"
+        '<div class="reveal"><div class="slides">\n' + "\n".join(sections) + "\n</div></div>\n"
         f'<script src="{assets}/reveal.js"></script>\n'
         f'<script src="{assets}/plugin/notes.js"></script>\n'
         f"<script>Reveal.initialize(Object.assign({config}, "
