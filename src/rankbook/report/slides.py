@@ -40,6 +40,7 @@ from rankbook.report.deck_content import (
     results_value,
 )
 from rankbook.report.deck_plan import SessionPlan, SlideSpec, load_plan
+from rankbook.report.tables import p_column
 
 __all__ = [
     "SLIDE_HEIGHT",
@@ -188,8 +189,6 @@ def _p_values_as_text(
     of resamples (``params.n_boot``), ``SIDES`` 1 or 2, ``RAW`` the field of the unadjusted p
     for an adjusted column (a value computed from a p at the floor is a bound, "≤"). Done on
     the whole table before the slide takes its rows, so the bounds see the whole family."""
-    from rankbook.report.tables import p_column
-
     out = [dict(r) for r in records]
     for column, spec in list(formats.items()):
         if not spec.startswith("p:"):
