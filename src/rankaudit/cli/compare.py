@@ -24,6 +24,7 @@ from rankaudit.cli.common import (
 from rankaudit.measures.registry import parse_measures
 from rankaudit.options import ResamplingOptions
 from rankaudit.runs.compare import compare_measures
+from rankaudit.runs.pfloor import at_floor, floor_bounds
 
 __all__ = ["cmd_compare", "register"]
 
@@ -65,8 +66,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         emit(to_json(doc), args.output)
         return 0
     lines: list[str] = []
-    for c in comparisons:
-        lines += _comparison_text(c.summary(), args, several=len(comparisons) > 1)
+    summaries = [c.summary() for c in comparisons]
+    holm_bounds = floor_bounds(
+        [s["p_holm"] for s in summaries], [s["p_value_sign_flip"] for s in summaries], args.n_perm
+    )
+    for c, s, bound in zip(comparisons, summaries, holm_bounds, strict=True):
+        lines += _comparison_text(s, args, several=len(comparisons) > 1, holm_bound=bound)
         if args.per_query:
             lines += ["", c.per_query().to_string(index=False, float_format=lambda x: f"{x:.4f}")]
         lines.append("")
@@ -74,21 +79,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def _comparison_text(s: dict, args: argparse.Namespace, *, several: bool) -> list[str]:
-    """One measure's comparison as lines of text (the numbers of :func:`compare_runs`)."""
+def _comparison_text(
+    s: dict, args: argparse.Namespace, *, several: bool, holm_bound: bool
+) -> list[str]:
+    """One measure's comparison as lines of text (the numbers of :func:`compare_runs`). A
+    sign-flip p at its floor ``1 / (n_perm + 1)``, and a Holm value computed from one
+    (``holm_bound``, :func:`rankaudit.runs.pfloor.floor_bounds`), print as bounds: "p <= ..."."""
     verdict = "survives" if s["sign_survives_worst_case"] else "does NOT survive"
     over = "summed" if s["aggregation"] == "sum" else "mean"
     holm = (
-        f", Holm over the {len(args.measures)} measures {number_text(s['p_holm'])}"
+        f", Holm over the {len(args.measures)} measures "
+        f"{'<= ' if holm_bound else ''}{number_text(s['p_holm'])}"
         if several
         else ""
     )
+    p_is = "<=" if at_floor(s["p_value_sign_flip"], args.n_perm) else "="
     lines = [
         f"{s['measure']} over {s['n_queries']} queries (expected over tie orders; {over} over "
         "queries, as trec_eval)",
         f"  A {args.run_a}: {s['value_a']:.4f}",
         f"  B {args.run_b}: {s['value_b']:.4f}",
-        f"  B - A: {s['difference']:+.4f}   paired sign-flip p = "
+        f"  B - A: {s['difference']:+.4f}   paired sign-flip p {p_is} "
         f"{number_text(s['p_value_sign_flip'])}"
         f" ({args.n_perm} flips{holm})",
     ]

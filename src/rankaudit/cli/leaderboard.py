@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import glob
 import io
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -28,10 +29,10 @@ from rankaudit.cli.common import (
 from rankaudit.measures.list_evaluate import ROUNDING_TOLERANCE
 from rankaudit.measures.registry import parse_measures
 from rankaudit.runs.leaderboard import (
-    TEST_KEYS,
     build_leaderboard,
     leaderboard_rules,
 )
+from rankaudit.runs.pfloor import floor_bounds
 
 __all__ = ["cmd_leaderboard", "expand_runs", "register", "run_names"]
 
@@ -53,7 +54,9 @@ definitions (per measure, over the runs given):
                  sign-flip randomisation test and t-test, Holm-adjusted per measure over
                  the pairs tested; differences of rounding alone give p = 1; a pair sharing
                  fewer than 2 evaluated queries is listed with its tests "not computed" and
-                 the reason
+                 the reason; "<=" marks a p-value that is only an upper bound (a
+                 sign-flip p at its floor 1 / (n-perm + 1), a Holm value computed from one),
+                 "<0.0001" one below what 4 decimals show
   run names      a regular file by its file name; a pipe or standard input (-) by its
                  position and the argument as given: "run 2 (/dev/fd/62)", "run 1 (<stdin>)"
 """
@@ -140,7 +143,7 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
             f"pairs decided by ties: {n_dec} of {len(board.names) * (len(board.names) - 1) // 2}"
         )
         sig = pairs[pairs["measure"] == m].drop(columns="measure")
-        lines.append(_pairs_text(sig))
+        lines.append(_pairs_text(sig, args.n_perm))
         lines += [
             f"tests of {r['run_a']} and {r['run_b']} not computed: {r['reason']}"
             for r in sig.to_dict(orient="records")
@@ -156,15 +159,41 @@ def _table_text(board, args: argparse.Namespace, wide: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _pairs_text(sig: pd.DataFrame) -> str:
+def _pairs_text(sig: pd.DataFrame, n_perm: int) -> str:
     """The pairs of one measure as text: numbers to 4 decimals, a test not computed as
-    ``not computed`` (its reason is printed below the table)."""
+    ``not computed`` (its reason is printed below the table), p-values by :func:`_p_cells`."""
     shown = sig.drop(columns=["computed", "reason"]).astype(object)
-    for col in ("diff", *TEST_KEYS):
-        shown[col] = [
-            "not computed" if v is None or v != v else f"{v:.4f}" for v in sig[col].tolist()
-        ]
+    shown["diff"] = [_missing(v) or f"{v:.4f}" for v in sig["diff"].tolist()]
+    raw = sig["p_value"].tolist()
+    for col, draws, base in (
+        ("p_value", n_perm, raw),
+        ("p_ttest", None, None),
+        ("p_holm", n_perm, raw),
+        ("p_ttest_holm", None, None),
+    ):
+        shown[col] = _p_cells(sig[col].tolist(), draws, base)
     return shown.to_string(index=False)
+
+
+def _missing(value) -> str:
+    return "not computed" if value is None or value != value else ""
+
+
+def _p_cells(values: list, n_perm: int | None, raw: list | None) -> list[str]:
+    """p-values to 4 decimals; "<=" and the value rounded up where it is only an upper bound
+    (a sign-flip p at its floor ``1 / (n_perm + 1)``, a Holm value computed from one:
+    :func:`rankaudit.runs.pfloor.floor_bounds`); "<0.0001" below what 4 decimals show."""
+    given = [None if _missing(v) else float(v) for v in values]
+    bounds = floor_bounds(given, raw, n_perm) if n_perm is not None else [False] * len(given)
+    cells = []
+    for v, bound in zip(given, bounds, strict=True):
+        if v is None:
+            cells.append("not computed")
+        elif bound:
+            cells.append(f"<={math.ceil(v * 1e4 * (1 - 1e-12)) / 1e4:.4f}")
+        else:
+            cells.append("<0.0001" if v < 5e-5 else f"{v:.4f}")
+    return cells
 
 
 def _baseline_name(baseline: str | None, paths: list[str], names: list[str]) -> str | None:

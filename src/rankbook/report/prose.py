@@ -45,6 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rankaudit._checks import check_int
+from rankaudit.runs.pfloor import at_floor, monte_carlo_floor
 from rankbook.report.decision import FEW_BELOW, MOST_ABOVE, SMALL_RATIO
 
 __all__ = [
@@ -218,17 +219,13 @@ def p_value_phrase(
     if not 0.0 <= v <= 1.0:
         raise ValueError(f"p must lie in [0, 1], got {p!r}")
     if n_perm is not None:
-        b = _whole(n_perm, "n_perm")
-        if b < 1:
-            raise ValueError(f"n_perm must be >= 1, got {n_perm!r}")
-        if sides not in (1, 2):
-            raise ValueError(f"sides must be 1 or 2, got {sides!r}")
-        floor = sides / (b + 1)
-        at_floor = v <= floor * (1 + 1e-9)
-        if at_floor or (raw is not None and _finite(raw, "raw") <= floor * (1 + 1e-9) and v < 1):
+        b = _whole(n_perm, "n_perm", lo=1)
+        floor = monte_carlo_floor(b, sides)
+        floored = at_floor(v, b, sides)
+        if floored or (raw is not None and at_floor(_finite(raw, "raw"), b, sides) and v < 1):
             exp = math.floor(math.log10(max(v, floor))) - 1  # rounded up, two significant figures
             bound = math.ceil(max(v, floor) / 10.0**exp * (1 - 1e-12)) * 10.0**exp
-            draws = f" ({b:,} {unit})" if at_floor else ""
+            draws = f" ({b:,} {unit})" if floored else ""
             return f"p ≤ {bound:.{max(0, -exp)}f}".rstrip("0").rstrip(".") + draws
     elif v == 0.0:
         raise ValueError("p = 0 is not a p-value: pass n_perm for a Monte Carlo floor")

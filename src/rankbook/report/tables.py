@@ -25,7 +25,6 @@ with :func:`rankbook.report.prose.p_value_phrase` (never 0.000: the floor is 1 /
 
 from __future__ import annotations
 
-import math
 import numbers
 import re
 from collections.abc import Mapping, Sequence
@@ -35,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from rankaudit._checks import check_int
+from rankaudit.runs.pfloor import floor_bounds, monte_carlo_floor
 from rankbook.report.prose import flag_word, number_text, p_value_phrase, power_of_ten
 
 __all__ = [
@@ -200,26 +200,24 @@ def p_column(
     that underflowed to 0 as "< 2.2 × 10⁻³⁰⁸" (the smallest normal double), never "0"."""
     if raw is not None and len(raw) != len(values):
         raise ValueError(f"raw has {len(raw)} p-values for {len(values)} rows")
-    floor = None if n_perm is None else sides / (check_int(n_perm, "n_perm", lo=1) + 1)
-    bounds: list[float] = []  # the adjusted values computed from a floored raw p
-    for value, r in zip(values, raw, strict=True) if raw is not None and floor else ():
-        if (
-            r is not None
-            and not pd.isna(r)
-            and float(r) <= floor * (1 + 1e-9)
-            and value is not None
-        ):
-            bounds.append(float(value))
+    if n_perm is not None:
+        check_int(n_perm, "n_perm", lo=1)
+    given = [None if v is None or pd.isna(v) else float(v) for v in values]
+    bounds = (
+        floor_bounds(given, [None if r is None or pd.isna(r) else float(r) for r in raw],
+                     n_perm, sides)
+        if raw is not None and n_perm is not None
+        else [False] * len(values)
+    )
     out = []
-    for value in values:
-        if value is None or pd.isna(value):
+    for value, bound in zip(given, bounds, strict=True):
+        if value is None:
             out.append("—")
-        elif n_perm is None and float(value) == 0.0:
+        elif n_perm is None and value == 0.0:
             out.append(f"< {power_of_ten(float(np.finfo(np.float64).tiny), 1)}")
         else:
-            bound = any(math.isclose(float(value), b, rel_tol=1e-12) for b in bounds)
-            given = floor if bound else None
-            phrase = p_value_phrase(float(value), n_perm, unit=unit, sides=sides, raw=given)
+            floor = monte_carlo_floor(n_perm, sides) if bound else None
+            phrase = p_value_phrase(value, n_perm, unit=unit, sides=sides, raw=floor)
             # "0.013"; the floor with its draws as printed; a bound without its "p": "≤ 0.009"
             bare = phrase.endswith(")") or phrase.startswith("p = ")
             out.append(phrase.removeprefix("p = ") if bare else phrase.removeprefix("p "))
