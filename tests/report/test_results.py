@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 
 import numba
@@ -189,3 +190,20 @@ def test_the_schema_requires_checks_with_their_kind():
     record["checks"] = [{"name": "a", "kind": "test", "passed": True}]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(record, results_schema())
+
+
+def test_recording_the_threads_neither_misreads_nor_changes_torch_s_count():
+    """In a fresh process, the first call into Numba's threading layer resets the OpenMP
+    thread count torch reports (chapter 12 trains with 1 torch thread and recorded 2): the
+    record reads torch's count first, and leaves it as the chapter set it."""
+    code = (
+        "import torch\n"
+        "torch.set_num_threads(1)\n"
+        "torch.ones(4).sum()\n"  # torch has run, as chapter 12's training has
+        "assert torch.get_num_threads() == 1\n"
+        "from rankbook.report.environment import hardware_record\n"
+        "print(hardware_record()['threads']['torch'], torch.get_num_threads())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.split() == ["1", "1"], proc.stdout

@@ -116,16 +116,22 @@ def hardware_record() -> dict[str, Any]:
 
     torch = sys.modules.get("torch")
     lambdamart = sys.modules.get("rankbook.ranking.lambdamart")
+    # torch first: the first call into Numba's threading layer (its OpenMP backend) sets the
+    # process's OpenMP thread count, which torch then reports; put back what the chapter set
+    torch_threads = int(torch.get_num_threads()) if torch is not None else None
+    numba_threads = int(numba.get_num_threads())
+    if torch is not None and torch.get_num_threads() != torch_threads:
+        torch.set_num_threads(torch_threads)
     return {
         "cpu_model": cpu_model(),
         "machine": platform.machine() or None,
         "logical_cpus": os.cpu_count(),
         "threads": {
             "numpy_blas": _blas_threads(),
-            "numba": int(numba.get_num_threads()),
+            "numba": numba_threads,
             "lightgbm": (
                 int(lambdamart.LambdaMARTConfig().num_threads) if lambdamart is not None else None
             ),
-            "torch": int(torch.get_num_threads()) if torch is not None else None,
+            "torch": torch_threads,
         },
     }
