@@ -115,6 +115,24 @@ def test_a_p_value_column_prints_as_the_chapters_do(tmp_path):
     assert "<td>c</td><td>0.200</td><td>0.200</td>" in deck and "<td>a</td>" not in deck
 
 
+def test_a_mapping_table_shows_keys_by_their_labels_and_refuses_a_label_for_no_key(tmp_path):
+    """``labels`` shows a mapping's keys by the words its chapter uses; a label for a key the
+    mapping lacks (a renamed results key) is an error naming it, never silently unused."""
+    slide = (
+        "      - {kind: table, key: share, title: T, notes: n,"
+        " columns: {key: reference, value: share}, formats: {value: .2f},"
+        " labels: LABELS}\n"
+    )
+    results = {"share": {"last_click": 0.51, "ref_emb": 0.59}}
+    good = _plan(tmp_path, slide.replace("LABELS", "{ref_emb: chosen by embedding}"))
+    deck = render_deck(good, {"01_x": ChapterOutputs(_notebook(), results)})
+    assert "<td>chosen by embedding</td><td>0.59</td>" in deck
+    assert "<td>last_click</td><td>0.51</td>" in deck
+    bad = _plan(tmp_path, slide.replace("LABELS", "{ref_txt: chosen by text}"))
+    with pytest.raises(KeyError, match="ref_txt"):
+        render_deck(bad, {"01_x": ChapterOutputs(_notebook(), results)})
+
+
 def test_notes_and_takeaways_are_filled_like_the_slides(tmp_path):
     """Speaker notes (hidden on the slide, so a Chromium probe of the slide's text misses them),
     goals and takeaways get the same ``{r:…}`` and ``{glue:text}`` filling as the slide body."""

@@ -173,16 +173,28 @@ def results_table(
     columns: Sequence[tuple[str, str]],
     formats: Mapping[str, str],
     where: str,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
     """An HTML table of a results value: a list of records (``columns`` picks and names the
-    fields, in order) or a mapping (one row per key: ``columns`` names the two columns)."""
+    fields, in order) or a mapping (one row per key: ``columns`` names the two columns;
+    ``labels`` shows a key by the words its chapter uses, e.g. ``ref_emb`` as "chosen by
+    embedding")."""
+    labels = dict(labels or {})
     if isinstance(value, Mapping):
         names = list(columns) or [("key", ""), ("value", "")]
         if len(names) != 2:
             raise KeyError(f"{where}: a mapping is shown in two columns, got {names}")
-        rows = [[str(k), _cell(v, formats.get("value", ""))] for k, v in value.items()]
+        unknown = sorted(set(labels) - {str(k) for k in value})
+        if unknown:
+            raise KeyError(f"{where}: labels for keys the mapping does not have: {unknown}")
+        rows = [
+            [labels.get(str(k), str(k)), _cell(v, formats.get("value", ""))]
+            for k, v in value.items()
+        ]
         header = [label for _, label in names]
     elif isinstance(value, list) and all(isinstance(r, Mapping) for r in value):
+        if labels:
+            raise KeyError(f"{where}: 'labels' names the keys of a mapping, not of records")
         if not columns:
             raise KeyError(f"{where}: a table of records needs its columns listed")
         missing = [c for c, _ in columns if value and c not in value[0]]

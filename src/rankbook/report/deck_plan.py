@@ -69,6 +69,7 @@ class SlideSpec:
     key: str = ""
     columns: tuple[tuple[str, str], ...] = ()
     formats: tuple[tuple[str, str], ...] = ()
+    labels: tuple[tuple[str, str], ...] = ()
     text: str = ""
     chapter: str = ""
     rows: tuple[int, int] | None = None
@@ -157,6 +158,7 @@ def _slide(raw: Any, where: str) -> SlideSpec:
         key=str(raw.get("key", "")),
         columns=_pairs(raw.get("columns"), where, "columns"),
         formats=_pairs(raw.get("formats"), where, "formats"),
+        labels=_pairs(raw.get("labels"), where, "labels"),
         text=str(raw.get("text", "")),
         chapter=str(raw.get("chapter", "")),
         rows=tuple(rows) if rows is not None else None,

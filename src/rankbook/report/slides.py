@@ -177,7 +177,7 @@ def _slide_body(
         value, formats = _p_values_as_text(value, formats, outputs[chapter].results, chapter)
     if spec.rows is not None and isinstance(value, list):
         value = value[spec.rows[0] : spec.rows[1]]
-    table = results_table(value, spec.columns, formats, where)
+    table = results_table(value, spec.columns, formats, where, dict(spec.labels))
     return f"{title}{table}{bullets}", ""
 
 
