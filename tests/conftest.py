@@ -23,6 +23,7 @@ from tests.chromium_probe import shared_probes
 from tests.page_probes import FIT_PROBE
 from tests.perturbed_results import perturb_file, seed_from_env
 from tests.shared_work import claim, finish, once, shared_folder, wait_for
+from tests.warm_kernels import wait_for_setup_warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,6 +48,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     process); a failure here only costs the time, the tests then compile where they need."""
     if hasattr(session.config, "workerinput"):
         return
+    wait_for_setup_warmup(Path(sys.prefix))  # the setup's own warm-up, if still compiling
     warm = ROOT / "tests" / "warm_kernels.py"
     jobs = [
         subprocess.Popen([sys.executable, str(warm), *part], cwd=ROOT, stdout=subprocess.DEVNULL)

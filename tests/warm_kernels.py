@@ -12,16 +12,31 @@ a fresh environment), on the input types the chapters and most tests use; a sign
 out is compiled where it is first used, as before. Nothing here is a test, and no result
 depends on it: a cached kernel is the same machine code.
 
-Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]``, ``... runs`` or ``... peers``.
+The setup (``make``'s install step) starts ``setup LOCK`` in the background as soon as the
+library's own dependencies are installed, so that the kernels compile on the core pip leaves idle
+while it installs the rest (torch, LightGBM, the site tooling); it holds an exclusive lock on the
+file ``LOCK`` (``.venv/.warm-kernels.lock``) until every kernel is written, and the test
+session's start waits for that lock before its own warm-up (:func:`wait_for_setup_warmup`), which
+then finds the kernels cached.
+
+Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]``, ``... runs``, ``... peers`` or
+``... setup LOCK``.
 """
 
 from __future__ import annotations
 
+import fcntl
+import subprocess
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 
-__all__ = ["warm_peers", "warm_rows", "warm_runs"]
+__all__ = ["wait_for_setup_warmup", "warm_during_setup", "warm_peers", "warm_rows", "warm_runs"]
+
+#: the lock the setup's background warm-up holds, in the virtual environment's folder
+LOCK_NAME = ".warm-kernels.lock"
 
 
 def _readonly(array: np.ndarray) -> np.ndarray:
@@ -103,6 +118,44 @@ def warm_peers() -> None:
             ranx.evaluate(qrels, run, metric, return_mean=False)
 
 
+def warm_during_setup(lock: str) -> None:
+    """Hold an exclusive lock on ``lock`` while the row kernels (two shards) and the run kernels
+    compile in three processes of this interpreter; return when all are done."""
+    path = Path(lock)
+    with open(path, "a", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        jobs = [
+            subprocess.Popen([sys.executable, __file__, *part], stdout=subprocess.DEVNULL)
+            for part in (("rows", "0", "2"), ("rows", "1", "2"), ("runs",))
+        ]
+        for job in jobs:
+            try:
+                job.wait(timeout=900)
+            except subprocess.TimeoutExpired:
+                job.kill()
+
+
+def wait_for_setup_warmup(venv: Path, timeout: float = 900.0) -> None:
+    """Block until no setup warm-up holds the lock in ``venv`` (at most ``timeout`` seconds); at
+    once when there is no lock file (no setup warm-up was started)."""
+    path = Path(venv) / LOCK_NAME
+    if not path.exists():
+        return
+    deadline = time.monotonic() + timeout
+    with open(path, encoding="utf-8") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.5)
+
+
 if __name__ == "__main__":
     parts = {"rows": warm_rows, "runs": warm_runs, "peers": warm_peers}
-    parts[sys.argv[1]](*map(int, sys.argv[2:]))
+    if sys.argv[1] == "setup":
+        warm_during_setup(sys.argv[2])
+    else:
+        parts[sys.argv[1]](*map(int, sys.argv[2:]))
