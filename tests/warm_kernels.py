@@ -26,6 +26,7 @@ Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]``, ``... runs``, ``.
 from __future__ import annotations
 
 import fcntl
+import os
 import subprocess
 import sys
 import time
@@ -120,7 +121,9 @@ def warm_peers() -> None:
 
 def warm_during_setup(lock: str) -> None:
     """Hold an exclusive lock on ``lock`` while the row kernels (two shards) and the run kernels
-    compile in three processes of this interpreter; return when all are done."""
+    compile in three processes of this interpreter, at a lower priority (``nice`` 10: pip keeps
+    its core, the kernels take what it leaves); return when all are done."""
+    os.nice(10)
     path = Path(lock)
     with open(path, "a", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
