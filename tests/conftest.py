@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import shutil
 import subprocess
 import sys
@@ -18,6 +20,7 @@ from rankbook.report.pipeline import (
     build_book,
     chapter_names,
     run_chapter,
+    run_chapter_into,
 )
 from tests.chromium_probe import shared_probes
 from tests.page_probes import FIT_PROBE
@@ -177,3 +180,29 @@ def fit_probes(site: Path, tmp_path_factory: pytest.TempPathFactory):
     split between the workers that ask (:func:`tests.chromium_probe.shared_probes`)."""
     folder = shared_folder(tmp_path_factory, "fit_probes")
     return lambda pages: shared_probes(folder, list(pages), FIT_PROBE, width=1280, height=800)
+
+
+@pytest.fixture(scope="session")
+def shared_rerun(tmp_path_factory: pytest.TempPathFactory):
+    """``shared_rerun(chapter, params)``: the folder a student's rerun of ``chapter`` at its smoke
+    size with ``params`` on top writes (:func:`rankbook.report.pipeline.run_chapter_into`), run
+    once per test run for every test and worker that asks for the same rerun (the exercise
+    sheets' test and the grader's run session 1's first two exercises alike). Read it; copy it
+    to change it."""
+    folder = shared_folder(tmp_path_factory, "reruns")
+
+    def rerun(chapter: str, params: dict) -> Path:
+        text = json.dumps([chapter, params], sort_keys=True)
+        unit = f"{chapter}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+        out = folder / unit
+
+        def work() -> None:
+            base = Paths(ROOT, ROOT / "notebooks", out / "book", out / "ex", out / "res")
+            run_chapter_into(
+                chapter, out / "run", params, paths=base, smoke=True, log=lambda *_: None
+            )
+
+        once(folder, unit, work)
+        return out / "run"
+
+    return rerun

@@ -34,21 +34,14 @@ def test_grading_a_missing_folder_is_a_clear_error(tmp_path, capsys):
     assert "no sheet" in capsys.readouterr().err
 
 
-def _rerun(folder: Path, chapter: str, params: dict, tmp: Path) -> Path:
-    from rankbook.report.pipeline import Paths, run_chapter_into
-
-    base = Paths(ROOT, ROOT / "notebooks", tmp / "book", tmp / "ex", tmp / "res")
-    run_chapter_into(chapter, folder, params, paths=base, smoke=True, log=lambda *_: None)
-    return folder / f"{chapter}.json"
-
-
 @pytest.mark.slow
-def test_grader_passes_a_correct_rerun_and_fails_a_wrong_one(tmp_path, capsys):
+def test_grader_passes_a_correct_rerun_and_fails_a_wrong_one(tmp_path, capsys, shared_rerun):
     right, wrong = tmp_path / "right", tmp_path / "wrong"
-    _rerun(right / "s1-1", "01_stable_sort_bias", {"n_negatives": 99}, tmp_path)
-    _rerun(right / "s1-2", "02_random_tie_expectation", {"k": 5}, tmp_path)
+    # the sheets' test runs the same two reruns: run once, copied here (the shared_rerun fixture)
+    shutil.copytree(shared_rerun("01_stable_sort_bias", {"n_negatives": 99}), right / "s1-1")
+    shutil.copytree(shared_rerun("02_random_tie_expectation", {"k": 5}), right / "s1-2")
     # The wrong student ran S1.1 with 49 negatives, and edited S1.2's HR@5.
-    _rerun(wrong / "s1-1", "01_stable_sort_bias", {"n_negatives": 49}, tmp_path)
+    shutil.copytree(shared_rerun("01_stable_sort_bias", {"n_negatives": 49}), wrong / "s1-1")
     shutil.copytree(right / "s1-2", wrong / "s1-2")  # the same run, then edited by hand
     edited = wrong / "s1-2" / "02_random_tie_expectation.json"
     record = json.loads(edited.read_text())
