@@ -6,12 +6,12 @@ from __future__ import annotations
 import fcntl
 import time
 
-from tests.warm_kernels import LOCK_NAME, wait_for_setup_warmup
+from tests.warm_kernels import lock_path, wait_for_setup_warmup
 
 
 def test_the_session_waits_while_the_setup_holds_the_lock_and_not_after(tmp_path):
     wait_for_setup_warmup(tmp_path, timeout=5.0)  # no lock file: no setup warm-up, no wait
-    with open(tmp_path / LOCK_NAME, "a", encoding="utf-8") as held:
+    with open(lock_path(tmp_path, "peers"), "a", encoding="utf-8") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         start = time.monotonic()
         wait_for_setup_warmup(tmp_path, timeout=1.0)

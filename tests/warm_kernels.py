@@ -12,15 +12,16 @@ a fresh environment), on the input types the chapters and most tests use; a sign
 out is compiled where it is first used, as before. Nothing here is a test, and no result
 depends on it: a cached kernel is the same machine code.
 
-The setup (``make``'s install step) starts ``setup LOCK`` in the background as soon as the
-library's own dependencies are installed, so that the kernels compile on the core pip leaves idle
-while it installs the rest (torch, LightGBM, the site tooling); it holds an exclusive lock on the
-file ``LOCK`` (``.venv/.warm-kernels.lock``) until every kernel is written, and the test
-session's start waits for that lock before its own warm-up (:func:`wait_for_setup_warmup`), which
-then finds the kernels cached.
+The setup (``make``'s install step) starts ``setup VENV library`` in the background as soon as
+the library's own dependencies are installed, so that the kernels compile on the core pip leaves
+idle while it installs the rest (torch, LightGBM, the site tooling), and ``setup VENV peers``
+once everything is installed (ranx, while the editable installs, ``pip check`` and the data
+fetch run); each holds an exclusive lock (``VENV/.warm-library.lock``, ``.warm-peers.lock``)
+until its kernels are written, and the test session's start waits for both before its own
+warm-up (:func:`wait_for_setup_warmup`), which then finds the kernels cached.
 
 Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]``, ``... runs``, ``... peers`` or
-``... setup LOCK``.
+``... setup VENV library|peers``.
 """
 
 from __future__ import annotations
@@ -34,10 +35,15 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["wait_for_setup_warmup", "warm_during_setup", "warm_peers", "warm_rows", "warm_runs"]
-
-#: the lock the setup's background warm-up holds, in the virtual environment's folder
-LOCK_NAME = ".warm-kernels.lock"
+__all__ = [
+    "SETUP_PARTS",
+    "lock_path",
+    "wait_for_setup_warmup",
+    "warm_during_setup",
+    "warm_peers",
+    "warm_rows",
+    "warm_runs",
+]
 
 
 def _readonly(array: np.ndarray) -> np.ndarray:
@@ -119,17 +125,30 @@ def warm_peers() -> None:
             ranx.evaluate(qrels, run, metric, return_mean=False)
 
 
-def warm_during_setup(lock: str) -> None:
-    """Hold an exclusive lock on ``lock`` while the row kernels (two shards) and the run kernels
-    compile in three processes of this interpreter, at a lower priority (``nice`` 10: pip keeps
-    its core, the kernels take what it leaves); return when all are done."""
+#: what each background warm-up of the setup compiles, one process a part
+SETUP_PARTS = {
+    "library": (("rows", "0", "2"), ("rows", "1", "2"), ("runs",)),
+    "peers": (("peers",),),
+}
+
+
+def lock_path(venv: Path, stage: str) -> Path:
+    """The lock the setup's warm-up ``stage`` holds: ``<venv>/.warm-<stage>.lock``."""
+    return Path(venv) / f".warm-{stage}.lock"
+
+
+def warm_during_setup(venv: str, stage: str) -> None:
+    """Hold an exclusive lock (:func:`lock_path`) while the parts of ``stage``
+    (:data:`SETUP_PARTS`: ``library``, the row kernels in two shards and the run kernels, once
+    the library's dependencies are installed; ``peers``, ranx's functions, once everything is)
+    compile in processes of this interpreter, at a lower priority (``nice`` 10: pip keeps its
+    core, the kernels take what it leaves); return when all are done."""
     os.nice(10)
-    path = Path(lock)
-    with open(path, "a", encoding="utf-8") as handle:
+    with open(lock_path(Path(venv), stage), "a", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         jobs = [
             subprocess.Popen([sys.executable, __file__, *part], stdout=subprocess.DEVNULL)
-            for part in (("rows", "0", "2"), ("rows", "1", "2"), ("runs",))
+            for part in SETUP_PARTS[stage]
         ]
         for job in jobs:
             try:
@@ -139,26 +158,27 @@ def warm_during_setup(lock: str) -> None:
 
 
 def wait_for_setup_warmup(venv: Path, timeout: float = 900.0) -> None:
-    """Block until no setup warm-up holds the lock in ``venv`` (at most ``timeout`` seconds); at
-    once when there is no lock file (no setup warm-up was started)."""
-    path = Path(venv) / LOCK_NAME
-    if not path.exists():
-        return
+    """Block until no setup warm-up holds its lock in ``venv`` (at most ``timeout`` seconds in
+    all); at once for a stage whose lock file does not exist (it was not started)."""
     deadline = time.monotonic() + timeout
-    with open(path, encoding="utf-8") as handle:
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                return
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    return
-                time.sleep(0.5)
+    for stage in SETUP_PARTS:
+        path = lock_path(venv, stage)
+        if not path.exists():
+            continue
+        with open(path, encoding="utf-8") as handle:
+            while True:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        return
+                    time.sleep(0.5)
 
 
 if __name__ == "__main__":
     parts = {"rows": warm_rows, "runs": warm_runs, "peers": warm_peers}
     if sys.argv[1] == "setup":
-        warm_during_setup(sys.argv[2])
+        warm_during_setup(sys.argv[2], sys.argv[3])
     else:
         parts[sys.argv[1]](*map(int, sys.argv[2:]))
