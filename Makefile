@@ -31,18 +31,17 @@ help:
 # --- setup -------------------------------------------------------------------------------
 # --no-compile: Python writes each module's bytecode the first time it is imported, instead of pip
 # compiling every installed module up front (about a minute of the setup, for files never used).
-# The library's own dependencies go first; then the library's numba kernels compile in the
-# background on the core pip leaves idle while it installs the rest, and ranx's once it is
-# installed (tests/warm_kernels.py setup: each holds a lock in .venv that the test session
-# waits for).
-LIBRARY_STACK := numpy pandas numba scipy tqdm pyarrow
+# The library (editable, with its own dependencies pinned by the lock) goes first; then its
+# numba kernels compile in the background on the core pip leaves idle while it installs the
+# rest, and ranx's once it is installed (tests/warm_kernels.py setup: each holds a lock in
+# .venv that the test session waits for).
 $(STAMP): requirements/lock.txt pyproject.toml src/pyproject.toml
 	@test -x $(PY) || $(PYTHON_BOOTSTRAP) -m venv $(VENV)
-	$(PY) -m pip install --disable-pip-version-check -q --no-compile -c requirements/lock.txt $(LIBRARY_STACK)
-	@PYTHONPATH=src $(PY) tests/warm_kernels.py setup $(VENV) library </dev/null >/dev/null 2>&1 &
+	$(PY) -m pip install --disable-pip-version-check -q --no-compile -c requirements/lock.txt -e .
+	@$(PY) tests/warm_kernels.py setup $(VENV) library </dev/null >/dev/null 2>&1 &
 	$(PY) -m pip install --disable-pip-version-check -q --no-compile -r requirements/lock.txt
-	@PYTHONPATH=src $(PY) tests/warm_kernels.py setup $(VENV) peers </dev/null >/dev/null 2>&1 &
-	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e . -e ./src
+	@$(PY) tests/warm_kernels.py setup $(VENV) peers </dev/null >/dev/null 2>&1 &
+	$(PY) -m pip install --disable-pip-version-check -q --no-deps -e ./src
 	$(PY) -m pip check
 	@touch $@
 
