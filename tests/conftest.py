@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,7 @@ from tests.chromium_probe import shared_probes
 from tests.page_probes import FIT_PROBE
 from tests.perturbed_results import perturb_file, seed_from_env
 from tests.shared_work import claim, finish, once, shared_folder, wait_for
-from tests.warm_kernels import wait_for_setup_warmup
+from tests.warm_kernels import SETUP_PARTS, run_parts, wait_for_setup_warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,16 +51,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if hasattr(session.config, "workerinput"):
         return
     wait_for_setup_warmup(Path(sys.prefix))  # the setup's own warm-up, if still compiling
-    warm = ROOT / "tests" / "warm_kernels.py"
-    jobs = [
-        subprocess.Popen([sys.executable, str(warm), *part], cwd=ROOT, stdout=subprocess.DEVNULL)
-        for part in (("rows", "0", "2"), ("rows", "1", "2"), ("runs",), ("peers",))
-    ]
-    for job in jobs:
-        try:
-            job.wait(timeout=900)
-        except subprocess.TimeoutExpired:
-            job.kill()
+    run_parts([part for parts in SETUP_PARTS.values() for part in parts])
 
 
 @pytest.fixture

@@ -38,6 +38,7 @@ import numpy as np
 __all__ = [
     "SETUP_PARTS",
     "lock_path",
+    "run_parts",
     "wait_for_setup_warmup",
     "warm_during_setup",
     "warm_peers",
@@ -137,6 +138,24 @@ def lock_path(venv: Path, stage: str) -> Path:
     return Path(venv) / f".warm-{stage}.lock"
 
 
+def run_parts(parts, *, timeout: float = 900.0) -> None:
+    """Run each part (``("rows", "0", "2")``, ``("peers",)``, ...) of this file in a process of
+    this interpreter, all at once; return when all are done (a part past ``timeout`` seconds is
+    killed: a warm-up only saves time, the tests compile what is left)."""
+    here = Path(__file__).resolve()
+    jobs = [
+        subprocess.Popen(
+            [sys.executable, str(here), *part], cwd=here.parents[1], stdout=subprocess.DEVNULL
+        )
+        for part in parts
+    ]
+    for job in jobs:
+        try:
+            job.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            job.kill()
+
+
 def warm_during_setup(venv: str, stage: str) -> None:
     """Hold an exclusive lock (:func:`lock_path`) while the parts of ``stage``
     (:data:`SETUP_PARTS`: ``library``, the row kernels in two shards and the run kernels, once
@@ -146,15 +165,7 @@ def warm_during_setup(venv: str, stage: str) -> None:
     os.nice(10)
     with open(lock_path(Path(venv), stage), "a", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        jobs = [
-            subprocess.Popen([sys.executable, __file__, *part], stdout=subprocess.DEVNULL)
-            for part in SETUP_PARTS[stage]
-        ]
-        for job in jobs:
-            try:
-                job.wait(timeout=900)
-            except subprocess.TimeoutExpired:
-                job.kill()
+        run_parts(SETUP_PARTS[stage])
 
 
 def wait_for_setup_warmup(venv: Path, timeout: float = 900.0) -> None:
