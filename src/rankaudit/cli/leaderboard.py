@@ -163,7 +163,7 @@ def _pairs_text(sig: pd.DataFrame, n_perm: int) -> str:
     """The pairs of one measure as text: numbers to 4 decimals, a test not computed as
     ``not computed`` (its reason is printed below the table), p-values by :func:`_p_cells`."""
     shown = sig.drop(columns=["computed", "reason"]).astype(object)
-    shown["diff"] = [_missing(v) or f"{v:.4f}" for v in sig["diff"].tolist()]
+    shown["diff"] = ["not computed" if _missing(v) else f"{v:.4f}" for v in sig["diff"].tolist()]
     raw = sig["p_value"].tolist()
     for col, draws, base in (
         ("p_value", n_perm, raw),
@@ -175,8 +175,9 @@ def _pairs_text(sig: pd.DataFrame, n_perm: int) -> str:
     return shown.to_string(index=False)
 
 
-def _missing(value) -> str:
-    return "not computed" if value is None or value != value else ""
+def _missing(value) -> bool:
+    """A test not computed: None, or NaN in a float column."""
+    return value is None or value != value
 
 
 def _p_cells(values: list, n_perm: int | None, raw: list | None) -> list[str]:

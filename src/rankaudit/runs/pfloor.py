@@ -44,9 +44,7 @@ def monte_carlo_floor(n_draws: int, sides: int = 1) -> float:
 def at_floor(p: float | None, n_draws: int, sides: int = 1) -> bool:
     """True when ``p`` is the floor :func:`monte_carlo_floor` (up to :data:`FLOOR_RTOL`); a
     missing value (None or NaN) is not."""
-    if p is None or math.isnan(float(p)):
-        return False
-    return float(p) <= monte_carlo_floor(n_draws, sides) * (1 + FLOOR_RTOL)
+    return _present(p) and float(p) <= monte_carlo_floor(n_draws, sides) * (1 + FLOOR_RTOL)
 
 
 def floor_bounds(
@@ -63,11 +61,14 @@ def floor_bounds(
     floored = [
         float(a)
         for a, r in zip(adjusted, raw, strict=True)
-        if a is not None and not math.isnan(float(a)) and at_floor(r, n_draws, sides)
+        if _present(a) and at_floor(r, n_draws, sides)
     ]
     return [
-        a is not None
-        and not math.isnan(float(a))
-        and any(math.isclose(float(a), b, rel_tol=1e-12) for b in floored)
+        _present(a) and any(math.isclose(float(a), b, rel_tol=1e-12) for b in floored)
         for a in adjusted
     ]
+
+
+def _present(p: float | None) -> bool:
+    """A p-value that is there: neither None nor NaN."""
+    return p is not None and not math.isnan(float(p))

@@ -202,10 +202,9 @@ def p_column(
         raise ValueError(f"raw has {len(raw)} p-values for {len(values)} rows")
     if n_perm is not None:
         check_int(n_perm, "n_perm", lo=1)
-    given = [None if v is None or pd.isna(v) else float(v) for v in values]
+    given = _floats_or_none(values)
     bounds = (
-        floor_bounds(given, [None if r is None or pd.isna(r) else float(r) for r in raw],
-                     n_perm, sides)
+        floor_bounds(given, _floats_or_none(raw), n_perm, sides)
         if raw is not None and n_perm is not None
         else [False] * len(values)
     )
@@ -222,6 +221,11 @@ def p_column(
             bare = phrase.endswith(")") or phrase.startswith("p = ")
             out.append(phrase.removeprefix("p = ") if bare else phrase.removeprefix("p "))
     return out
+
+
+def _floats_or_none(values: Sequence[Any]) -> list[float | None]:
+    """Each value as a float, a missing one (None, NaN, NA) as None."""
+    return [None if v is None or pd.isna(v) else float(v) for v in values]
 
 
 def _dash(values: Sequence[Any]) -> list[str]:
