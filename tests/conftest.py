@@ -25,7 +25,7 @@ from tests.chromium_probe import shared_probes
 from tests.page_probes import FIT_PROBE
 from tests.perturbed_results import perturb_file, seed_from_env
 from tests.shared_work import claim, finish, once, shared_folder, wait_for
-from tests.warm_kernels import SETUP_PARTS, run_parts, wait_for_setup_warmup
+from tests.warm_kernels import run_parts, session_parts, wait_for_setup_warmup
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,14 +44,15 @@ REVERSED = TieRule(
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Compile the numba kernels (and ranx's) once, in four processes, before any worker starts
-    (``tests/warm_kernels.py``): in a fresh clone every process would otherwise compile the same
-    kernels. Runs in the process that starts the session (xdist's controller, or the one
-    process); a failure here only costs the time, the tests then compile where they need."""
+    """Compile the numba kernels (and ranx's, where the setup did not) once, in up to four
+    processes, before any worker starts (``tests/warm_kernels.py``): in a fresh clone every
+    process would otherwise compile the same kernels. Runs in the process that starts the
+    session (xdist's controller, or the one process); a failure here only costs the time, the
+    tests then compile where they need."""
     if hasattr(session.config, "workerinput"):
         return
     wait_for_setup_warmup(Path(sys.prefix))  # the setup's own warm-up, if still compiling
-    run_parts([part for parts in SETUP_PARTS.values() for part in parts])
+    run_parts(session_parts(Path(sys.prefix)))
 
 
 @pytest.fixture

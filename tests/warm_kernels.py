@@ -12,13 +12,15 @@ a fresh environment), on the input types the chapters and most tests use; a sign
 out is compiled where it is first used, as before. Nothing here is a test, and no result
 depends on it: a cached kernel is the same machine code.
 
-The setup (``make``'s install step) starts ``setup VENV library`` in the background as soon as
-the library's own dependencies are installed, so that the kernels compile on the core pip leaves
-idle while it installs the rest (torch, LightGBM, the site tooling), and ``setup VENV peers``
-once everything is installed (ranx, while the editable installs, ``pip check`` and the data
-fetch run); each holds an exclusive lock (``VENV/.warm-library.lock``, ``.warm-peers.lock``)
-until its kernels are written, and the test session's start waits for both before its own
-warm-up (:func:`wait_for_setup_warmup`), which then finds the kernels cached.
+The setup (``make``'s install step) starts ``setup VENV library`` and ``setup VENV peers`` in
+the background as soon as the library's own dependencies and ranx are installed, so that the
+kernels compile on the core pip leaves idle while it installs the rest (torch, LightGBM, the site
+tooling); each holds an exclusive lock (``VENV/.warm-library.lock``, ``.warm-peers.lock``) until
+its kernels are written, then marks the stage done (``.warm-<stage>.done``). The test session's
+start waits for both (:func:`wait_for_setup_warmup`), then runs what is left
+(:func:`session_parts`): the library's parts, which find their kernels cached (a kernel edited
+since the setup compiles there), and ranx's only where the setup did not finish them (ranx's
+install does not change after the setup).
 
 Usage: ``python tests/warm_kernels.py rows [SHARD N_SHARDS]``, ``... runs``, ``... peers`` or
 ``... setup VENV library|peers``.
@@ -37,8 +39,10 @@ import numpy as np
 
 __all__ = [
     "SETUP_PARTS",
+    "done_path",
     "lock_path",
     "run_parts",
+    "session_parts",
     "wait_for_setup_warmup",
     "warm_during_setup",
     "warm_peers",
@@ -138,10 +142,29 @@ def lock_path(venv: Path, stage: str) -> Path:
     return Path(venv) / f".warm-{stage}.lock"
 
 
-def run_parts(parts, *, timeout: float = 900.0) -> None:
+def done_path(venv: Path, stage: str) -> Path:
+    """The mark the setup's warm-up ``stage`` leaves when every part of it finished:
+    ``<venv>/.warm-<stage>.done``."""
+    return Path(venv) / f".warm-{stage}.done"
+
+
+def session_parts(venv: Path) -> list[tuple[str, ...]]:
+    """The parts the test session's start runs: every part of ``library`` (cached after the
+    setup, so quick; a kernel edited since compiles here), and those of ``peers`` unless the
+    setup's warm-up marked them done."""
+    return [
+        part
+        for stage, parts in SETUP_PARTS.items()
+        if stage == "library" or not done_path(venv, stage).exists()
+        for part in parts
+    ]
+
+
+def run_parts(parts, *, timeout: float = 900.0) -> bool:
     """Run each part (``("rows", "0", "2")``, ``("peers",)``, ...) of this file in a process of
-    this interpreter, all at once; return when all are done (a part past ``timeout`` seconds is
-    killed: a warm-up only saves time, the tests compile what is left)."""
+    this interpreter, all at once; return when all are done, whether every part exited with 0
+    (a part past ``timeout`` seconds is killed: a warm-up only saves time, the tests compile
+    what is left)."""
     here = Path(__file__).resolve()
     jobs = [
         subprocess.Popen(
@@ -149,11 +172,14 @@ def run_parts(parts, *, timeout: float = 900.0) -> None:
         )
         for part in parts
     ]
+    ok = True
     for job in jobs:
         try:
-            job.wait(timeout=timeout)
+            ok = job.wait(timeout=timeout) == 0 and ok
         except subprocess.TimeoutExpired:
             job.kill()
+            ok = False
+    return ok
 
 
 def warm_during_setup(venv: str, stage: str) -> None:
@@ -161,11 +187,14 @@ def warm_during_setup(venv: str, stage: str) -> None:
     (:data:`SETUP_PARTS`: ``library``, the row kernels in two shards and the run kernels, once
     the library's dependencies are installed; ``peers``, ranx's functions, once everything is)
     compile in processes of this interpreter, at a lower priority (``nice`` 10: pip keeps its
-    core, the kernels take what it leaves); return when all are done."""
+    core, the kernels take what it leaves); return when all are done, leaving
+    :func:`done_path` when every part finished."""
     os.nice(10)
+    done_path(Path(venv), stage).unlink(missing_ok=True)
     with open(lock_path(Path(venv), stage), "a", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
-        run_parts(SETUP_PARTS[stage])
+        if run_parts(SETUP_PARTS[stage]):
+            done_path(Path(venv), stage).touch()
 
 
 def wait_for_setup_warmup(venv: Path, timeout: float = 900.0) -> None:
