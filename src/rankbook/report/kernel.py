@@ -15,6 +15,10 @@ log (its stderr is the pipeline's):
   the pipeline's manager skips that interrupt during a shutdown and goes straight to the
   shutdown request (the kernel is still killed if it does not exit in time). An interrupt asked
   for while the kernel runs (``interrupt_kernel``) is sent as before.
+
+Where ``RANKBOOK_KERNEL_SERVER`` names a kernel server, the kernel is forked from it, with the
+chapters' stack already imported (:mod:`rankbook.report.preloaded_kernel`); without one, or where
+the server cannot serve the kernel as a fresh process, ``ipykernel_launcher`` starts it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+
+from rankbook.report.preloaded_kernel import SERVER_ENV, client_command
 
 __all__ = ["kernel_manager_class", "uses_ipc"]
 
@@ -57,6 +63,15 @@ def kernel_manager_class(os_name: str = os.name) -> type:
             await super()._async_cleanup_resources(restart=restart)
             if not restart and self._socket_dir:
                 shutil.rmtree(self._socket_dir, ignore_errors=True)
+
+        def format_kernel_cmd(self, extra_arguments: list[str] | None = None) -> list[str]:
+            """The kernel's command; through a kernel server where ``RANKBOOK_KERNEL_SERVER``
+            names one (:mod:`rankbook.report.preloaded_kernel`)."""
+            cmd = super().format_kernel_cmd(extra_arguments)
+            launcher = ["-m", "ipykernel_launcher"]
+            if os.environ.get(SERVER_ENV) and cmd[1:3] == launcher:
+                return [*client_command(cmd[0]), *cmd[3:]]
+            return cmd
 
         async def _async_interrupt_kernel(self) -> None:
             if self.shutting_down:  # called by the shutdown itself: the chapter has finished
