@@ -16,8 +16,10 @@ import pytest
 
 from rankbook.report.kernel import kernel_manager_class
 from rankbook.report.preloaded_kernel import (
+    NOT_PRELOADED,
     PER_LAUNCH,
     SERVER_ENV,
+    UNIMPORTED_NAMES,
     client_command,
     refusal,
     start_server,
@@ -131,7 +133,21 @@ def test_refusal_names_what_differs():
     assert refusal(home, env, "/nb") == "environment differs in ['HOME']"
     extra = {**asked, "env": {**asked["env"], "OMP_NUM_THREADS": "1"}}
     assert refusal(extra, env, "/nb") == "environment differs in ['OMP_NUM_THREADS']"
-    assert all(name.isupper() for name in PER_LAUNCH)
+    torch_set = {"KMP_INIT_AT_FORK": "FALSE", "HF_HUB_OFFLINE": "1", "TORCHINDUCTOR_X": "/c"}
+    assert refusal({**asked, "env": {**asked["env"], **torch_set}}, env, "/nb") is None
+    assert all(name.isupper() for name in (*PER_LAUNCH, *UNIMPORTED_NAMES))
+
+
+def test_a_forked_kernel_starts_without_the_libraries_the_free_names_belong_to(
+    tmp_path, own_server
+):
+    """The names :data:`UNIMPORTED_NAMES` frees are read only by libraries the server has not
+    imported: a forked kernel starts without them (and without LightGBM)."""
+    assert set(UNIMPORTED_NAMES.values()) <= set(NOT_PRELOADED)
+    names = [name for name in NOT_PRELOADED if name != "ipykernel.kernelapp"]
+    path = _notebook(tmp_path, [f"import sys\nprint([m for m in {names!r} if m in sys.modules])"])
+    assert _printed(_run(path, tmp_path / "out.ipynb")).strip() == "[]"
+    assert "served" in Path(f"{own_server}.log").read_text(encoding="utf-8")
 
 
 def test_the_kernel_command_goes_through_the_server_only_where_one_is_named(monkeypatch):

@@ -17,7 +17,8 @@ the server its arguments, working directory, environment and standard streams, a
 for the kernel: it forwards the signals jupyter_client sends (an interrupt, a kill) to the
 forked kernel's process group and exits with the kernel's status. When the server cannot serve
 it as a fresh process would be served (no server, another working directory, an environment
-that differs in anything but the per-launch names of :data:`PER_LAUNCH`), the client replaces
+that differs in anything but the per-launch names of :data:`PER_LAUNCH` and the names only
+libraries it has not imported read, :data:`UNIMPORTED_NAMES`), the client replaces
 itself with ``ipykernel_launcher``: the chapter runs exactly as without a server, only slower.
 
 What a fork keeps is what a fresh kernel would have computed the same way: the server imports
@@ -61,6 +62,7 @@ __all__ = [
     "PER_LAUNCH",
     "PRELOAD",
     "SERVER_ENV",
+    "UNIMPORTED_NAMES",
     "client_command",
     "refusal",
     "serve",
@@ -94,10 +96,23 @@ PRELOAD = (
     "rankbook.data",
     "rankbook.audit",
 )
+#: environment names only libraries the server does not import read (it checks that it has not
+#: imported them), by prefix: a worker that imported torch or the encoders has them set, and a
+#: kernel whose environment differs from the server's in these alone is served as it would
+#: be started
+UNIMPORTED_NAMES = {
+    "HF_": "huggingface_hub",
+    "HUGGINGFACE_": "huggingface_hub",
+    "TRANSFORMERS_": "transformers",
+    "SENTENCE_TRANSFORMERS_": "sentence_transformers",
+    "TORCH": "torch",
+    "PYTORCH_": "torch",
+    "KMP_": "torch",
+}
 #: what the server must not have imported: ipykernel's application reads ``JPY_PARENT_PID``
 #: when it is imported (the kernel imports it after its environment is set), torch and LightGBM
-#: start thread pools
-NOT_PRELOADED = ("ipykernel.kernelapp", "torch", "lightgbm")
+#: start thread pools, and the libraries of :data:`UNIMPORTED_NAMES`
+NOT_PRELOADED = ("ipykernel.kernelapp", "lightgbm", *sorted(set(UNIMPORTED_NAMES.values())))
 #: environment names that differ between launches without changing what an import does:
 #: jupyter_client's and pytest's per-launch values, the results folder a chapter's run sets
 PER_LAUNCH = ("JPY_", "PYTEST_CURRENT_TEST", "RANKAUDIT_RESULTS_DIR", SERVER_ENV)
@@ -114,14 +129,14 @@ def client_command(python: str = sys.executable) -> list[str]:
 
 def refusal(request: dict, env: dict[str, str], cwd: str) -> str | None:
     """Why a server whose imports ran in ``cwd`` with ``env`` cannot serve ``request`` as a
-    fresh kernel would be served (another working directory, or an environment name outside
-    :data:`PER_LAUNCH` that differs); None when it can."""
+    fresh kernel would be served (another working directory, or an environment name that
+    differs, other than those of :data:`PER_LAUNCH` and :data:`UNIMPORTED_NAMES`); None when it
+    can."""
     if request.get("cwd") != cwd:
         return f"working directory {request.get('cwd')!r}, not {cwd!r}"
     asked = request.get("env", {})
-    names = {
-        name for name in set(asked) | set(env) if not name.startswith(PER_LAUNCH)
-    }
+    free = (*PER_LAUNCH, *UNIMPORTED_NAMES)
+    names = {name for name in set(asked) | set(env) if not name.startswith(free)}
     differ = sorted(name for name in names if asked.get(name) != env.get(name))
     return f"environment differs in {differ}" if differ else None
 
