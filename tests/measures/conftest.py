@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import selectors
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,16 +45,56 @@ def tables(run: dict, qrels: dict) -> tuple[Run, Qrels]:
     return Run.from_arrays(rq, rd, rs), Qrels.from_arrays(qq, qd, ql)
 
 
-def ask_peers(run: dict, qrels: dict, level: int, asks: list[list[str]], timeout: int = 600):
-    """``{key: {query: value}}`` from the peers, in a child process with a timeout."""
-    job = json.dumps({"run": run, "qrels": qrels, "level": level, "asks": asks})
-    done = subprocess.run(
+_worker: list[tuple[subprocess.Popen, Any]] = []  # this pytest process's peer worker, if any
+
+
+def _peer_worker() -> tuple[subprocess.Popen, Any]:
+    if _worker and _worker[0][0].poll() is None:
+        return _worker[0]
+    _stop_worker()
+    errors = tempfile.TemporaryFile(mode="w+")
+    proc = subprocess.Popen(
         [sys.executable, str(WORKER)],
-        input=job,
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=errors,
         text=True,
-        timeout=timeout,
-        check=False,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout)
+    _worker.append((proc, errors))
+    return proc, errors
+
+
+def _stop_worker() -> None:
+    while _worker:
+        proc, errors = _worker.pop()
+        proc.kill()
+        proc.wait()
+        errors.close()
+
+
+atexit.register(_stop_worker)
+
+
+def ask_peers(run: dict, qrels: dict, level: int, asks: list[list[str]], timeout: int = 600):
+    """``{key: {query: value}}`` from the peers, in a child process (``peer_worker.py``) with a
+    timeout: one process answers this pytest process's jobs; a job that fails, or outlasts
+    ``timeout`` seconds, fails its test with the worker's stderr and ends the worker (the next
+    job starts another)."""
+    proc, errors = _peer_worker()
+    job = json.dumps({"run": run, "qrels": qrels, "level": level, "asks": asks})
+    line = ""
+    try:
+        proc.stdin.write(job + "\n")
+        proc.stdin.flush()
+        ready = selectors.DefaultSelector()
+        ready.register(proc.stdout, selectors.EVENT_READ)
+        if ready.select(timeout):
+            line = proc.stdout.readline()
+    except OSError:
+        line = ""
+    if not line:
+        errors.seek(0)
+        tail = errors.read()[-3000:]
+        _stop_worker()
+        raise AssertionError(f"the peer worker gave no answer within {timeout} s: {tail}")
+    return json.loads(line)

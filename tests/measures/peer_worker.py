@@ -1,7 +1,9 @@
-"""Run the peers on one run and qrels, in a child process (pytrec_eval has been seen to hang).
+"""Run the peers on runs and qrels, in a child process (pytrec_eval has been seen to hang).
 
-Reads JSON ``{"run": {q: {d: s}}, "qrels": {q: {d: l}}, "level": int, "asks": [[provider,
-name, key], ...]}`` on stdin and writes ``{key: {query: value}}``: ``pytrec_eval`` takes a
+Reads one JSON job a line on stdin, ``{"run": {q: {d: s}}, "qrels": {q: {d: l}}, "level": int,
+"asks": [[provider, name, key], ...]}``, and answers each with one line ``{key: {query:
+value}}`` on stdout, until stdin ends (one process answers a test run's jobs: the peers' imports,
+ranx's above all, cost seconds each time a process makes them): ``pytrec_eval`` takes a
 trec_eval measure name, ``ir_measures`` an ir_measures measure string (computed alone, one
 call each: with several measures in one call ir_measures 0.4.3 has been seen to mix up
 ``nDCG`` and ``nDCG(gains=...)``), ``ir_measures_aggregate`` the same, aggregated by
@@ -15,7 +17,13 @@ import sys
 
 
 def main() -> None:
-    job = json.load(sys.stdin)
+    for line in sys.stdin:
+        sys.stdout.write(json.dumps(answer(json.loads(line))) + "\n")
+        sys.stdout.flush()
+
+
+def answer(job: dict) -> dict[str, dict[str, float]]:
+    """The peers' values for one job."""
     run, qrels, level = job["run"], job["qrels"], job["level"]
     out: dict[str, dict[str, float]] = {}
     for provider, name, key in job["asks"]:
@@ -47,7 +55,7 @@ def main() -> None:
             out[key] = {k: float(v) for k, v in r.scores[name].items()}
         else:
             raise ValueError(provider)
-    json.dump(out, sys.stdout)
+    return out
 
 
 if __name__ == "__main__":
