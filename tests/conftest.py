@@ -6,6 +6,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from rankbook.report.pipeline import (
     run_chapter,
     run_chapter_into,
 )
-from rankbook.report.preloaded_kernel import SERVER_ENV, start_server
+from rankbook.report.preloaded_kernel import SERVER_ENV, refusal, start_server
 from tests.chromium_probe import shared_probes
 from tests.page_probes import FIT_PROBE
 from tests.perturbed_results import perturb_file, seed_from_env
@@ -59,31 +60,63 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     run_parts(session_parts(Path(sys.prefix)))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def kernel_server() -> Iterator[Path | None]:
-    """A kernel server for this worker (:mod:`rankbook.report.preloaded_kernel`): every chapter
-    this worker runs, and every command it starts that runs one, forks its kernel from a process
-    that imported the chapters' stack once (about 3 CPU-seconds saved per chapter, some 45
-    chapters a run). Started without waiting: a chapter asked for before it listens gets a
-    plain kernel. Its log (``kernel.sock.log``) says what it served and refused, and why."""
+class KernelServer:
+    """This worker's kernel server (:mod:`rankbook.report.preloaded_kernel`), named in
+    ``RANKBOOK_KERNEL_SERVER``; :meth:`current` starts another when the worker's environment
+    no longer matches the one the running server imported in (a library set ``OMP_NUM_THREADS``
+    and the like in this process: dask's cluster does), since that server would refuse this
+    worker's kernels."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder, self.started = folder, 0
+        self.proc: subprocess.Popen | None = None
+        self.env: dict[str, str] = {}
+
+    def current(self) -> None:
+        env, cwd = dict(os.environ), str(ROOT / "notebooks")
+        if self.proc is not None and refusal({"cwd": cwd, "env": env}, self.env, cwd) is None:
+            return
+        self.stop()
+        self.started += 1
+        sock = self.folder / f"kernel{self.started}.sock"
+        self.proc, self.env = start_server(sock, ROOT / "notebooks", wait=False), env
+        os.environ[SERVER_ENV] = str(sock)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=60)
+            self.proc = None
+
+
+@pytest.fixture(scope="session")
+def kernel_server() -> Iterator[KernelServer | None]:
+    """A kernel server for this worker: every chapter this worker runs, and every command it
+    starts that runs one, forks its kernel from a process that imported the chapters' stack
+    once (about 3 CPU-seconds saved per chapter, some 45 chapters a run). Started without
+    waiting: a chapter asked for before it listens gets a plain kernel. Its logs
+    (``kernel<n>.sock.log``) say what it served and refused, and why."""
     if os.name != "posix":
         yield None
         return
-    folder = Path(tempfile.mkdtemp(prefix="rankbook-ks-"))
-    sock = folder / "kernel.sock"
-    proc = start_server(sock, ROOT / "notebooks", wait=False)
     before = os.environ.get(SERVER_ENV)
-    os.environ[SERVER_ENV] = str(sock)
+    server = KernelServer(Path(tempfile.mkdtemp(prefix="rankbook-ks-")))
     try:
-        yield sock
+        yield server
     finally:
+        server.stop()
         if before is None:
             os.environ.pop(SERVER_ENV, None)
         else:
             os.environ[SERVER_ENV] = before
-        proc.terminate()
-        proc.wait(timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+        shutil.rmtree(server.folder, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _current_kernel_server(kernel_server: KernelServer | None) -> None:
+    """Before each test, a kernel server that can serve this worker's environment."""
+    if kernel_server is not None:
+        kernel_server.current()
 
 
 @pytest.fixture
